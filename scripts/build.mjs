@@ -1,0 +1,43 @@
+// Bundles the three entry points with esbuild and puts better-sqlite3's native binary next to the
+// server bundle, where the store loads it through `nativeBinding` (VS Code's own runtime cannot
+// resolve node_modules inside a packaged extension).
+import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync, existsSync, chmodSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const root = join(dirname(new URL(import.meta.url).pathname), '..');
+const production = process.argv.includes('--production');
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  // node:sqlite is optional (Node >= 22.5); it is required lazily and must stay a runtime require.
+  external: ['vscode', 'node:sqlite'],
+};
+
+await Promise.all([
+  esbuild.build({ ...common, entryPoints: [join(root, 'server/server.ts')], outfile: join(root, 'dist/server.js') }),
+  esbuild.build({
+    ...common,
+    entryPoints: [join(root, 'server/cli/main.ts')],
+    outfile: join(root, 'dist/cli.js'),
+    banner: { js: '#!/usr/bin/env node' },
+  }),
+  esbuild.build({ ...common, entryPoints: [join(root, 'client/extension.ts')], outfile: join(root, 'dist/extension.js') }),
+]);
+chmodSync(join(root, 'dist/cli.js'), 0o755);
+
+const binary = join(dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node');
+if (existsSync(binary)) {
+  mkdirSync(join(root, 'dist/native'), { recursive: true });
+  copyFileSync(binary, join(root, 'dist/native/better_sqlite3.node'));
+} else {
+  console.warn(`better-sqlite3 native binary not found at ${binary}; run "npm rebuild better-sqlite3".`);
+}

@@ -1,0 +1,71 @@
+// A profile's config.yaml, read tolerantly: only the keys the lens needs, each with its default.
+// A YAML error is reported (file and line) and the defaults are used, so one bad file never stops
+// the rest of the profile from being shown.
+import * as fs from 'node:fs';
+import { parse } from 'yaml';
+
+export type CacheTtlSetting = '5m' | '1h' | 'auto';
+
+export interface ProfileConfig {
+  /** `database.backend`; `postgres` means state.db is not used (§1). */
+  readonly databaseBackend: 'sqlite' | 'postgres';
+  /** `prompt_caching.cache_ttl` (§6). */
+  readonly cacheTtl: CacheTtlSetting;
+  /** `context_file_max_chars` (§4), when set. */
+  readonly contextFileMaxChars: number | undefined;
+  /** `agent.system_prompt`: the caller's system message of the context tier (§3). */
+  readonly agentSystemPrompt: string | undefined;
+  /** `skills.disabled` (§4). */
+  readonly disabledSkills: readonly string[];
+  /** A problem reading the file, for diagnostics and the CLI. */
+  readonly problem: string | undefined;
+}
+
+export const DEFAULT_CONFIG: ProfileConfig = {
+  databaseBackend: 'sqlite',
+  cacheTtl: '5m',
+  contextFileMaxChars: undefined,
+  agentSystemPrompt: undefined,
+  disabledSkills: [],
+  problem: undefined,
+};
+
+export function readProfileConfig(file: string): ProfileConfig {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return DEFAULT_CONFIG;
+    return { ...DEFAULT_CONFIG, problem: `Cannot read ${file}: ${(error as Error).message}` };
+  }
+  return parseProfileConfig(text, file);
+}
+
+export function parseProfileConfig(text: string, file: string): ProfileConfig {
+  let raw: unknown;
+  try {
+    raw = parse(text, { prettyErrors: true });
+  } catch (error) {
+    const first = (error as Error).message.split('\n')[0];
+    return { ...DEFAULT_CONFIG, problem: `${file} is not valid YAML (${first}); using defaults. Fix the file for Hermes too.` };
+  }
+  const root = asRecord(raw);
+  const database = asRecord(root.database);
+  const caching = asRecord(root.prompt_caching);
+  const agent = asRecord(root.agent);
+  const skills = asRecord(root.skills);
+  const ttl = String(caching.cache_ttl ?? '5m').trim().toLowerCase();
+  const maxChars = Number(root.context_file_max_chars ?? agent.context_file_max_chars);
+  return {
+    databaseBackend: String(database.backend ?? '').toLowerCase() === 'postgres' ? 'postgres' : 'sqlite',
+    cacheTtl: ttl === '1h' || ttl === 'auto' ? ttl : '5m',
+    contextFileMaxChars: Number.isFinite(maxChars) && maxChars > 0 ? maxChars : undefined,
+    agentSystemPrompt: typeof agent.system_prompt === 'string' && agent.system_prompt ? agent.system_prompt : undefined,
+    disabledSkills: Array.isArray(skills.disabled) ? skills.disabled.map(String) : [],
+    problem: undefined,
+  };
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}

@@ -1,0 +1,310 @@
+// The one interface to a profile's state.db (FACTS §2). Reads open `mode=ro`-style read-only
+// connections with Hermes' 5 s reader timeout; the only writes are refresh requests, made through
+// `writeTransaction` in one short BEGIN IMMEDIATE transaction. No DDL, no VACUUM, no pragma that
+// changes the file, ever.
+import { HermesError } from '../errors';
+import type { SessionRecord, TranscriptMessage, TranscriptSize } from '../model';
+import { decodeMessageContent, optionalNumber, optionalString, parseModelConfig, parseToolNames } from './codec';
+import { openConnection, type Row, type SqliteConnection } from './connection';
+import { hasColumn, hasTable, readSchema, type SchemaInfo } from './schema';
+import { runImmediate, type RetryPolicy } from './transaction';
+
+export const READER_BUSY_TIMEOUT_MS = 5000;
+export const WRITER_BUSY_TIMEOUT_MS = 1000;
+
+/** Operations allowed inside a refresh transaction. */
+export interface StateWriteTx {
+  readonly schema: SchemaInfo;
+  stateMeta(): Map<string, string>;
+  setStateMeta(key: string, value: string): void;
+  /** `id` and raw `model_config` of every session (to read epoch stamps). */
+  sessionModelConfigs(): Array<{ id: string; modelConfig: Record<string, unknown> }>;
+  /** Number of sessions holding a stored prompt (what Hermes' command reports). */
+  countStoredPromptSessions(): number;
+  /** The older strategy: NULL both prompt columns (what `repair-prompts` does). */
+  clearStoredPrompts(sessionIds: readonly string[] | 'all'): number;
+}
+
+export class StateStore {
+  private constructor(
+    readonly file: string,
+    private readonly db: SqliteConnection,
+    readonly schema: SchemaInfo,
+    readonly writable: boolean,
+  ) {
+    if (!hasTable(schema, 'sessions')) {
+      throw new HermesError(
+        'db-schema',
+        `${file} has no sessions table, so it is not a Hermes state.db (or Hermes never finished creating it). Run Hermes once with this profile.`,
+        file,
+      );
+    }
+  }
+
+  static openReadOnly(file: string): StateStore {
+    return StateStore.open(file, false);
+  }
+
+  /** Only for a refresh the user asked for. */
+  static openForWrite(file: string): StateStore {
+    return StateStore.open(file, true);
+  }
+
+  private static open(file: string, writable: boolean): StateStore {
+    let db: SqliteConnection | undefined;
+    try {
+      db = openConnection(file, {
+        readonly: !writable,
+        busyTimeoutMs: writable ? WRITER_BUSY_TIMEOUT_MS : READER_BUSY_TIMEOUT_MS,
+      });
+      if (writable) db.exec('PRAGMA foreign_keys=ON');
+      return new StateStore(file, db, readSchema(db), writable);
+    } catch (error) {
+      db?.close();
+      throw translateSqliteError(error, file);
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Changes whenever another connection commits: a cheap "did Hermes write?" probe. */
+  dataVersion(): number {
+    return Number(this.read(() => this.db.prepare('PRAGMA data_version').get()?.data_version ?? 0));
+  }
+
+  get hasStateMeta(): boolean {
+    return hasTable(this.schema, 'state_meta');
+  }
+
+  /** Sessions, newest activity first; ended ones only when asked. */
+  listSessions(options: { includeEnded?: boolean } = {}): SessionRecord[] {
+    const s = this.schema;
+    const col = (name: string, alias = name) => (hasColumn(s, 'sessions', name) ? `s.${name} AS ${alias}` : `NULL AS ${alias}`);
+    const promptKey = this.promptKeySql();
+    const activity = hasColumn(s, 'sessions', 'last_activity_at')
+      ? 'COALESCE(s.last_activity_at, s.started_at)'
+      : hasColumn(s, 'sessions', 'started_at')
+        ? 's.started_at'
+        : 'NULL';
+    const where = !options.includeEnded && hasColumn(s, 'sessions', 'ended_at') ? 'WHERE s.ended_at IS NULL' : '';
+    const sql = `SELECT s.id AS id, ${col('source')}, ${col('user_id')}, ${col('model')}, ${col('model_config')},
+        ${promptKey} AS prompt_key, ${col('parent_session_id')}, ${col('started_at')}, ${col('ended_at')},
+        ${col('end_reason')}, ${col('message_count')}, ${col('input_tokens')}, ${col('cache_read_tokens')},
+        ${col('cache_write_tokens')}, ${col('cwd')}, ${col('billing_provider')}, ${col('billing_mode')},
+        ${col('title')}, ${activity} AS last_activity, ${col('profile_name')}, ${col('archived')}, ${col('tool_names')}
+      FROM sessions s ${this.promptJoinSql()} ${where}
+      ORDER BY last_activity DESC, s.id DESC`;
+    return this.read(() => this.db.prepare(sql).all().map(toSessionRecord));
+  }
+
+  /** One session, ended or not. */
+  session(id: string): SessionRecord | undefined {
+    return this.listSessions({ includeEnded: true }).find((r) => r.id === id);
+  }
+
+  /** The stored prompt of a session: `COALESCE(system_prompts.prompt, sessions.system_prompt)`. */
+  storedPrompt(sessionId: string): string | undefined {
+    const sql = `SELECT ${this.promptTextSql()} AS prompt FROM sessions s ${this.promptJoinSql()} WHERE s.id = ?`;
+    const row = this.read(() => this.db.prepare(sql).get(sessionId));
+    const text = row?.prompt;
+    return typeof text === 'string' && text !== '' ? text : undefined;
+  }
+
+  /** The text behind a `promptKey` of `listSessions` (one read per distinct prompt). */
+  promptText(promptKey: string): string | undefined {
+    if (promptKey.startsWith('hash:') && hasTable(this.schema, 'system_prompts')) {
+      const row = this.read(() => this.db.prepare('SELECT prompt FROM system_prompts WHERE hash = ?').get(promptKey.slice(5)));
+      if (typeof row?.prompt === 'string') return row.prompt;
+    }
+    if (promptKey.startsWith('inline:')) return this.storedPrompt(promptKey.slice(7));
+    return undefined;
+  }
+
+  /** The live transcript: `active = 1 ORDER BY id` (every message when the column is missing). */
+  liveTranscript(sessionId: string): TranscriptMessage[] {
+    if (!hasTable(this.schema, 'messages')) return [];
+    const s = this.schema;
+    const col = (name: string) => (hasColumn(s, 'messages', name) ? name : `NULL AS ${name}`);
+    const active = hasColumn(s, 'messages', 'active') ? 'AND active = 1' : '';
+    const sql = `SELECT id, ${col('role')}, ${col('content')}, ${col('tool_calls')}, ${col('token_count')}
+      FROM messages WHERE session_id = ? ${active} ORDER BY id`;
+    return this.read(() =>
+      this.db.prepare(sql).all(sessionId).map((r) => ({
+        id: Number(r.id),
+        role: String(r.role ?? ''),
+        content: decodeMessageContent(r.content),
+        toolCalls: optionalString(r.tool_calls),
+        tokenCount: optionalNumber(r.token_count),
+      })),
+    );
+  }
+
+  /** Sizes of the live transcript, computed in SQL so no message text is loaded. */
+  transcriptSize(sessionId: string): TranscriptSize {
+    if (!hasTable(this.schema, 'messages')) return { messages: 0, chars: 0, recordedTokens: 0, uncountedChars: 0 };
+    const s = this.schema;
+    // CAST AS BLOB: length() of text stops at the first NUL, and JSON content starts with one.
+    const len = (c: string) => (hasColumn(s, 'messages', c) ? `COALESCE(LENGTH(CAST(${c} AS BLOB)), 0)` : '0');
+    const size = `${len('content')} + ${len('tool_calls')}`;
+    const tokens = hasColumn(s, 'messages', 'token_count') ? 'token_count' : 'NULL';
+    const active = hasColumn(s, 'messages', 'active') ? 'AND active = 1' : '';
+    const sql = `SELECT COUNT(*) AS n, SUM(${size}) AS chars, SUM(COALESCE(${tokens}, 0)) AS tokens,
+        SUM(CASE WHEN ${tokens} IS NULL THEN ${size} ELSE 0 END) AS uncounted
+      FROM messages WHERE session_id = ? ${active}`;
+    const row = this.read(() => this.db.prepare(sql).get(sessionId)) ?? {};
+    return {
+      messages: Number(row.n ?? 0),
+      chars: Number(row.chars ?? 0),
+      recordedTokens: Number(row.tokens ?? 0),
+      uncountedChars: Number(row.uncounted ?? 0),
+    };
+  }
+
+  /** Every `state_meta` row (empty when the table is missing). */
+  stateMeta(): Map<string, string> {
+    if (!this.hasStateMeta) return new Map();
+    return this.read(() => stateMetaOf(this.db));
+  }
+
+  /**
+   * Runs `work` in one BEGIN IMMEDIATE transaction with Hermes' writer discipline: 1 s busy
+   * timeout, jittered retries, then a clear `db-locked` error with nothing written.
+   */
+  writeTransaction<T>(work: (tx: StateWriteTx) => T, retry?: Partial<RetryPolicy>): T {
+    if (!this.writable) throw new Error('writeTransaction on a read-only StateStore');
+    const tx = this.writeTx();
+    try {
+      return runImmediate(this.db, () => work(tx), retry);
+    } catch (error) {
+      throw translateSqliteError(error, this.file);
+    }
+  }
+
+  private writeTx(): StateWriteTx {
+    const db = this.db;
+    const schema = this.schema;
+    const store = this;
+    return {
+      schema,
+      stateMeta: () => stateMetaOf(db),
+      setStateMeta(key, value) {
+        db.prepare('INSERT INTO state_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+      },
+      sessionModelConfigs() {
+        if (!hasColumn(schema, 'sessions', 'model_config')) return [];
+        return db.prepare('SELECT id, model_config FROM sessions').all().map((r) => ({
+          id: String(r.id),
+          modelConfig: parseModelConfig(r.model_config),
+        }));
+      },
+      countStoredPromptSessions() {
+        const sql = `SELECT COUNT(*) AS n FROM sessions s ${store.promptJoinSql()} WHERE COALESCE(${store.promptTextSql()}, '') <> ''`;
+        return Number(db.prepare(sql).get()?.n ?? 0);
+      },
+      clearStoredPrompts(ids) {
+        const sets = ['system_prompt', 'system_prompt_hash'].filter((c) => hasColumn(schema, 'sessions', c)).map((c) => `${c} = NULL`);
+        if (sets.length === 0) return 0;
+        if (ids === 'all') return db.prepare(`UPDATE sessions SET ${sets.join(', ')}`).run().changes;
+        const update = db.prepare(`UPDATE sessions SET ${sets.join(', ')} WHERE id = ?`);
+        return ids.reduce((n, id) => n + update.run(id).changes, 0);
+      },
+    };
+  }
+
+  countStoredPromptSessions(): number {
+    return this.read(() => this.writeTx().countStoredPromptSessions());
+  }
+
+  private promptJoinSql(): string {
+    return this.hasPromptTable() ? 'LEFT JOIN system_prompts sp ON sp.hash = s.system_prompt_hash' : '';
+  }
+
+  private promptTextSql(): string {
+    const inline = hasColumn(this.schema, 'sessions', 'system_prompt') ? 's.system_prompt' : 'NULL';
+    return this.hasPromptTable() ? `COALESCE(NULLIF(sp.prompt, ''), ${inline})` : inline;
+  }
+
+  private promptKeySql(): string {
+    const inline = hasColumn(this.schema, 'sessions', 'system_prompt')
+      ? "CASE WHEN COALESCE(s.system_prompt, '') <> '' THEN 'inline:' || s.id END"
+      : 'NULL';
+    return this.hasPromptTable()
+      ? `CASE WHEN COALESCE(sp.prompt, '') <> '' THEN 'hash:' || sp.hash ELSE ${inline} END`
+      : inline;
+  }
+
+  private hasPromptTable(): boolean {
+    return hasTable(this.schema, 'system_prompts') && hasColumn(this.schema, 'sessions', 'system_prompt_hash');
+  }
+
+  private read<T>(query: () => T): T {
+    try {
+      return query();
+    } catch (error) {
+      throw translateSqliteError(error, this.file);
+    }
+  }
+}
+
+function stateMetaOf(db: SqliteConnection): Map<string, string> {
+  const rows = db.prepare('SELECT key, value FROM state_meta').all();
+  return new Map(rows.map((r) => [String(r.key), r.value == null ? '' : String(r.value)]));
+}
+
+function toSessionRecord(r: Row): SessionRecord {
+  return {
+    id: String(r.id),
+    source: optionalString(r.source),
+    userId: optionalString(r.user_id),
+    model: optionalString(r.model),
+    modelConfig: parseModelConfig(r.model_config),
+    promptKey: optionalString(r.prompt_key),
+    parentSessionId: optionalString(r.parent_session_id),
+    startedAt: optionalNumber(r.started_at),
+    endedAt: optionalNumber(r.ended_at),
+    endReason: optionalString(r.end_reason),
+    messageCount: optionalNumber(r.message_count),
+    inputTokens: optionalNumber(r.input_tokens),
+    cacheReadTokens: optionalNumber(r.cache_read_tokens),
+    cacheWriteTokens: optionalNumber(r.cache_write_tokens),
+    cwd: optionalString(r.cwd),
+    billingProvider: optionalString(r.billing_provider),
+    billingMode: optionalString(r.billing_mode),
+    title: optionalString(r.title),
+    lastActivityAt: optionalNumber(r.last_activity),
+    profileName: optionalString(r.profile_name),
+    archived: Boolean(Number(r.archived ?? 0)),
+    toolNames: parseToolNames(r.tool_names),
+  };
+}
+
+/** Turns SQLite's codes into messages that name the file and say what to do. */
+export function translateSqliteError(error: unknown, file: string): unknown {
+  if (error instanceof HermesError) return error;
+  const code = String((error as { code?: string }).code ?? '');
+  const message = (error as Error)?.message ?? String(error);
+  if (code === 'ENOENT' || /does not exist|unable to open database file/i.test(message)) {
+    return new HermesError('db-missing', `Cannot open ${file}: it does not exist or its folder is not readable. Run Hermes once with this profile, or check the path.`, file);
+  }
+  if (code === 'SQLITE_NOTADB' || /not a database/i.test(message)) {
+    return new HermesError('db-not-sqlite', `${file} is not an SQLite database (it may be truncated or overwritten). Restore it from a backup; the lens never writes to it.`, file);
+  }
+  if (code === 'SQLITE_CORRUPT' || /malformed/i.test(message)) {
+    return new HermesError('db-not-sqlite', `${file} is damaged ("${message}"). Stop Hermes and check it with "sqlite3 ${file} 'PRAGMA integrity_check'".`, file);
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || /database is locked|busy/i.test(message)) {
+    return new HermesError('db-locked', `${file} stayed locked by another writer past the timeout; nothing was written. Try again in a moment.`, file);
+  }
+  if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY') || /readonly|read-only/i.test(message)) {
+    return new HermesError('db-readonly', `${file} is read-only (file mode, owner or filesystem), so the refresh request cannot be recorded. Fix its permissions; nothing was written.`, file);
+  }
+  if (code === 'SQLITE_CANTOPEN' || code === 'EACCES') {
+    return new HermesError('db-unreadable', `Cannot open ${file} (${message}). Check its permissions and those of its folder.`, file);
+  }
+  if (/no such (table|column)/i.test(message)) {
+    return new HermesError('db-schema', `${file} lacks what the lens expected (${message}). Run Hermes once to migrate it.`, file);
+  }
+  return error;
+}

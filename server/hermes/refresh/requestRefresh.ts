@@ -1,0 +1,122 @@
+// Recording a refresh request (FACTS §5): the only write the lens ever makes to a state.db, and only
+// when the user asked for it. One short BEGIN IMMEDIATE transaction; a dry run reads and reports.
+import { HermesError } from '../errors';
+import type { SessionRecord } from '../model';
+import { StateStore, type StateWriteTx } from '../store/stateStore';
+import type { RetryPolicy } from '../store/transaction';
+import { compactionTip } from './compactionTip';
+import { nextEpoch, PROFILE_EPOCH_KEY, sessionEpochKey } from './epochs';
+
+export type RefreshStrategy = 'epoch' | 'clear-prompt';
+
+export interface RefreshRequest {
+  /** The profile's state.db. */
+  readonly dbFile: string;
+  readonly profileName: string;
+  /** Sessions (each one's compaction tip is the target), or the whole profile when absent. */
+  readonly sessionIds?: readonly string[];
+  readonly strategy?: RefreshStrategy;
+  readonly dryRun?: boolean;
+  readonly retry?: Partial<RetryPolicy>;
+}
+
+export interface RefreshResult {
+  readonly profile: string;
+  readonly scope: 'profile' | 'session';
+  /** The sessions the request targets (the compaction tips of the ones asked for). */
+  readonly sessionIds: readonly string[];
+  /** Sessions the user named whose conversation continues elsewhere: named id → tip id. */
+  readonly redirected: ReadonlyMap<string, string>;
+  /** The epoch recorded (undefined for the clear-prompt strategy). */
+  readonly epoch?: number;
+  /** Sessions holding a stored prompt in the scope (what Hermes' command reports). */
+  readonly storedPromptSessions: number;
+  readonly strategy: RefreshStrategy;
+  readonly dryRun: boolean;
+  /** What Hermes' own command prints, line by line. */
+  readonly lines: readonly string[];
+}
+
+export function requestRefresh(request: RefreshRequest): RefreshResult {
+  const strategy = request.strategy ?? 'epoch';
+  const dryRun = request.dryRun ?? false;
+  const store = dryRun ? StateStore.openReadOnly(request.dbFile) : StateStore.openForWrite(request.dbFile);
+  try {
+    const named = request.sessionIds;
+    const targets = named ? resolveTargets(store, named) : undefined;
+    if (strategy === 'epoch' && !store.hasStateMeta) {
+      throw new HermesError(
+        'db-no-state-meta',
+        `${request.dbFile} has no state_meta table, so this Hermes build cannot take a refresh request. Update Hermes, or use --strategy clear-prompt.`,
+        request.dbFile,
+      );
+    }
+    const apply = (tx: StateWriteTx) => {
+      const stored = targets ? targets.filter((t) => store.storedPrompt(t.id) !== undefined).length : tx.countStoredPromptSessions();
+      if (strategy === 'clear-prompt') {
+        if (!dryRun) tx.clearStoredPrompts(targets ? targets.map((t) => t.id) : 'all');
+        return { stored, epoch: undefined };
+      }
+      const epoch = nextEpoch(tx.stateMeta(), tx.sessionModelConfigs().map((s) => s.modelConfig));
+      if (!dryRun) {
+        if (targets) for (const t of targets) tx.setStateMeta(sessionEpochKey(t.id), String(epoch));
+        else tx.setStateMeta(PROFILE_EPOCH_KEY, String(epoch));
+      }
+      return { stored, epoch };
+    };
+    // A dry run reads the same figures without taking the write lock.
+    const { stored, epoch } = dryRun ? apply(readOnlyTx(store)) : store.writeTransaction(apply, request.retry);
+    const ids = targets?.map((t) => t.id) ?? [];
+    const redirected = new Map<string, string>();
+    named?.forEach((id, i) => targets![i]!.id !== id && redirected.set(id, targets![i]!.id));
+    return {
+      profile: request.profileName,
+      scope: targets ? 'session' : 'profile',
+      sessionIds: ids,
+      redirected,
+      epoch,
+      storedPromptSessions: stored,
+      strategy,
+      dryRun,
+      lines: hermesStyleLines(targets ? ids : undefined, stored, strategy, dryRun),
+    };
+  } finally {
+    store.close();
+  }
+}
+
+/** Each named session's compaction tip, once each, in the order named. */
+function resolveTargets(store: StateStore, sessionIds: readonly string[]): SessionRecord[] {
+  const all = store.listSessions({ includeEnded: true });
+  const byId = new Map(all.map((s) => [s.id, s]));
+  return sessionIds.map((id) => {
+    const start = byId.get(id);
+    if (!start) {
+      throw new HermesError('session-missing', `No session ${id} in ${store.file}. "hermes-lens status --all" lists the sessions.`, store.file);
+    }
+    return compactionTip(start, all);
+  });
+}
+
+function readOnlyTx(store: StateStore): StateWriteTx {
+  return {
+    schema: store.schema,
+    stateMeta: () => store.stateMeta(),
+    setStateMeta: () => undefined,
+    sessionModelConfigs: () => store.listSessions({ includeEnded: true }).map((s) => ({ id: s.id, modelConfig: { ...s.modelConfig } })),
+    countStoredPromptSessions: () => store.countStoredPromptSessions(),
+    clearStoredPrompts: () => 0,
+  };
+}
+
+/** The wording of `hermes sessions refresh-prompts`, so users see what they know. */
+export function hermesStyleLines(sessionIds: readonly string[] | undefined, stored: number, strategy: RefreshStrategy, dryRun: boolean): string[] {
+  const would = dryRun ? 'Would request' : 'Requested';
+  const scope = !sessionIds ? 'every session in this profile' : sessionIds.length === 1 ? `session ${sessionIds[0]}` : `${sessionIds.length} sessions`;
+  const first = `${would} a system prompt refresh for ${scope} (${stored} session(s) with a stored prompt).`;
+  const second =
+    strategy === 'clear-prompt'
+      ? 'Stored prompts cleared: each session rebuilds on its next turn (on_session_start fires; a gateway holding the agent in memory needs a restart).'
+      : 'Each session rebuilds its system prompt at the start of its next turn (one prompt-cache miss per session); history and session ids are kept.';
+  return [first, second];
+}

@@ -1,0 +1,125 @@
+// What refreshing a session's system prompt costs on top of what its next turn costs anyway (FACTS §6).
+// Providers reuse only a byte-identical prefix (tools, system prompt, messages), so a new system prompt
+// makes the next request write the whole conversation to the cache again instead of reading it:
+//   warm cache:  extra ≈ P × (write − read) + ΔS × write
+//   cold cache:  extra ≈ ΔS × write   (the next turn misses the cache anyway)
+// P is the prefix the next turn would have read, ΔS the growth of the system prompt (a shrink saves a
+// little, which we do not count: the figure is meant as an upper bound to decide on, not an invoice).
+import { pricesForPromptTokens, type ModelPrices } from './prices';
+import { cacheWritePrice } from './ttl';
+
+export interface RefreshCostInput {
+  /** P: tokens of the cached prefix (tool schemas + system prompt + live transcript), in provider tokens. */
+  readonly prefixTokens: number;
+  /** ΔS: tokens the rebuilt system prompt adds (negative when it shrinks). */
+  readonly systemPromptDeltaTokens: number;
+  /** `sessions.last_activity_at` (epoch seconds); undefined when Hermes did not record it. */
+  readonly lastActivityAt?: number;
+  /** Now, epoch seconds. */
+  readonly now: number;
+  /** The session's cache lifetime (see cacheTtlSeconds). */
+  readonly ttlSeconds: number;
+  /** Undefined when the model's prices are unknown: the money figures are then unknown too. */
+  readonly prices?: ModelPrices;
+  /** `sessions.billing_mode`. */
+  readonly billingMode?: string;
+}
+
+export interface RefreshCost {
+  /** The cache is still alive: a refresh now throws away cache reads the next turn would have made. */
+  readonly warm: boolean;
+  /** When the cache expires (epoch seconds), if the last activity is known. */
+  readonly cacheExpiresAt?: number;
+  /** Extra cost of refreshing now, in $; undefined = unknown (no prices). */
+  readonly extraUsd?: number;
+  /** Extra cost once the cache has expired (only ΔS × write): what waiting would bring it down to. */
+  readonly coldUsd?: number;
+  /** Hermes' billing_mode is `subscription_included`: the figures are API-equivalents, not a bill. */
+  readonly apiEquivalent: boolean;
+  /** A short human explanation of the arithmetic. */
+  readonly formula: string;
+}
+
+const SUBSCRIPTION_INCLUDED = 'subscription_included';
+
+export function estimateRefreshCost(input: RefreshCostInput): RefreshCost {
+  const prefix = nonNegative(input.prefixTokens);
+  const added = nonNegative(input.systemPromptDeltaTokens);
+  const last = finite(input.lastActivityAt);
+  const ttl = nonNegative(input.ttlSeconds);
+  // Unknown activity counts as cold: we cannot claim a cache is alive without evidence of a recent turn.
+  const warm = last !== undefined && input.now - last < ttl;
+  const cacheExpiresAt = last !== undefined ? last + ttl : undefined;
+  const apiEquivalent = (input.billingMode ?? '').trim().toLowerCase() === SUBSCRIPTION_INCLUDED;
+  const note = apiEquivalent ? ' (API-equivalent: billed as subscription_included)' : '';
+
+  if (!input.prices) {
+    return {
+      warm,
+      ...(cacheExpiresAt !== undefined ? { cacheExpiresAt } : {}),
+      apiEquivalent,
+      formula: `price unknown for this model; add it to the price overrides file to see a figure${note}`,
+    };
+  }
+
+  // The request after a refresh carries P + ΔS tokens: long-context tiers apply to the whole request.
+  const prices = pricesForPromptTokens(input.prices, prefix + added);
+  const writePerMTok = cacheWritePrice(prices, ttl);
+  const readPerMTok = prices.cacheReadPerMTok;
+  const write = writePerMTok / 1e6;
+  const read = readPerMTok / 1e6;
+  const coldUsd = added * write;
+  const lost = prefix * Math.max(0, write - read);
+  const extraUsd = warm ? lost + coldUsd : coldUsd;
+
+  const rate = `${formatRate(writePerMTok)}/MTok write`;
+  const growth = added > 0 ? `${formatCount(added)} added tokens × ${rate}` : 'no added tokens';
+  const formula = warm
+    ? `cache warm: ${formatCount(prefix)} prefix tokens × (${formatRate(writePerMTok)} write − ${formatRate(readPerMTok)} read)/MTok + ${growth}${note}`
+    : `cache ${last === undefined ? 'state unknown, counted as expired' : 'expired'}: the next turn re-writes the prefix anyway; only ${growth}${note}`;
+
+  return { warm, ...(cacheExpiresAt !== undefined ? { cacheExpiresAt } : {}), extraUsd, coldUsd, apiEquivalent, formula };
+}
+
+/**
+ * `$0.84`; amounts under a cent keep two significant digits (`$0.0031`) so they do not read as zero;
+ * `unknown` without an amount. `approximate` prefixes "≈" for estimates.
+ */
+export function formatUsd(amount: number | undefined, approximate = false): string {
+  if (amount === undefined || !Number.isFinite(amount)) return 'unknown';
+  const prefix = approximate ? '≈' : '';
+  const sign = amount < 0 ? '-' : '';
+  const value = Math.abs(amount);
+  if (value > 0 && value < 0.0001) return `${sign ? '>-' : '<'}$0.0001`;
+  const digits =
+    value === 0
+      ? '0.00'
+      : value < 0.01
+        ? trimZeros(value.toPrecision(2))
+        : value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return `${prefix}${sign}$${digits}`;
+}
+
+function trimZeros(text: string): string {
+  // toPrecision(2) of 0.003 is "0.0030": keep it as "0.003".
+  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+}
+
+function formatRate(perMTok: number): string {
+  // Up to four significant digits, at least cents: $3.75, $0.30, $0.125, $0.035.
+  const text = String(Number(perMTok.toPrecision(4)));
+  const decimals = text.includes('.') ? text.split('.')[1].length : 0;
+  return `$${decimals >= 2 || text.includes('e') ? text : perMTok.toFixed(2)}`;
+}
+
+function formatCount(tokens: number): string {
+  return Math.round(tokens).toLocaleString('en-US');
+}
+
+function nonNegative(value: number): number {
+  return Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+function finite(value: number | undefined): number | undefined {
+  return value !== undefined && Number.isFinite(value) ? value : undefined;
+}

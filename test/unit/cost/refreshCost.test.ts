@@ -1,0 +1,105 @@
+// The refresh cost arithmetic of FACTS §6 with numbers worked out by hand.
+import * as assert from 'node:assert/strict';
+import type { ModelPrices } from '../../../server/hermes/cost/prices';
+import { estimateRefreshCost, formatUsd } from '../../../server/hermes/cost/refreshCost';
+
+// Claude Sonnet-like prices, $ per million tokens.
+const PRICES: ModelPrices = {
+  modelId: 'test-sonnet',
+  provider: 'anthropic',
+  inputPerMTok: 3,
+  cacheReadPerMTok: 0.3,
+  cacheWrite5mPerMTok: 3.75,
+  cacheWrite1hPerMTok: 6,
+  origin: 'override',
+  cacheFamily: 'anthropic',
+};
+const NOW = 1_800_000_000;
+
+function near(actual: number | undefined, expected: number): void {
+  assert.ok(actual !== undefined && Math.abs(actual - expected) < 1e-9, `${actual} ≠ ${expected}`);
+}
+
+describe('cost/refreshCost', () => {
+  it('charges a warm 5-minute cache P × (write − read) + ΔS × write', () => {
+    const cost = estimateRefreshCost({ prefixTokens: 100_000, systemPromptDeltaTokens: 2_000, lastActivityAt: NOW - 60, now: NOW, ttlSeconds: 300, prices: PRICES });
+    assert.equal(cost.warm, true);
+    assert.equal(cost.cacheExpiresAt, NOW + 240);
+    // 100,000 × (3.75 − 0.30) / 1e6 = 0.345; 2,000 × 3.75 / 1e6 = 0.0075
+    near(cost.extraUsd, 0.3525);
+    near(cost.coldUsd, 0.0075);
+    assert.equal(formatUsd(cost.extraUsd), '$0.35');
+    assert.equal(formatUsd(cost.coldUsd), '$0.0075');
+    assert.match(cost.formula, /warm/);
+    assert.match(cost.formula, /100,000 prefix tokens × \(\$3\.75 write − \$0\.30 read\)\/MTok \+ 2,000 added tokens/);
+  });
+
+  it('uses the 1-hour write price for a 1-hour cache', () => {
+    const cost = estimateRefreshCost({ prefixTokens: 100_000, systemPromptDeltaTokens: 0, lastActivityAt: NOW - 1_800, now: NOW, ttlSeconds: 3600, prices: PRICES });
+    assert.equal(cost.warm, true);
+    near(cost.extraUsd, 0.57); // 100,000 × (6 − 0.3) / 1e6
+    near(cost.coldUsd, 0);
+  });
+
+  it('charges only ΔS × write once the cache has expired', () => {
+    const cost = estimateRefreshCost({ prefixTokens: 100_000, systemPromptDeltaTokens: 2_000, lastActivityAt: NOW - 301, now: NOW, ttlSeconds: 300, prices: PRICES });
+    assert.equal(cost.warm, false);
+    assert.equal(cost.cacheExpiresAt, NOW - 1);
+    near(cost.extraUsd, 0.0075);
+    near(cost.coldUsd, 0.0075);
+    assert.match(cost.formula, /expired/);
+  });
+
+  it('counts unknown last activity as expired', () => {
+    const cost = estimateRefreshCost({ prefixTokens: 100_000, systemPromptDeltaTokens: 1_000, now: NOW, ttlSeconds: 3600, prices: PRICES });
+    assert.equal(cost.warm, false);
+    assert.equal(cost.cacheExpiresAt, undefined);
+    near(cost.extraUsd, 0.006); // 1,000 × 6 / 1e6 (1-hour write)
+  });
+
+  it('does not let a shrinking system prompt make a refresh look like a saving', () => {
+    const warm = estimateRefreshCost({ prefixTokens: 10_000, systemPromptDeltaTokens: -3_000, lastActivityAt: NOW, now: NOW, ttlSeconds: 300, prices: PRICES });
+    near(warm.extraUsd, 0.0345); // 10,000 × 3.45 / 1e6, nothing subtracted for the shrink
+    const cold = estimateRefreshCost({ prefixTokens: 10_000, systemPromptDeltaTokens: -3_000, lastActivityAt: NOW - 10_000, now: NOW, ttlSeconds: 300, prices: PRICES });
+    near(cold.extraUsd, 0);
+    assert.equal(formatUsd(cold.extraUsd), '$0.00');
+  });
+
+  it('bills the long-context tier when the refreshed request passes its threshold', () => {
+    const tiered: ModelPrices = {
+      ...PRICES,
+      longContext: [{ aboveTokens: 200_000, inputPerMTok: 6, cacheReadPerMTok: 0.6, cacheWrite5mPerMTok: 7.5, cacheWrite1hPerMTok: 12 }],
+    };
+    const cost = estimateRefreshCost({ prefixTokens: 250_000, systemPromptDeltaTokens: 0, lastActivityAt: NOW, now: NOW, ttlSeconds: 300, prices: tiered });
+    near(cost.extraUsd, 1.725); // 250,000 × (7.5 − 0.6) / 1e6
+  });
+
+  it('reports unknown money, not zero, when the model has no prices', () => {
+    const cost = estimateRefreshCost({ prefixTokens: 100_000, systemPromptDeltaTokens: 500, lastActivityAt: NOW, now: NOW, ttlSeconds: 300 });
+    assert.equal(cost.warm, true);
+    assert.equal(cost.extraUsd, undefined);
+    assert.equal(cost.coldUsd, undefined);
+    assert.equal(formatUsd(cost.extraUsd), 'unknown');
+    assert.match(cost.formula, /unknown/);
+  });
+
+  it('flags subscription_included billing as an API-equivalent figure', () => {
+    const subscription = estimateRefreshCost({ prefixTokens: 1_000, systemPromptDeltaTokens: 0, now: NOW, ttlSeconds: 300, prices: PRICES, billingMode: 'subscription_included' });
+    assert.equal(subscription.apiEquivalent, true);
+    assert.match(subscription.formula, /API-equivalent/);
+    const api = estimateRefreshCost({ prefixTokens: 1_000, systemPromptDeltaTokens: 0, now: NOW, ttlSeconds: 300, prices: PRICES, billingMode: 'api' });
+    assert.equal(api.apiEquivalent, false);
+  });
+
+  it('formats dollars for people', () => {
+    assert.equal(formatUsd(0.84), '$0.84');
+    assert.equal(formatUsd(0.0031), '$0.0031');
+    assert.equal(formatUsd(0.003), '$0.003');
+    assert.equal(formatUsd(1234.5), '$1,234.50');
+    assert.equal(formatUsd(0.84, true), '≈$0.84');
+    assert.equal(formatUsd(0.000004), '<$0.0001');
+    assert.equal(formatUsd(0), '$0.00');
+    assert.equal(formatUsd(undefined), 'unknown');
+    assert.equal(formatUsd(undefined, true), 'unknown');
+  });
+});

@@ -1,0 +1,95 @@
+// The anatomy of a stored system prompt: tiers and blocks with their sizes, the identity, the
+// project sections, the skills index lines and the trailer values. Never throws: arbitrary text is
+// at worst one `other` block in the stable tier.
+import { countTokens } from '../cost/tokens';
+import type { TierName } from '../model';
+import { RUNTIME_HEADING } from '../sources/literals';
+import { pyStrip } from '../sources/pyText';
+import { locateBlocks, type Located } from './locate';
+import { projectSections, skillIndexLines } from './sections';
+import type { PromptAnatomy, PromptBlock, TierSize } from './types';
+
+export interface ParseOptions {
+  /** Model id, for token counts. */
+  readonly model?: string;
+  /** The SOUL.md block the prompt is expected to open with (identifies where the identity ends). */
+  readonly identityHint?: string;
+  /** `agent.system_prompt`, to recognise the caller's message in the context tier. */
+  readonly callerSystemMessage?: string;
+}
+
+export function parsePrompt(text: string, options: ParseOptions = {}): PromptAnatomy {
+  const prompt = typeof text === 'string' ? text : '';
+  try {
+    return anatomyOf(prompt, locateBlocks(prompt, options), options.model);
+  } catch {
+    // A parser bug must not take the lens down: show the prompt as one unknown block.
+    return anatomyOf(prompt, wholeTextAsOther(prompt), options.model);
+  }
+}
+
+function wholeTextAsOther(text: string): Located {
+  const blocks = text ? [{ kind: 'other' as const, start: 0, end: text.length, tier: 'stable' as const }] : [];
+  return { blocks, contextStart: text.length, volatileStart: text.length, skillsTier: undefined, runtimeStart: text.length };
+}
+
+function anatomyOf(text: string, located: Located, model: string | undefined): PromptAnatomy {
+  let exact = true;
+  const tokens = (s: string) => {
+    const count = countTokens(s, model);
+    exact &&= count.exact;
+    return count.tokens;
+  };
+  const total = tokens(text);
+  const bounds: Array<[TierName, number, number]> = [
+    ['stable', 0, located.contextStart],
+    ['context', located.contextStart, located.volatileStart],
+    ['volatile', located.volatileStart, text.length],
+  ];
+  // Tiers are contiguous and cover the text: a separating blank line counts with the tier before it.
+  const tiers: TierSize[] = bounds.map(([name, start, end]) => {
+    const slice = text.slice(start, end);
+    return { name, start, end, bytes: byteLength(slice), tokens: tokens(slice) };
+  });
+  const blocks: PromptBlock[] = located.blocks.map((b) => {
+    const slice = text.slice(b.start, b.end);
+    return { kind: b.kind, tier: b.tier, start: b.start, end: b.end, text: slice, bytes: byteLength(slice), tokens: tokens(slice), ...(b.label !== undefined ? { label: b.label } : {}) };
+  });
+  const textOf = (kind: PromptBlock['kind']) => blocks.find((b) => b.kind === kind)?.text ?? '';
+  const skills = blocks.find((b) => b.kind === 'skills-index');
+  const project = blocks.find((b) => b.kind === 'project-context');
+  const index = skills ? skillIndexLines(skills.text) : { lines: [], categories: new Map<string, string>() };
+  const beforeRuntime = text.slice(0, located.runtimeStart);
+  return {
+    text,
+    bytes: byteLength(text),
+    tokens: total,
+    tokensExact: exact,
+    tiers,
+    blocks,
+    identity: textOf('identity'),
+    projectSections: project ? projectSections(text, project.start, project.end) : [],
+    skillsIndex: { text: skills?.text ?? '', tier: skills ? located.skillsTier : undefined, lines: index.lines, categories: index.categories },
+    memoryBlock: textOf('memory'),
+    userBlock: textOf('user-profile'),
+    model: lastLineValue(beforeRuntime, 'Model'),
+    provider: lastLineValue(beforeRuntime, 'Provider'),
+    platform: lastLineValue(beforeRuntime, 'Platform'),
+    conversationStarted: lastLineValue(beforeRuntime, 'Conversation started'),
+  };
+}
+
+function byteLength(s: string): number {
+  return Buffer.byteLength(s, 'utf8');
+}
+
+/** `SW.identity_line_value`: the last line starting with `Label:`, outside the runtime block. */
+function lastLineValue(text: string, label: string): string | undefined {
+  const prefix = `${label}:`;
+  const lines = text.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    if (line.startsWith(prefix) && !line.startsWith(RUNTIME_HEADING)) return pyStrip(line.slice(prefix.length));
+  }
+  return undefined;
+}

@@ -1,0 +1,64 @@
+// The anatomy of a stored system prompt (FACTS §3): its tiers and blocks, located by the markers
+// Hermes writes, so we can tell what each source put there and where the skills index sits.
+import type { BlockKind, TierName } from '../model';
+
+export interface PromptBlock {
+  readonly kind: BlockKind;
+  readonly tier: TierName;
+  /** UTF-16 offsets into the prompt text, [start, end). */
+  readonly start: number;
+  readonly end: number;
+  /** The block's text (= prompt.slice(start, end)). */
+  readonly text: string;
+  readonly bytes: number;
+  readonly tokens: number;
+  /** For `plugin-context`: the plugin id. */
+  readonly label?: string;
+}
+
+export interface ProjectSection {
+  /** The `## <label>` of the file (relative path or file name). */
+  readonly label: string;
+  /** The section's body as stored (after the `## label` line and blank line). */
+  readonly body: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface SkillIndexLine {
+  readonly category: string;
+  readonly name: string;
+  /** As stored (already cut to 60). '' when the line has no description. */
+  readonly description: string;
+}
+
+export interface TierSize {
+  readonly name: TierName;
+  readonly start: number;
+  readonly end: number;
+  readonly bytes: number;
+  readonly tokens: number;
+}
+
+export interface PromptAnatomy {
+  readonly text: string;
+  readonly bytes: number;
+  readonly tokens: number;
+  /** Whether token counts are exact for the model (false → show "≈"). */
+  readonly tokensExact: boolean;
+  readonly tiers: readonly TierSize[];
+  readonly blocks: readonly PromptBlock[];
+  /** The identity block's text (SOUL.md as rendered, or the default identity). */
+  readonly identity: string;
+  readonly projectSections: readonly ProjectSection[];
+  /** The skills index block text ('' when absent) and where it sits. */
+  readonly skillsIndex: { readonly text: string; readonly tier: TierName | undefined; readonly lines: readonly SkillIndexLine[]; readonly categories: ReadonlyMap<string, string> };
+  /** The ═-framed blocks' full text ('' when absent). */
+  readonly memoryBlock: string;
+  readonly userBlock: string;
+  /** Values of the trailer lines, when present. */
+  readonly model: string | undefined;
+  readonly provider: string | undefined;
+  readonly platform: string | undefined;
+  readonly conversationStarted: string | undefined;
+}

@@ -1,0 +1,357 @@
+// Project context discovery (FACTS §4, HERMES-FORMATS §3): from the session's cwd, only the first
+// kind that exists loads — `.hermes.md`/`HERMES.md`, the AGENTS chain, `CLAUDE.md`, `.cursorrules`.
+// We also list the files that load nothing because another file won, since Hermes ignores them
+// silently.
+//
+// Rendering works on "runs" (pieces of text that remember which file offset they came from) so a
+// truncation's dropped middle and a BLOCKED match can be pointed at in the file's own lines.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { stripHermesMdFrontmatter } from './frontmatter';
+import { locateFindings, scanContextContent } from './injectionScan';
+import { PROJECT_CONTEXT_PREFIX } from './literals';
+import { positionsOf } from './positions';
+import { pyLstrip, pyRstrip, pyStrip } from './pyText';
+import { isFile, readText } from './readText';
+import { truncateContextText, type Truncation } from './truncate';
+import type { FileContribution, ProjectContext, ProjectContextKind, SourceProblem } from './types';
+
+export interface DiscoverOptions {
+  /** The per-file cap (`contextFileCap`). */
+  readonly maxChars: number;
+  /** The highest directory the upward searches may visit (tests use it to stay inside a temp dir). */
+  readonly stopAt?: string;
+}
+
+interface LoadedFile {
+  readonly path: string;
+  /** The file's text as an editor shows it (BOM dropped). */
+  readonly text: string;
+  /** The stripped text Hermes uses, and where it starts in `text`. */
+  readonly content: string;
+  readonly contentStart: number;
+  /** Identity of the file on disk (case-insensitive file systems give one file two names). */
+  readonly id: string;
+}
+
+interface Run {
+  readonly text: string;
+  readonly file?: LoadedFile;
+  /** Offset in `file.text` of this run's first character, when the run is file text. */
+  readonly at?: number;
+  /** Set on a section's `## <label>\n\n` header run. */
+  readonly label?: string;
+}
+
+interface Loaded {
+  readonly kind: ProjectContextKind;
+  readonly runs: Run[];
+  /** Files that contribute, in order, with their labels. */
+  readonly files: Array<{ file: LoadedFile; label: string }>;
+}
+
+const AGENTS_NAMES = ['AGENTS.override.md', 'AGENTS.md', 'agents.md'];
+const HERMES_NAMES = ['.hermes.md', 'HERMES.md'];
+const CLAUDE_NAMES = ['CLAUDE.md', 'claude.md'];
+
+export function discoverProjectContext(cwd: string, options: DiscoverOptions): ProjectContext {
+  const problems: SourceProblem[] = [];
+  const here = realpath(cwd);
+  if (here === undefined) return { kind: 'none', files: [], shadowed: [], block: '', problems };
+  const stopAt = options.stopAt === undefined ? undefined : realpath(options.stopAt) ?? path.resolve(options.stopAt);
+  const gitRoot = findGitRoot(here, stopAt);
+  const ctx: Ctx = { cwd: here, gitRoot, cap: options.maxChars, problems, cache: new Map() };
+
+  const hermesDirs = gitRoot ? ancestors(here, gitRoot) : [here];
+  const chainDirs = gitRoot && gitRoot !== here ? [...ancestors(here, gitRoot)].reverse() : [here];
+  const loaded = loadHermesMd(ctx, hermesDirs) ?? loadAgentsChain(ctx, chainDirs) ?? loadClaudeMd(ctx) ?? loadCursorRules(ctx);
+  const shadowed = findShadowed(ctx, loaded, hermesDirs, chainDirs);
+  for (const s of shadowed) {
+    problems.push({ file: s.path, code: 'shadowed', message: `${s.path} is not loaded: Hermes loads only the first kind of project context it finds, and ${s.winner} wins.` });
+  }
+  if (!loaded) return { kind: 'none', files: [], shadowed, block: '', problems };
+
+  const body = loaded.runs.map((r) => r.text).join('');
+  // The tier join strips every block (the cursor sections end with a blank line).
+  const block = pyRstrip(PROJECT_CONTEXT_PREFIX + body);
+  return { kind: loaded.kind, files: contributions(loaded, block), shadowed, block, problems };
+}
+
+interface Ctx {
+  readonly cwd: string;
+  readonly gitRoot: string | undefined;
+  readonly cap: number;
+  readonly problems: SourceProblem[];
+  readonly cache: Map<string, LoadedFile | undefined>;
+}
+
+function realpath(p: string): string | undefined {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Nearest directory from `start` up (to `stopAt` at most) holding `.git`, a directory or a file. */
+function findGitRoot(start: string, stopAt: string | undefined): string | undefined {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    try {
+      fs.statSync(path.join(dir, '.git'));
+      return dir;
+    } catch {
+      // not here
+    }
+    if (dir === stopAt || path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** `from`, its parent, … up to and including `to` (which must be an ancestor of `from`). */
+function ancestors(from: string, to: string): string[] {
+  const dirs = [from];
+  for (let dir = from; dir !== to && path.dirname(dir) !== dir; ) {
+    dir = path.dirname(dir);
+    dirs.push(dir);
+  }
+  return dirs;
+}
+
+/** `PB._read_context_file`: the stripped text, '' when empty; undefined when missing or unusable. */
+function load(ctx: Ctx, file: string): LoadedFile | undefined {
+  if (ctx.cache.has(file)) return ctx.cache.get(file);
+  const read = readText(file, { dropBom: true });
+  let result: LoadedFile | undefined;
+  if (read.ok) {
+    const content = pyStrip(read.text);
+    result = { path: file, text: read.text, content, contentStart: read.text.length - pyLstrip(read.text).length, id: fileId(file) };
+  } else if (!read.missing) {
+    ctx.problems.push(read.problem);
+  }
+  ctx.cache.set(file, result);
+  return result;
+}
+
+function fileId(file: string): string {
+  try {
+    const st = fs.statSync(file);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return file;
+  }
+}
+
+/** `## <label>\n\n` + the scanned text (`PB._context_section` before its truncation). */
+function sectionRuns(ctx: Ctx, file: LoadedFile, label: string, text: string, at: number): Run[] {
+  const header: Run = { text: `## ${label}\n\n`, file, label };
+  const scanFrom = at + (text.charCodeAt(0) === 0xfeff ? 1 : 0);
+  const scanned = scanContextContent(text, label);
+  if (scanned.findings.length === 0) return [header, { text: scanned.text, file, at: scanFrom }];
+  const message = `${label} is replaced by a [BLOCKED: …] line in the prompt: it matches Hermes' injection patterns (${scanned.findings.join(', ')}).`;
+  const located = locateFindings(file.text.slice(scanFrom), scanned.findings, 'context');
+  const where = positionsOf(file.text);
+  if (located.length === 0) ctx.problems.push({ file: file.path, code: 'blocked', message });
+  for (const hit of located) {
+    ctx.problems.push({ file: file.path, code: 'blocked', message, range: where.range(scanFrom + hit.start, scanFrom + hit.end) });
+  }
+  return [header, { text: scanned.text }];
+}
+
+/** `PB._truncate_content` over runs: keeps the head and tail runs, reports what each file loses. */
+function truncateRuns(ctx: Ctx, runs: Run[], warnName: string, readPath: string, what: string): Run[] {
+  const joined = runs.map((r) => r.text).join('');
+  const t = truncateContextText(joined, ctx.cap, warnName, readPath);
+  if (!t.truncated) return runs;
+  reportDropped(ctx, runs, t, what);
+  return [...cut(runs, 0, t.dropped.start), { text: t.marker }, ...cut(runs, t.tailFrom, joined.length)];
+}
+
+function cut(runs: readonly Run[], from: number, to: number): Run[] {
+  const out: Run[] = [];
+  let start = 0;
+  for (const run of runs) {
+    const end = start + run.text.length;
+    const a = Math.max(start, from);
+    const b = Math.min(end, to);
+    if (a < b) {
+      const whole = a === start && b === end;
+      out.push({
+        text: run.text.slice(a - start, b - start),
+        ...(run.file ? { file: run.file } : {}),
+        ...(run.at !== undefined ? { at: run.at + (a - start) } : {}),
+        ...(whole && run.label !== undefined ? { label: run.label } : {}),
+      });
+    }
+    start = end;
+  }
+  return out;
+}
+
+function reportDropped(ctx: Ctx, runs: readonly Run[], t: Truncation, what: string): void {
+  const message =
+    `${what} is longer than the context-file cap (${t.length} characters, cap ${ctx.cap}): Hermes keeps the first ` +
+    `${t.head} and last ${t.tail} characters and drops the middle, which includes this part.`;
+  let start = 0;
+  for (const run of runs) {
+    const end = start + run.text.length;
+    const a = Math.max(start, t.dropped.start);
+    const b = Math.min(end, t.dropped.end);
+    if (a < b && run.file && run.at !== undefined) {
+      const where = positionsOf(run.file.text);
+      ctx.problems.push({ file: run.file.path, code: 'truncated', message, range: where.range(run.at + (a - start), run.at + (b - start)) });
+    }
+    start = end;
+  }
+}
+
+/** Kind 1: the nearest `.hermes.md`/`HERMES.md` from cwd up to the git root (cwd only without one). */
+function loadHermesMd(ctx: Ctx, dirs: readonly string[]): Loaded | undefined {
+  const found = nearestHermesMd(dirs);
+  const file = found ? load(ctx, found) : undefined;
+  if (!file || !file.content) return undefined;
+  const body = stripHermesMdFrontmatter(file.content);
+  const at = file.contentStart + (file.content.length - body.length);
+  const label = path.basename(file.path);
+  const runs = truncateRuns(ctx, sectionRuns(ctx, file, label, body, at), '.hermes.md', file.path, label);
+  return { kind: 'hermes-md', runs, files: [{ file, label }] };
+}
+
+function nearestHermesMd(dirs: readonly string[]): string | undefined {
+  for (const dir of dirs) {
+    for (const name of HERMES_NAMES) if (isFile(path.join(dir, name))) return path.join(dir, name);
+  }
+  return undefined;
+}
+
+/** Kind 2: per directory from the git root down to cwd, the first non-empty AGENTS file; copies dropped. */
+function loadAgentsChain(ctx: Ctx, dirs: readonly string[]): Loaded | undefined {
+  const seen = new Set<string>();
+  const sections: Run[][] = [];
+  const files: Array<{ file: LoadedFile; label: string }> = [];
+  for (const dir of dirs) {
+    for (const name of AGENTS_NAMES) {
+      const file = load(ctx, path.join(dir, name));
+      if (!file || !file.content) continue;
+      if (!seen.has(file.content)) {
+        seen.add(file.content);
+        const label = dir === ctx.cwd ? name : path.relative(ctx.cwd, file.path);
+        sections.push(truncateRuns(ctx, sectionRuns(ctx, file, label, file.content, file.contentStart), label, file.path, label));
+        files.push({ file, label });
+      }
+      break;
+    }
+  }
+  if (sections.length === 0) return undefined;
+  let runs = sections.flatMap((s, i) => (i === 0 ? s : [{ text: '\n\n' }, ...s]));
+  if (sections.length > 1) {
+    runs = truncateRuns(ctx, runs, 'AGENTS.md (directory chain)', path.join(ctx.cwd, 'AGENTS.md'), `The AGENTS chain (${sections.length} files)`);
+  }
+  return { kind: 'agents-chain', runs, files };
+}
+
+/** Kind 3: `CLAUDE.md` or `claude.md`, in cwd only. */
+function loadClaudeMd(ctx: Ctx): Loaded | undefined {
+  for (const name of CLAUDE_NAMES) {
+    const file = load(ctx, path.join(ctx.cwd, name));
+    if (!file || !file.content) continue;
+    const runs = truncateRuns(ctx, sectionRuns(ctx, file, name, file.content, file.contentStart), 'CLAUDE.md', file.path, name);
+    return { kind: 'claude-md', runs, files: [{ file, label: name }] };
+  }
+  return undefined;
+}
+
+/** Kind 4: `.cursorrules` plus `.cursor/rules/*.mdc` (by name), each section ending in a blank line. */
+function loadCursorRules(ctx: Ctx): Loaded | undefined {
+  const runs: Run[] = [];
+  const files: Array<{ file: LoadedFile; label: string }> = [];
+  for (const { file: p, label } of cursorCandidates(ctx.cwd)) {
+    const file = load(ctx, p);
+    if (!file || !file.content) continue;
+    runs.push(...sectionRuns(ctx, file, label, file.content, file.contentStart), { text: '\n\n' });
+    files.push({ file, label });
+  }
+  if (files.length === 0) return undefined;
+  return { kind: 'cursorrules', runs: truncateRuns(ctx, runs, '.cursorrules', path.join(ctx.cwd, '.cursorrules'), 'The cursor rules'), files };
+}
+
+function cursorCandidates(cwd: string): Array<{ file: string; label: string }> {
+  const out = [{ file: path.join(cwd, '.cursorrules'), label: '.cursorrules' }];
+  const rulesDir = path.join(cwd, '.cursor', 'rules');
+  let names: string[] = [];
+  try {
+    // pathlib's glob matches dot-files too, case-sensitively except on Windows.
+    const mdc = process.platform === 'win32' ? /\.mdc$/i : /\.mdc$/;
+    names = fs.readdirSync(rulesDir).filter((n) => mdc.test(n));
+  } catch {
+    names = [];
+  }
+  names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const name of names) out.push({ file: path.join(rulesDir, name), label: `.cursor/rules/${name}` });
+  return out;
+}
+
+/**
+ * What each contributing file puts in the final block: from its `## <label>` header to the next
+ * surviving header. A file whose header fell into a truncated middle contributes no section.
+ */
+function contributions(loaded: Loaded, block: string): FileContribution[] {
+  const headers: Array<{ file: LoadedFile; label: string; offset: number }> = [];
+  let offset = PROJECT_CONTEXT_PREFIX.length;
+  for (const run of loaded.runs) {
+    if (run.label !== undefined && run.file) headers.push({ file: run.file, label: run.label, offset });
+    offset += run.text.length;
+  }
+  return headers.map((h, i) => ({
+    kind: 'project-context' as const,
+    path: h.file.path,
+    label: h.label,
+    rendered: pyRstrip(block.slice(h.offset, headers[i + 1]?.offset ?? block.length), '\n'),
+  }));
+}
+
+/** Context files that exist and hold text but load nothing, each with the file that won. */
+function findShadowed(ctx: Ctx, loaded: Loaded | undefined, hermesDirs: readonly string[], chainDirs: readonly string[]) {
+  const shadowed: Array<{ path: string; winner: string }> = [];
+  const used = new Set((loaded?.files ?? []).map((f) => f.file.id));
+  const listed = new Set<string>();
+  const add = (file: LoadedFile | undefined, winner: string) => {
+    if (!file || !file.content || used.has(file.id) || listed.has(file.id)) return;
+    listed.add(file.id);
+    shadowed.push({ path: file.path, winner });
+  };
+  const winner = loaded?.files[0]?.file.path;
+  const kinds: ProjectContextKind[] = ['hermes-md', 'agents-chain', 'claude-md', 'cursorrules'];
+  const rank = loaded ? kinds.indexOf(loaded.kind) : kinds.length;
+
+  // Within the winning kind: the files Hermes never reached.
+  const nearest = nearestHermesMd(hermesDirs);
+  if (nearest) {
+    for (const dir of hermesDirs) for (const name of HERMES_NAMES) {
+      const p = path.join(dir, name);
+      if (p !== nearest && isFile(p)) add(load(ctx, p), nearest);
+    }
+  }
+  if (loaded?.kind === 'agents-chain') {
+    const byContent = new Map(loaded.files.map((f) => [f.file.content, f.file.path]));
+    for (const dir of chainDirs) {
+      let chosen: string | undefined;
+      for (const name of AGENTS_NAMES) {
+        const file = load(ctx, path.join(dir, name));
+        if (!file || !file.content) continue;
+        if (chosen === undefined) {
+          chosen = file.path;
+          if (!used.has(file.id)) add(file, byContent.get(file.content) ?? file.path);
+        } else {
+          add(file, chosen);
+        }
+      }
+    }
+  }
+  if (loaded?.kind === 'claude-md') for (const name of CLAUDE_NAMES) add(load(ctx, path.join(ctx.cwd, name)), loaded.files[0]!.file.path);
+
+  // The kinds after the winner.
+  if (winner === undefined) return shadowed;
+  if (rank < 1) for (const dir of chainDirs) for (const name of AGENTS_NAMES) add(load(ctx, path.join(dir, name)), winner);
+  if (rank < 2) for (const name of CLAUDE_NAMES) add(load(ctx, path.join(ctx.cwd, name)), winner);
+  if (rank < 3) for (const c of cursorCandidates(ctx.cwd)) add(load(ctx, c.file), winner);
+  return shadowed;
+}

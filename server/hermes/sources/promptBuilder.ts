@@ -1,0 +1,156 @@
+// Assembling prompts. `buildSystemPrompt` writes a whole prompt in Hermes' tier order (FACTS §3,
+// HERMES-FORMATS §1) for the demo/test home generator. `rebuildPrompt` answers "what would a refresh
+// build today?" for a stored prompt: the blocks our sources render are replaced by today's
+// renderings and every other byte is kept, since Hermes' prose changes between releases and we
+// never re-create it.
+import { locateBlocks, type LocatedBlock } from '../anatomy/locate';
+import type { BlockKind, TierName } from '../model';
+import { DEFAULT_GUIDANCE } from './guidance';
+import { activeProfileLine, pluginSectionsBlock, runtimeBlock, trailer, type ActiveProfile, type PluginSection, type RuntimeInput, type TrailerInput } from './promptLines';
+import { pyStrip } from './pyText';
+import { DEFAULT_IDENTITY_OPENING } from './soul';
+import type { RenderedSources } from './types';
+
+export { DEFAULT_GUIDANCE } from './guidance';
+
+/**
+ * Our stand-in for Hermes' built-in identity (used when SOUL.md is missing). Hermes' own wording
+ * changes between releases; what matters is the opening the lens recognises.
+ */
+export const DEFAULT_IDENTITY = `${DEFAULT_IDENTITY_OPENING}, an assistant that works through tools on the user's computer. Keep replies plain and specific.`;
+
+export interface BuildPromptInput {
+  readonly sources: RenderedSources;
+  /** Stable-tier paragraphs after the identity; DEFAULT_GUIDANCE when omitted. */
+  readonly guidance?: readonly string[];
+  /** The identity when SOUL.md is missing; DEFAULT_IDENTITY when omitted. */
+  readonly defaultIdentity?: string;
+  /** `agent.system_prompt`. */
+  readonly callerSystemMessage?: string;
+  /** The git workspace snapshot block, when the session has one. */
+  readonly gitSnapshot?: string;
+  readonly platformHint?: string;
+  readonly activeProfile?: ActiveProfile;
+  /** Where the skills index goes: `volatile` today, `stable` in older builds. */
+  readonly skillsIndexTier?: 'stable' | 'volatile';
+  readonly pluginSections?: readonly PluginSection[];
+  readonly trailer: TrailerInput;
+  /** The runtime environment block (newer builds); omitted in older ones. */
+  readonly runtime?: RuntimeInput;
+}
+
+export interface PromptTiers {
+  readonly stable: string;
+  readonly context: string;
+  readonly volatile: string;
+}
+
+/** The three tiers, each `"\n\n".join` of its stripped, non-empty parts (`SP._join_tier`). */
+export function buildSystemPromptTiers(input: BuildPromptInput): PromptTiers {
+  const { sources } = input;
+  const skills = sources.skills.block;
+  const skillsTier = input.skillsIndexTier ?? 'volatile';
+  const identity = sources.soul.exists ? sources.soul.block : (input.defaultIdentity ?? DEFAULT_IDENTITY);
+  return {
+    stable: joinTier([identity, ...(input.guidance ?? DEFAULT_GUIDANCE), skillsTier === 'stable' ? skills : '']),
+    context: joinTier([
+      input.callerSystemMessage,
+      sources.projectContext.block,
+      input.gitSnapshot,
+      input.platformHint,
+      // FACTS §3: the profile line sits in the context tier (seed 004), after the platform hint.
+      input.activeProfile ? activeProfileLine(input.activeProfile) : undefined,
+    ]),
+    volatile: joinTier([
+      skillsTier === 'volatile' ? skills : '',
+      sources.memory.block,
+      sources.user.block,
+      pluginSectionsBlock(input.pluginSections ?? []),
+      trailer(input.trailer),
+      input.runtime ? runtimeBlock(input.runtime) : undefined,
+    ]),
+  };
+}
+
+export function buildSystemPrompt(input: BuildPromptInput): string {
+  const tiers = buildSystemPromptTiers(input);
+  return [tiers.stable, tiers.context, tiers.volatile].filter(Boolean).join('\n\n');
+}
+
+function joinTier(parts: ReadonlyArray<string | undefined>): string {
+  return parts.map((p) => pyStrip(p ?? '')).filter(Boolean).join('\n\n');
+}
+
+interface Item {
+  readonly kind: BlockKind;
+  readonly tier: TierName;
+  text: string;
+  /** The separator that followed the block in the stored prompt. */
+  gapAfter: string;
+}
+
+export interface RebuildOptions {
+  /** The identity to use when SOUL.md is gone and the stored prompt holds a SOUL; DEFAULT_IDENTITY when omitted. */
+  readonly defaultIdentity?: string;
+}
+
+/**
+ * The stored prompt with its identity, project context, skills index, MEMORY and USER blocks
+ * replaced by today's renderings, added where missing (at the place Hermes puts them) and removed
+ * when their source is gone. Every other byte is kept.
+ */
+export function rebuildPrompt(stored: string, sources: RenderedSources, options: RebuildOptions = {}): string {
+  const located = locateBlocks(stored, sources.soul.exists ? { identityHint: sources.soul.block } : {});
+  const first = located.blocks[0];
+  const prefix = first ? stored.slice(0, first.start) : stored;
+  const items: Item[] = located.blocks.map((b: LocatedBlock, i) => ({
+    kind: b.kind,
+    tier: b.tier,
+    text: stored.slice(b.start, b.end),
+    gapAfter: stored.slice(b.end, located.blocks[i + 1]?.start ?? stored.length),
+  }));
+
+  const storedIdentity = items.find((i) => i.kind === 'identity')?.text ?? '';
+  const identity = sources.soul.exists
+    ? sources.soul.block
+    : storedIdentity.startsWith(DEFAULT_IDENTITY_OPENING)
+      ? storedIdentity
+      : (options.defaultIdentity ?? DEFAULT_IDENTITY);
+  const firstIn = (tier: TierName, skip: readonly BlockKind[] = []) => {
+    const at = items.findIndex((i) => i.tier === tier && !skip.includes(i.kind));
+    return at < 0 ? undefined : at;
+  };
+  const after = (kind: BlockKind) => {
+    const at = items.findIndex((i) => i.kind === kind);
+    return at < 0 ? undefined : at + 1;
+  };
+
+  setBlock(items, 'identity', 'stable', identity, () => 0);
+  setBlock(items, 'project-context', 'context', sources.projectContext.block, () => after('caller-system') ?? firstIn('context') ?? firstIn('volatile') ?? items.length);
+  setBlock(items, 'skills-index', 'volatile', sources.skills.block, () => firstIn('volatile') ?? items.length);
+  setBlock(items, 'memory', 'volatile', sources.memory.block, () => firstIn('volatile', ['skills-index']) ?? items.length);
+  setBlock(items, 'user-profile', 'volatile', sources.user.block, () => after('memory') ?? firstIn('volatile', ['skills-index', 'memory']) ?? items.length);
+  return prefix + items.map((i) => i.text + i.gapAfter).join('');
+}
+
+/** Replaces the block of `kind`, removes it when `text` is empty, or inserts it at `insertAt()`. */
+function setBlock(items: Item[], kind: BlockKind, tier: TierName, text: string, insertAt: () => number): void {
+  const at = items.findIndex((i) => i.kind === kind);
+  if (at >= 0 && text) {
+    items[at]!.text = text;
+  } else if (at >= 0) {
+    const [removed] = items.splice(at, 1);
+    // The last block takes its trailing separator with it; the one before keeps what followed.
+    if (at === items.length && at > 0) items[at - 1]!.gapAfter = removed!.gapAfter;
+  } else if (text) {
+    const index = insertAt();
+    if (index >= items.length) {
+      const last = items[items.length - 1];
+      const tail = last ? last.gapAfter : '';
+      if (last) last.gapAfter = '\n\n';
+      items.push({ kind, tier, text, gapAfter: tail });
+    } else {
+      items.splice(index, 0, { kind, tier, text, gapAfter: '\n\n' });
+    }
+  }
+}

@@ -1,0 +1,117 @@
+// Python string semantics the renderers must reproduce. Hermes measures, cuts and strips text with
+// Python's `len()`, slicing and `str.strip()`, which count code points and know a wider set of
+// whitespace than JavaScript; every length, cap or cut we reproduce goes through these helpers
+// (docs/HERMES-FORMATS.md, preamble).
+
+/** The characters Python's `str.isspace()` accepts (what `str.strip()` removes). All are BMP. */
+const PY_WHITESPACE = new Set<number>([
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680,
+  0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,
+  0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+]);
+
+/** The same set as a regex character-class body, for porting Python's `\s`. */
+export const PY_WHITESPACE_CLASS = '\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
+}
+
+function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
+}
+
+/** Python `len(s)`: the number of code points (a lone surrogate counts as one). */
+export function codePointLength(s: string): number {
+  let count = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (isHighSurrogate(s.charCodeAt(i)) && i + 1 < s.length && isLowSurrogate(s.charCodeAt(i + 1))) i++;
+    count++;
+  }
+  return count;
+}
+
+/** The UTF-16 offset of code point number `index` (clamped to the string). */
+export function unitOffset(s: string, index: number): number {
+  if (index <= 0) return 0;
+  let seen = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (seen === index) return i;
+    if (isHighSurrogate(s.charCodeAt(i)) && i + 1 < s.length && isLowSurrogate(s.charCodeAt(i + 1))) i++;
+    seen++;
+  }
+  return s.length;
+}
+
+/** Python `s[start:end]` in code points, negative indices included. */
+export function sliceCodePoints(s: string, start: number, end?: number): string {
+  const needsLength = start < 0 || (end !== undefined && end < 0);
+  const length = needsLength ? codePointLength(s) : 0;
+  const from = start < 0 ? Math.max(0, length + start) : start;
+  const to = end === undefined ? undefined : end < 0 ? Math.max(0, length + end) : end;
+  const a = unitOffset(s, from);
+  const b = to === undefined ? s.length : unitOffset(s, to);
+  return b > a ? s.slice(a, b) : '';
+}
+
+/** Python `s.strip(chars)`; without `chars`, Python's whitespace set. */
+export function pyStrip(s: string, chars?: string): string {
+  return pyRstrip(pyLstrip(s, chars), chars);
+}
+
+export function pyLstrip(s: string, chars?: string): string {
+  const strip = stripTest(chars);
+  let i = 0;
+  while (i < s.length && strip(s.charCodeAt(i))) i++;
+  return s.slice(i);
+}
+
+export function pyRstrip(s: string, chars?: string): string {
+  const strip = stripTest(chars);
+  let j = s.length;
+  while (j > 0 && strip(s.charCodeAt(j - 1))) j--;
+  return s.slice(0, j);
+}
+
+function stripTest(chars: string | undefined): (unit: number) => boolean {
+  if (chars === undefined) return (unit) => PY_WHITESPACE.has(unit);
+  const set = new Set(Array.from(chars, (c) => c.charCodeAt(0)));
+  return (unit) => set.has(unit);
+}
+
+/** Python's default string order (code points), unlike JS `<` which compares UTF-16 units. */
+export function compareCodePoints(a: string, b: string): number {
+  const x = Array.from(a);
+  const y = Array.from(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
+/** Python `f"{n:,}"` for integers. */
+export function formatThousands(n: number): string {
+  return String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** Python `str(value)` for the values YAML frontmatter can hold (str, int, float, bool, None, list, dict, date). */
+export function pyStr(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return pyRepr(value, false);
+}
+
+function pyRepr(value: unknown, nested: boolean): string {
+  if (value === null || value === undefined) return 'None';
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : value > 0 ? 'inf' : value < 0 ? '-inf' : 'nan';
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'string') return nested ? `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : value;
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (Array.isArray(value)) return `[${value.map((v) => pyRepr(v, true)).join(', ')}]`;
+  if (typeof value === 'object') {
+    const items = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyRepr(k, true)}: ${pyRepr(v, true)}`);
+    return `{${items.join(', ')}}`;
+  }
+  return String(value);
+}

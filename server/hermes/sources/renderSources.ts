@@ -1,0 +1,37 @@
+// Everything one profile's sources render today for one session cwd: the inputs of staleness, of
+// `rebuildPrompt` and of the language-server features.
+import * as path from 'node:path';
+import type { ProfileConfig } from '../config';
+import { DEFAULT_MEMORY_LIMIT, DEFAULT_USER_LIMIT, readMemory } from './memory';
+import { discoverProjectContext } from './projectContext';
+import { readSkillsIndex } from './skills';
+import { readSoul } from './soul';
+import { contextFileCap } from './truncate';
+import type { ProjectContext, RenderedSources } from './types';
+
+export interface RenderOptions {
+  /** The model's context window in tokens, when known: it sets the context-file cap. */
+  readonly contextWindow?: number;
+  /** Passed to project-context discovery (tests keep the upward search inside a temp dir). */
+  readonly stopAt?: string;
+  /** `sys.platform` to filter skills for; defaults to this machine's. */
+  readonly platform?: string;
+}
+
+const NO_PROJECT_CONTEXT: ProjectContext = { kind: 'none', files: [], shadowed: [], block: '', problems: [] };
+
+export function renderSources(
+  profile: { readonly dir: string },
+  config: ProfileConfig,
+  cwd: string | undefined,
+  options: RenderOptions = {},
+): RenderedSources {
+  const cap = contextFileCap(config, options.contextWindow);
+  return {
+    soul: readSoul(profile.dir, config, options.contextWindow),
+    skills: readSkillsIndex(path.join(profile.dir, 'skills'), config, options.platform),
+    projectContext: cwd ? discoverProjectContext(cwd, { maxChars: cap, ...(options.stopAt ? { stopAt: options.stopAt } : {}) }) : NO_PROJECT_CONTEXT,
+    memory: readMemory(path.join(profile.dir, 'memories', 'MEMORY.md'), 'memory', DEFAULT_MEMORY_LIMIT),
+    user: readMemory(path.join(profile.dir, 'memories', 'USER.md'), 'user', DEFAULT_USER_LIMIT),
+  };
+}

@@ -1,0 +1,79 @@
+// Skill discovery as `SU.iter_skill_index_files` walks it: symlinks followed, excluded and support
+// directories pruned, the `_org/` mirror limited to the active org, results sorted by path in
+// Python's (code-point) order. Unlike Python's os.walk we stop at symlink loops.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { compareCodePoints, pyStrip } from './pyText';
+
+const EXCLUDED_DIRS = new Set([
+  '.git', '.github', '.hub', '.archive', '.venv', 'venv', 'node_modules', 'site-packages', '__pycache__',
+  '.tox', '.nox', '.pytest_cache', '.mypy_cache', '.ruff_cache',
+]);
+/** Directories inside a skill that hold its supporting files, never other skills. */
+const SUPPORT_DIRS = new Set(['references', 'templates', 'assets', 'scripts']);
+export const ORG_MIRROR_DIR = '_org';
+
+/** The org whose mirror may load (`_org/.active_org`), or undefined: then no org skill loads. */
+export function activeOrgId(skillsDir: string): string | undefined {
+  try {
+    return pyStrip(fs.readFileSync(path.join(skillsDir, ORG_MIRROR_DIR, '.active_org'), 'utf8')) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Absolute paths of every `filename` under `skillsDir`, sorted as Hermes sorts them. */
+export function findSkillFiles(skillsRoot: string, filename: 'SKILL.md' | 'DESCRIPTION.md'): string[] {
+  const skillsDir = path.resolve(skillsRoot);
+  const activeOrg = activeOrgId(skillsDir);
+  const orgRoot = path.join(skillsDir, ORG_MIRROR_DIR);
+  const matches: string[] = [];
+  const walk = (dir: string, ancestors: ReadonlySet<string>) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // os.walk ignores directories it cannot list
+    }
+    const dirs: string[] = [];
+    const files = new Set<string>();
+    for (const entry of entries) {
+      if (isDirectory(path.join(dir, entry.name), entry)) dirs.push(entry.name);
+      else files.add(entry.name);
+    }
+    const hasSkill = files.has('SKILL.md');
+    let next = dirs;
+    if (dir === skillsDir && activeOrg === undefined) next = next.filter((d) => d !== ORG_MIRROR_DIR);
+    else if (dir === orgRoot) next = next.filter((d) => d === activeOrg);
+    next = next.filter((d) => !EXCLUDED_DIRS.has(d) && !(hasSkill && SUPPORT_DIRS.has(d)));
+    if (files.has(filename)) matches.push(path.join(dir, filename));
+    for (const name of next) {
+      const child = path.join(dir, name);
+      const real = realpath(child);
+      if (real === undefined || ancestors.has(real)) continue; // a symlink loop
+      walk(child, new Set([...ancestors, real]));
+    }
+  };
+  const rootReal = realpath(skillsDir);
+  if (rootReal !== undefined) walk(skillsDir, new Set([rootReal]));
+  return matches.sort(compareCodePoints);
+}
+
+/** os.walk puts an entry in `dirs` when `is_dir()` holds, following symlinks. */
+function isDirectory(full: string, entry: fs.Dirent): boolean {
+  if (entry.isDirectory()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  try {
+    return fs.statSync(full).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function realpath(dir: string): string | undefined {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,282 @@
+// The skills index of the prompt (FACTS §4, HERMES-FORMATS §4): one line per visible skill, its
+// frontmatter name and description cut to 60 characters, grouped by category. Only those fields
+// reach the prompt, so editing a skill's body changes nothing here.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ProfileConfig } from '../config';
+import { parseFrontmatter } from './frontmatter';
+import { positionsOf, lineRange } from './positions';
+import { codePointLength, compareCodePoints, pyStr, pyStrip, sliceCodePoints, unitOffset } from './pyText';
+import { readText } from './readText';
+import { findSkillFiles, ORG_MIRROR_DIR } from './skillTree';
+import type { SkillEntry, SkillsIndex, SourceProblem } from './types';
+
+const DESCRIPTION_LIMIT = 60;
+/** `{B}` of the block: the tool list of a session is unknown here, so Hermes' default wording. */
+const BASIC_TOOLS = 'web_search or terminal';
+const PLATFORM_ALIASES: Readonly<Record<string, string>> = { macos: 'darwin', linux: 'linux', windows: 'win32' };
+
+interface Candidate {
+  readonly file: string;
+  readonly dirName: string;
+  readonly name: string;
+  readonly category: string;
+  readonly description: string;
+  readonly indexDescription: string;
+  readonly orgId: string | undefined;
+  readonly orgAuthor: string;
+  readonly compatible: boolean;
+  readonly disabled: boolean;
+}
+
+export function readSkillsIndex(
+  skillsDir: string,
+  config: Pick<ProfileConfig, 'disabledSkills'>,
+  platform: string = process.platform,
+): SkillsIndex {
+  const problems: SourceProblem[] = [];
+  const disabled = new Set(config.disabledSkills.map((n) => pyStrip(n)).filter(Boolean));
+  const candidates = findSkillFiles(skillsDir, 'SKILL.md').map((file) => readCandidate(skillsDir, file, disabled, platform, problems));
+  const entries = labelEntries(candidates, problems);
+  const categories = readCategoryDescriptions(skillsDir, problems);
+  return { entries, categories, block: renderSkillsIndex(entries, categories), problems };
+}
+
+function readCandidate(skillsDir: string, file: string, disabled: ReadonlySet<string>, platform: string, problems: SourceProblem[]): Candidate {
+  const dirName = path.basename(path.dirname(file));
+  let parts = path.relative(path.resolve(skillsDir), file).split(path.sep);
+  let orgId: string | undefined;
+  if (parts.length >= 3 && parts[0] === ORG_MIRROR_DIR) {
+    orgId = parts[1];
+    parts = parts.slice(2);
+  }
+  // FACTS §4: a skill directly under skills/ is `general` (Hermes' code uses its directory name).
+  const category = parts.length > 2 ? parts.slice(0, -2).join('/') : 'general';
+  const base = { file, dirName, category, orgId, orgAuthor: orgId ? orgAuthor(skillsDir, orgId) : '' };
+
+  const read = readText(file, { dropBom: true });
+  if (!read.ok) {
+    // Hermes catches the error and still lists the skill, by directory name and without description.
+    problems.push(read.missing ? { file, code: 'unreadable', message: `${file} cannot be read (a broken link?); Hermes lists the skill as "${dirName}" with no description.` } : read.problem);
+    return { ...base, name: dirName, description: '', indexDescription: '', compatible: true, disabled: disabled.has(dirName) };
+  }
+  const fm = parseFrontmatter(read.text);
+  const data = fm.data ?? {};
+  if (fm.data === undefined && !fm.problem) {
+    problems.push({ file, code: 'frontmatter-missing', message: `${file} has no frontmatter: the index lists it as "${dirName}" with no description.`, range: lineRange(0) });
+  } else if (fm.problem) {
+    problems.push({ file, code: 'frontmatter-invalid', message: fm.problem.message, range: lineRange(fm.problem.line) });
+  }
+  const frontmatterName = 'name' in data ? pyStr(data.name) : dirName;
+  const name = frontmatterName || dirName;
+  const compatible = matchesPlatform(data.platforms, platform) && matchesEnvironment(data.environments);
+  const description = compatible ? normalizeDescription(data.description) : '';
+  const cut = cutDescription(description);
+  if (compatible && cut !== description) problems.push(descriptionCutProblem(file, read.text, description));
+  return {
+    ...base,
+    name,
+    description,
+    indexDescription: cut,
+    compatible,
+    disabled: disabled.has(frontmatterName) || disabled.has(dirName),
+  };
+}
+
+/** `SU._normalize_skill_description`: stripped, then stripped of quote characters. */
+function normalizeDescription(raw: unknown): string {
+  if (raw === undefined || raw === null || raw === '' || raw === false || raw === 0) return '';
+  if (Array.isArray(raw) && raw.length === 0) return '';
+  if (typeof raw === 'object' && !Array.isArray(raw) && !(raw instanceof Date) && Object.keys(raw).length === 0) return '';
+  return pyStrip(pyStrip(pyStr(raw)), '\'"');
+}
+
+/** `SU.extract_skill_description`: longer than 60 code points → the first 57 + `...`. */
+export function cutDescription(description: string): string {
+  return codePointLength(description) > DESCRIPTION_LIMIT ? `${sliceCodePoints(description, 0, DESCRIPTION_LIMIT - 3)}...` : description;
+}
+
+function descriptionCutProblem(file: string, text: string, description: string): SourceProblem {
+  const lost = sliceCodePoints(description, DESCRIPTION_LIMIT - 3);
+  const message =
+    `The description is ${codePointLength(description)} characters; the skills index keeps only the first ${DESCRIPTION_LIMIT - 3} + "...", ` +
+    `so "${lost}" never reaches the prompt.`;
+  const at = text.indexOf(description);
+  const where = positionsOf(text);
+  if (at >= 0) {
+    const from = at + unitOffset(description, DESCRIPTION_LIMIT - 3);
+    return { file, code: 'description-cut', message, range: where.range(from, at + description.length) };
+  }
+  // A folded or multi-line YAML value is not verbatim in the file: point at its key.
+  const key = /^description[ \t]*:.*$/m.exec(text);
+  return key
+    ? { file, code: 'description-cut', message, range: where.range(key.index, key.index + key[0].length) }
+    : { file, code: 'description-cut', message };
+}
+
+/** `SU.skill_matches_platform_list`: kept when `sys.platform` starts with any listed platform. */
+function matchesPlatform(platforms: unknown, current: string): boolean {
+  if (!platforms || (Array.isArray(platforms) && platforms.length === 0)) return true;
+  const list = Array.isArray(platforms) ? platforms : [platforms];
+  return list.some((p) => {
+    const normalized = pyStrip(pyStr(p).toLowerCase());
+    return current.startsWith(PLATFORM_ALIASES[normalized] ?? normalized);
+  });
+}
+
+/** `SU.skill_matches_environment`: unknown tags pass; known ones are detected on this machine. */
+function matchesEnvironment(environments: unknown): boolean {
+  if (!environments || (Array.isArray(environments) && environments.length === 0)) return true;
+  const list = Array.isArray(environments) ? environments : [environments];
+  for (const env of list) {
+    const normalized = pyStrip(pyStr(env).toLowerCase());
+    if (!normalized) continue;
+    if (!['kanban', 'docker', 's6'].includes(normalized)) return true;
+    if (environmentActive(normalized)) return true;
+  }
+  return false;
+}
+
+function environmentActive(env: string): boolean {
+  if (env === 'docker') return fs.existsSync('/.dockerenv') || fs.existsSync('/run/.containerenv');
+  if (env === 's6') return isDir('/run/s6') || isDir('/package/admin/s6-overlay');
+  // kanban: a dispatcher-spawned worker; a profile opted into the kanban toolset is not visible here.
+  return Boolean(process.env.HERMES_KANBAN_TASK || process.env.HERMES_KANBAN_BOARD);
+}
+
+function isDir(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function orgAuthor(skillsDir: string, orgId: string): string {
+  try {
+    const raw = fs.readFileSync(path.join(skillsDir, ORG_MIRROR_DIR, orgId, '.org-provenance.json'), 'utf8').replace(/^\uFEFF/, '');
+    const prov = JSON.parse(raw) as Record<string, unknown>;
+    return String(prov.author_device || '') || String(prov.author_user_id || '');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * `PB._label_visible_entries` and the render's per-category dedupe: org entries get their
+ * `org:<id>` category and prefix, personal/org name clashes are flagged on both sides, and a name
+ * repeated within one category keeps its first entry (in path order).
+ */
+function labelEntries(candidates: readonly Candidate[], problems: SourceProblem[]): SkillEntry[] {
+  const shown = candidates.filter((c) => c.compatible && !c.disabled);
+  const owners = new Map<string, Set<string>>();
+  for (const c of shown) owners.set(c.name, (owners.get(c.name) ?? new Set()).add(c.orgId ? 'org' : 'personal'));
+
+  const firstInCategory = new Map<string, Candidate>();
+  const firstAnywhere = new Map<string, Candidate>();
+  return candidates.map((c) => {
+    let desc = c.indexDescription;
+    let category = c.category;
+    if (c.orgId) {
+      desc = pyStrip(`[org-shared${c.orgAuthor ? `: by ${c.orgAuthor}` : ''}] ${desc}`);
+      category = `org:${c.orgId}`;
+    }
+    const visibleBefore = c.compatible && !c.disabled;
+    if (visibleBefore && (owners.get(c.name)?.size ?? 0) > 1) {
+      desc = pyStrip(`[name collision — also exists ${c.orgId ? 'personally' : 'in your org'}; load via category path] ${desc}`);
+    }
+    let visible = visibleBefore;
+    if (visible) {
+      const key = `${category}\u0000${c.name}`;
+      const first = firstInCategory.get(key);
+      if (first) {
+        visible = false;
+        problems.push({
+          file: c.file,
+          code: 'duplicate-skill',
+          message: `Another skill named "${c.name}" in category "${category}" comes first (${first.file}); the index lists only that one.`,
+          range: lineRange(0),
+        });
+      } else {
+        firstInCategory.set(key, c);
+        const elsewhere = firstAnywhere.get(c.name);
+        if (elsewhere) {
+          problems.push({
+            file: c.file,
+            code: 'duplicate-skill',
+            message: `A skill named "${c.name}" also exists in category "${elsewhere.category}" (${elsewhere.file}); the index lists both, so loading it by name is ambiguous.`,
+            range: lineRange(0),
+          });
+        } else {
+          firstAnywhere.set(c.name, c);
+        }
+      }
+    }
+    return { name: c.name, category, description: c.description, promptDescription: desc, file: c.file, visible };
+  });
+}
+
+/** `PB._read_category_descriptions`: DESCRIPTION.md frontmatter `description`, keyed by folder path. */
+function readCategoryDescriptions(skillsDir: string, problems: SourceProblem[]): Map<string, { description: string; file: string }> {
+  const found = new Map<string, { description: string; file: string }>();
+  for (const file of findSkillFiles(skillsDir, 'DESCRIPTION.md')) {
+    const read = readText(file, { dropBom: true });
+    if (!read.ok) {
+      if (!read.missing) problems.push(read.problem);
+      continue;
+    }
+    const fm = parseFrontmatter(read.text);
+    if (fm.problem) problems.push({ file, code: 'frontmatter-invalid', message: fm.problem.message, range: lineRange(fm.problem.line) });
+    const raw = fm.data?.description;
+    if (!raw) continue;
+    const folder = path.relative(path.resolve(skillsDir), path.dirname(file)).split(path.sep).filter(Boolean).join('/');
+    found.set(folder || 'general', { description: pyStrip(pyStrip(pyStr(raw)), '\'"'), file });
+  }
+  return found;
+}
+
+/** The `## Skills` block exactly as `PB._render_skills_index` writes it; '' with no visible skill. */
+export function renderSkillsIndex(
+  entries: readonly SkillEntry[],
+  categories: ReadonlyMap<string, { readonly description: string }>,
+): string {
+  const byCategory = new Map<string, SkillEntry[]>();
+  for (const entry of entries) {
+    if (!entry.visible) continue;
+    byCategory.set(entry.category, [...(byCategory.get(entry.category) ?? []), entry]);
+  }
+  if (byCategory.size === 0) return '';
+  const lines: string[] = [];
+  for (const category of [...byCategory.keys()].sort(compareCodePoints)) {
+    const desc = categories.get(category)?.description ?? '';
+    lines.push(desc ? `  ${category}: ${desc}` : `  ${category}:`);
+    const seen = new Set<string>();
+    // A stable sort by name: the first entry of a name (in path order) wins.
+    for (const entry of [...byCategory.get(category)!].sort((a, b) => compareCodePoints(a.name, b.name))) {
+      if (seen.has(entry.name)) continue;
+      seen.add(entry.name);
+      lines.push(entry.promptDescription ? `    - ${entry.name}: ${entry.promptDescription}` : `    - ${entry.name}`);
+    }
+  }
+  return (
+    '## Skills\n' +
+    'Before replying, scan the skills below. If a skill matches or is even partially relevant to your ' +
+    'task, you MUST load it with skill_view(name) and follow its instructions. Err on the side of ' +
+    'loading — it is always better to have context you don\'t need than to miss critical steps, pitfalls, ' +
+    'or established workflows. Skills contain specialized knowledge — API endpoints, tool-specific ' +
+    'commands, and proven workflows that outperform general-purpose approaches. Load the skill ' +
+    `even if you think you could handle the task with basic tools like ${BASIC_TOOLS}. ` +
+    'Skills also encode the user\'s preferred approach, conventions, and quality standards for tasks like ' +
+    'code review, planning, and testing — load them even for tasks you already know how to do, because ' +
+    'the skill defines how it should be done here.\n' +
+    'If a skill has issues, fix it with skill_manage(action=\'patch\').\n' +
+    'After difficult/iterative tasks, offer to save as a skill. If a skill you loaded was missing steps, ' +
+    'had wrong commands, or needed pitfalls you discovered, update it before finishing.\n' +
+    '\n' +
+    '<available_skills>\n' +
+    lines.join('\n') +
+    '\n' +
+    '</available_skills>\n\n' +
+    'Only proceed without loading a skill if genuinely none are relevant to the task.'
+  );
+}

@@ -1,0 +1,99 @@
+// SOUL.md, the identity that opens the stable tier (HERMES-FORMATS §2, `PB.load_soul_md`). Besides
+// rendering it as Hermes does, it flags text that differs per profile or home: the stable tier is
+// meant to be byte-identical everywhere (seed 004), so a path or profile name there splits the
+// shared prompt-cache prefix.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { ProfileConfig } from '../config';
+import { locateFindings, scanContextContent } from './injectionScan';
+import { positionsOf } from './positions';
+import { pyLstrip, pyStrip } from './pyText';
+import { readText } from './readText';
+import { contextFileCap, truncateContextText, truncationMessage } from './truncate';
+import type { SoulSource, SourceProblem } from './types';
+
+/** Hermes' built-in identity (used without SOUL.md) opens with these words; its wording changes. */
+export const DEFAULT_IDENTITY_OPENING = 'You are Hermes Agent';
+
+export function readSoul(profileDir: string, config: Pick<ProfileConfig, 'contextFileMaxChars'>, contextWindow?: number): SoulSource {
+  const file = path.join(profileDir, 'SOUL.md');
+  const read = readText(file, { dropBom: true });
+  if (!read.ok) return { path: file, exists: false, block: '', problems: read.missing ? [] : [read.problem] };
+  // Hermes also removes a legacy Bot-Mode roster here (`strip_legacy_protocol`); its format was
+  // not in the sources we read, so such a roster stays in our rendering.
+  const content = pyStrip(read.text);
+  if (!content) return { path: file, exists: false, block: '', problems: [] };
+
+  const problems: SourceProblem[] = [];
+  const where = positionsOf(read.text);
+  // Offsets into `content` (after the BOM the scan drops) map back to the file's text from here.
+  const scanFrom = read.text.length - pyLstrip(read.text).length + (content.charCodeAt(0) === 0xfeff ? 1 : 0);
+  const scanned = scanContextContent(content, 'SOUL.md');
+  if (scanned.findings.length > 0) {
+    const located = locateFindings(read.text.slice(scanFrom), scanned.findings, 'context');
+    const message = `SOUL.md is replaced by a [BLOCKED: …] line in the prompt: it matches Hermes' injection patterns (${scanned.findings.join(', ')}).`;
+    if (located.length === 0) problems.push({ file, code: 'blocked', message });
+    for (const hit of located) {
+      problems.push({ file, code: 'blocked', message, range: where.range(scanFrom + hit.start, scanFrom + hit.end) });
+    }
+  }
+  const cap = contextFileCap(config, contextWindow);
+  const truncation = truncateContextText(scanned.text, cap, 'SOUL.md', file);
+  if (truncation.truncated && scanned.findings.length === 0) {
+    problems.push({
+      file,
+      code: 'truncated',
+      message: truncationMessage('SOUL.md', truncation, cap),
+      range: where.range(scanFrom + truncation.dropped.start, scanFrom + truncation.dropped.end),
+    });
+  }
+  problems.push(...perProfileText(file, read.text, profileDir));
+  return { path: file, exists: true, block: truncation.text, problems };
+}
+
+/** Text that names this profile or this machine's home: the same SOUL.md elsewhere would differ. */
+function perProfileText(file: string, text: string, profileDir: string): SourceProblem[] {
+  const { root, name } = profileOf(profileDir);
+  const needles: Array<{ pattern: RegExp; what: string }> = [];
+  for (const dir of new Set([profileDir, root, os.homedir()].filter((d) => d && d !== path.parse(d).root))) {
+    needles.push({ pattern: new RegExp(escapeRegex(dir), 'g'), what: 'an absolute path of this machine' });
+  }
+  needles.push({ pattern: /(?:\/home\/|\/Users\/|[A-Za-z]:\\Users\\)[^\s/\\'"`)\]]+/g, what: 'an absolute home path' });
+  if (name !== 'default') {
+    // Profile names are often plain words ("work"), so only mentions that read as the profile count.
+    const n = `(?<![\\p{L}\\p{N}_-])${escapeRegex(name)}(?![\\p{L}\\p{N}_-])`;
+    const asProfile = `profiles[\\\\/]${n}|[Pp]rofile[:\\s"'\`]+${n}|${n}["'\`]?\\s+[Pp]rofile|["'\`]${n}["'\`]`;
+    needles.push({ pattern: new RegExp(asProfile, 'gu'), what: `the profile name "${name}"` });
+  }
+  const hits: Array<{ start: number; end: number; what: string }> = [];
+  for (const needle of needles) {
+    for (const match of text.matchAll(needle.pattern)) {
+      const start = match.index ?? 0;
+      const end = start + match[0].length;
+      if (!hits.some((h) => start < h.end && end > h.start)) hits.push({ start, end, what: needle.what });
+    }
+  }
+  const where = positionsOf(text);
+  return hits
+    .sort((a, b) => a.start - b.start)
+    .map((hit) => ({
+      file,
+      code: 'per-profile-text' as const,
+      message:
+        `SOUL.md contains ${hit.what} ("${text.slice(hit.start, hit.end)}"). SOUL.md opens the stable tier, which should be ` +
+        'byte-identical across profiles and homes; per-profile text there breaks the shared prompt-cache prefix. ' +
+        'Put it in the context tier instead (AGENTS.md or agent.system_prompt).',
+      range: where.range(hit.start, hit.end),
+    }));
+}
+
+/** `<root>/profiles/<name>` → that root and name; any other directory is the default profile's root. */
+function profileOf(profileDir: string): { root: string; name: string } {
+  const parent = path.dirname(profileDir);
+  if (path.basename(parent) === 'profiles') return { root: path.dirname(parent), name: path.basename(profileDir) };
+  return { root: profileDir, name: 'default' };
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}

@@ -1,0 +1,125 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DEFAULT_CONFIG } from '../../../server/hermes/config';
+import { readSkillsIndex } from '../../../server/hermes/sources/skills';
+import { cleanup, skill, tempDir, write } from './fixtures';
+
+const LONG = 'Deploys the service to staging and production with blue-green cutover'; // 70 chars
+const SIXTY = 'Lints the TypeScript sources with the project ESLint config.'; // 60 chars
+
+function setup(): string {
+  const skills = path.join(tempDir(), 'skills');
+  skill(skills, 'devops/deploy', { name: 'deploy', description: LONG });
+  skill(skills, 'devops/lint', { name: 'lint', description: `"${SIXTY}"` });
+  write(skills, 'devops/DESCRIPTION.md', '---\ndescription: Shipping and CI\n---\n');
+  skill(skills, 'solo', { description: 'A skill directly under skills/' });
+  skill(skills, 'research/papers/arxiv', { name: 'arxiv', description: 'Search arXiv' });
+  return skills;
+}
+
+describe('sources: skills index', () => {
+  after(cleanup);
+
+  it('cuts descriptions longer than 60 characters to 57 + "..." and leaves 60 untouched', () => {
+    const index = readSkillsIndex(setup(), DEFAULT_CONFIG, 'linux');
+    const deploy = index.entries.find((e) => e.name === 'deploy')!;
+    assert.equal(deploy.description, LONG);
+    assert.equal(deploy.promptDescription, `${LONG.slice(0, 57)}...`);
+    assert.equal(deploy.promptDescription.length, 60);
+    assert.equal(index.entries.find((e) => e.name === 'lint')!.promptDescription, SIXTY);
+  });
+
+  it('renders the exact block: categories sorted, general for top-level skills, nested category paths', () => {
+    const index = readSkillsIndex(setup(), DEFAULT_CONFIG, 'linux');
+    const lines = index.block.slice(index.block.indexOf('<available_skills>\n') + 19, index.block.indexOf('\n</available_skills>')).split('\n');
+    assert.deepEqual(lines, [
+      '  devops: Shipping and CI',
+      `    - deploy: ${LONG.slice(0, 57)}...`,
+      `    - lint: ${SIXTY}`,
+      '  general:',
+      '    - solo: A skill directly under skills/',
+      '  research/papers:',
+      '    - arxiv: Search arXiv',
+    ]);
+    assert.ok(index.block.startsWith('## Skills\nBefore replying, scan the skills below.'));
+    assert.ok(index.block.includes('basic tools like web_search or terminal. '));
+    assert.ok(index.block.endsWith('</available_skills>\n\nOnly proceed without loading a skill if genuinely none are relevant to the task.'));
+    assert.equal(index.categories.get('devops')?.description, 'Shipping and CI');
+  });
+
+  it('points the description-cut problem at the part that is lost', () => {
+    const skills = setup();
+    const problem = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').problems.find((p) => p.code === 'description-cut')!;
+    assert.equal(problem.file, path.join(skills, 'devops/deploy/SKILL.md'));
+    const col = 'description: '.length;
+    assert.deepEqual(problem.range, { startLine: 2, startCharacter: col + 57, endLine: 2, endCharacter: col + LONG.length });
+  });
+
+  it('ignores body edits and reacts to description edits', () => {
+    const skills = setup();
+    const before = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').block;
+    skill(skills, 'devops/lint', { name: 'lint', description: `"${SIXTY}"` }, 'A completely different body.\n\nMore steps.\n');
+    assert.equal(readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').block, before);
+    skill(skills, 'devops/lint', { name: 'lint', description: 'Lints everything' });
+    const after = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').block;
+    assert.notEqual(after, before);
+    assert.ok(after.includes('    - lint: Lints everything\n'));
+  });
+
+  it('leaves out skills for other platforms and skills.disabled, matching name or directory', () => {
+    const skills = setup();
+    skill(skills, 'mac/brew', { name: 'brew', description: 'Homebrew', platforms: '[macos]' });
+    const linux = readSkillsIndex(skills, { disabledSkills: ['arxiv', ' solo '] }, 'linux');
+    assert.deepEqual(linux.entries.filter((e) => e.visible).map((e) => e.name).sort(), ['deploy', 'lint']);
+    const mac = readSkillsIndex(skills, DEFAULT_CONFIG, 'darwin');
+    assert.ok(mac.entries.find((e) => e.name === 'brew')!.visible);
+  });
+
+  it('keeps the first of two same-named skills in a category and reports the other', () => {
+    const skills = setup();
+    skill(skills, 'devops/zz-copy', { name: 'deploy', description: 'Another deploy' });
+    const index = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux');
+    const deploys = index.entries.filter((e) => e.name === 'deploy');
+    assert.deepEqual(deploys.map((e) => e.visible), [true, false]);
+    assert.equal(index.block.match(/- deploy:/g)?.length, 1);
+    const dup = index.problems.find((p) => p.code === 'duplicate-skill');
+    assert.equal(dup?.file, path.join(skills, 'devops/zz-copy/SKILL.md'));
+  });
+
+  it('reports missing and invalid frontmatter; the skill is listed by directory name', () => {
+    const skills = setup();
+    write(skills, 'misc/plain/SKILL.md', '# No frontmatter\n');
+    write(skills, 'misc/broken/SKILL.md', '---\nname: broken\ndescription: [oops\n---\n');
+    const index = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux');
+    assert.ok(index.block.includes('  misc:\n    - broken: [oops\n    - plain\n'));
+    assert.deepEqual(index.problems.filter((p) => p.code.startsWith('frontmatter')).map((p) => p.code).sort(), ['frontmatter-invalid', 'frontmatter-missing']);
+  });
+
+  it('skips excluded and support directories, follows symlinks and survives a symlink loop', () => {
+    const skills = setup();
+    skill(skills, 'node_modules/pkg', { name: 'dep', description: 'x' });
+    skill(skills, 'devops/deploy/references/old', { name: 'old', description: 'archived' });
+    const outside = tempDir();
+    skill(outside, 'linked', { name: 'linked', description: 'Lives elsewhere' });
+    fs.symlinkSync(path.join(outside, 'linked'), path.join(skills, 'linked'));
+    fs.symlinkSync(skills, path.join(skills, 'research', 'loop'));
+    const names = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').entries.map((e) => e.name);
+    assert.ok(!names.includes('dep') && !names.includes('old'));
+    assert.ok(names.includes('linked'));
+  });
+
+  it('sorts categories by code point, as Python does', () => {
+    const skills = path.join(tempDir(), 'skills');
+    skill(skills, '\uFF5A/a', { description: 'fullwidth z' });
+    skill(skills, '😀/b', { description: 'emoji' });
+    const block = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').block;
+    assert.ok(block.indexOf('  \uFF5A:') < block.indexOf('  😀:'));
+  });
+
+  it('is empty without visible skills', () => {
+    const index = readSkillsIndex(path.join(tempDir(), 'nothing'), DEFAULT_CONFIG, 'linux');
+    assert.equal(index.block, '');
+    assert.deepEqual(index.entries, []);
+  });
+});

@@ -1,0 +1,243 @@
+// One profile's report: every session's state, reasons and refresh cost. The work is done once per
+// distinct stored prompt (and session cwd), not once per session: thousands of sessions share a
+// few hundred prompts.
+import { parsePrompt } from '../anatomy/parsePrompt';
+import type { PromptAnatomy } from '../anatomy/types';
+import { readProfileConfig, type ProfileConfig } from '../config';
+import { lookupPrices, type PriceOverrides } from '../cost/prices';
+import { estimateRefreshCost } from '../cost/refreshCost';
+import { countTokens, estimateTokensFromChars, toolSchemaTokens } from '../cost/tokens';
+import { cacheTtlSeconds } from '../cost/ttl';
+import { describeError } from '../errors';
+import { profilePaths } from '../home';
+import type { Profile, SessionRecord, SessionState, StaleReason } from '../model';
+import { compactionTip } from '../refresh/compactionTip';
+import { profileRequestedEpoch, requestedEpoch, stampedEpoch } from '../refresh/epochs';
+import { rebuildPrompt } from '../sources/promptBuilder';
+import { renderSources } from '../sources/renderSources';
+import type { RenderedSources } from '../sources/types';
+import { staleReasons } from '../staleness';
+import { StateStore } from '../store/stateStore';
+import { AnalysisCache } from './analysisCache';
+import type { ProfileReport, SessionReport } from './types';
+
+export interface AnalyzeOptions {
+  /** Include ended sessions (the CLI's --all). */
+  readonly includeEnded?: boolean;
+  /** Epoch seconds; tests pass a fixed clock. */
+  readonly now?: number;
+  readonly priceOverrides?: PriceOverrides;
+  /** Reused across re-evaluations by the language server. */
+  readonly cache?: AnalysisCache;
+}
+
+/** Everything analyzeProfile learned, for features that need more than the report. */
+export interface ProfileAnalysis {
+  readonly profile: Profile;
+  readonly config: ProfileConfig;
+  readonly report: ProfileReport;
+  /** The rendered sources of a session cwd (memoised). */
+  sourcesFor(cwd: string | undefined): RenderedSources;
+  /** The anatomy of a session's stored prompt, if it has one. */
+  anatomyOf(sessionId: string): PromptAnatomy | undefined;
+}
+
+export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): ProfileAnalysis {
+  const paths = profilePaths(profile);
+  const config = readProfileConfig(paths.config);
+  const cache = options.cache ?? new AnalysisCache();
+  const now = options.now ?? Date.now() / 1000;
+  const problems = config.problem ? [config.problem] : [];
+  const sourcesFor = (cwd: string | undefined) => memo(cache.sources, cwd ?? '', () => renderSources(profile, config, cwd));
+  const base = { name: profile.name, home: profile.dir, dbFile: paths.stateDb, isActive: profile.isActive };
+
+  if (config.databaseBackend === 'postgres') {
+    const unavailable = `${paths.config} sets database.backend: postgres, so this profile keeps its sessions in PostgreSQL, not state.db; the lens reads state.db only.`;
+    return unavailableAnalysis(profile, config, { ...base, unavailable, problems }, sourcesFor);
+  }
+  let store: StateStore;
+  try {
+    store = StateStore.openReadOnly(paths.stateDb);
+  } catch (error) {
+    return unavailableAnalysis(profile, config, { ...base, unavailable: describeError(error), problems }, sourcesFor);
+  }
+  try {
+    const everything = store.listSessions({ includeEnded: true });
+    const meta = store.stateMeta();
+    const anatomyByKey = (key: string, model: string | undefined) =>
+      memo(cache.anatomies, key, () =>
+        parsePrompt(store.promptText(key) ?? '', { model, identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt }));
+    const sessionAnatomy = new Map<string, PromptAnatomy>();
+    const sessions: SessionReport[] = [];
+    for (const record of everything) {
+      if (record.endedAt !== undefined && !options.includeEnded) continue;
+      const anatomy = record.promptKey ? anatomyByKey(record.promptKey, record.model) : undefined;
+      if (anatomy) sessionAnatomy.set(record.id, anatomy);
+      sessions.push(reportSession({ profile, config, record, everything, meta, anatomy, store, cache, now, options, sourcesFor }));
+    }
+    return {
+      profile,
+      config,
+      report: {
+        ...base,
+        unavailable: undefined,
+        storedPromptSessions: everything.filter((s) => s.promptKey).length,
+        requestedEpoch: profileRequestedEpoch(meta),
+        sessions,
+        problems: [...problems, ...sourceProblemsOf(sourcesFor(undefined))],
+        totals: totalsOf(sessions),
+      },
+      sourcesFor,
+      anatomyOf: (id) => sessionAnatomy.get(id),
+    };
+  } finally {
+    store.close();
+  }
+}
+
+interface SessionContext {
+  readonly profile: Profile;
+  readonly config: ProfileConfig;
+  readonly record: SessionRecord;
+  readonly everything: readonly SessionRecord[];
+  readonly meta: ReadonlyMap<string, string>;
+  readonly anatomy: PromptAnatomy | undefined;
+  readonly store: StateStore;
+  readonly cache: AnalysisCache;
+  readonly now: number;
+  readonly options: AnalyzeOptions;
+  readonly sourcesFor: (cwd: string | undefined) => RenderedSources;
+}
+
+function reportSession(ctx: SessionContext): SessionReport {
+  const { record, anatomy, meta } = ctx;
+  const requested = requestedEpoch(meta, record.id);
+  const stamped = stampedEpoch(record.modelConfig);
+  const provider = providerOf(record);
+  const judged = anatomy && record.promptKey ? judge(ctx, record.promptKey, anatomy) : { reasons: [], deltaTokens: 0 };
+  const state = stateOf(record, anatomy, requested > stamped, judged.reasons);
+  const tip = record.endedAt !== undefined && record.endReason === 'compression' ? compactionTip(record, ctx.everything) : undefined;
+
+  const transcript = transcriptTokens(ctx);
+  const tools = toolSchemaTokens(record.toolNames);
+  const systemPromptTokens = anatomy?.tokens ?? 0;
+  const prefixTokens = systemPromptTokens + tools + transcript;
+  const prices = lookupPrices(record.model, provider, ctx.options.priceOverrides);
+  const ttlSeconds = cacheTtlSeconds(ctx.config.cacheTtl, record.source, prices);
+  const cost = estimateRefreshCost({
+    prefixTokens,
+    systemPromptDeltaTokens: judged.deltaTokens,
+    lastActivityAt: record.lastActivityAt,
+    now: ctx.now,
+    ttlSeconds,
+    prices,
+    billingMode: record.billingMode,
+  });
+  // A session that is current rebuilds byte-identical bytes: refreshing it costs nothing.
+  const costs = state === 'fresh' ? { now: 0, cold: 0 } : { now: cost.extraUsd, cold: cost.coldUsd };
+  return {
+    profile: ctx.profile.name,
+    id: record.id,
+    title: record.title,
+    source: record.source,
+    model: record.model,
+    provider,
+    cwd: record.cwd,
+    state,
+    reasons: judged.reasons,
+    tipSessionId: tip && tip.id !== record.id ? tip.id : undefined,
+    startedAt: record.startedAt,
+    lastActivityAt: record.lastActivityAt,
+    endedAt: record.endedAt,
+    requestedEpoch: requested,
+    stampedEpoch: stamped,
+    skillsTier: anatomy?.skillsIndex.tier,
+    systemPromptTokens,
+    toolTokens: tools,
+    transcriptTokens: transcript,
+    prefixTokens,
+    tokensExact: anatomy?.tokensExact ?? false,
+    deltaTokens: judged.deltaTokens,
+    ttlSeconds,
+    cacheWarm: cost.warm,
+    cacheExpiresAt: cost.cacheExpiresAt,
+    refreshCostUsd: prices || state === 'fresh' ? costs.now : undefined,
+    refreshCostColdUsd: prices || state === 'fresh' ? costs.cold : undefined,
+    apiEquivalent: cost.apiEquivalent,
+    pricesKnown: prices !== undefined,
+  };
+}
+
+function stateOf(record: SessionRecord, anatomy: PromptAnatomy | undefined, pending: boolean, reasons: readonly StaleReason[]): SessionState {
+  if (record.endedAt !== undefined) return 'ended';
+  if (!anatomy) return 'no-prompt';
+  if (pending) return 'pending';
+  return reasons.length > 0 ? 'stale' : 'fresh';
+}
+
+/** Staleness and ΔS, once per distinct (stored prompt, cwd). */
+function judge(ctx: SessionContext, promptKey: string, anatomy: PromptAnatomy) {
+  const key = `${promptKey}\u0000${ctx.record.cwd ?? ''}`;
+  return memo(ctx.cache.staleness, key, () => {
+    const sources = ctx.sourcesFor(ctx.record.cwd);
+    const reasons = staleReasons(anatomy, sources, ctx.record.cwd);
+    if (reasons.length === 0) return { reasons, deltaTokens: 0 };
+    const rebuilt = rebuildPrompt(anatomy.text, sources);
+    return { reasons, deltaTokens: countTokens(rebuilt, ctx.record.model).tokens - anatomy.tokens };
+  });
+}
+
+/** Live transcript tokens: Hermes' own counts where recorded, estimated from size elsewhere. */
+function transcriptTokens(ctx: SessionContext): number {
+  const { record, store, cache } = ctx;
+  const fingerprint = `${record.messageCount ?? ''}:${record.lastActivityAt ?? ''}:${record.endedAt ?? ''}`;
+  const cached = cache.transcripts.get(record.id);
+  const size = cached && cached.fingerprint === fingerprint ? cached.size : store.transcriptSize(record.id);
+  if (!cached || cached.fingerprint !== fingerprint) cache.transcripts.set(record.id, { fingerprint, size });
+  return size.recordedTokens + estimateTokensFromChars(size.uncountedChars);
+}
+
+function providerOf(record: SessionRecord): string | undefined {
+  const fromConfig = record.modelConfig.provider;
+  return typeof fromConfig === 'string' && fromConfig ? fromConfig : record.billingProvider;
+}
+
+function totalsOf(sessions: readonly SessionReport[]): ProfileReport['totals'] {
+  const stale = sessions.filter((s) => s.state === 'stale');
+  return {
+    sessions: sessions.length,
+    stale: stale.length,
+    pending: sessions.filter((s) => s.state === 'pending').length,
+    fresh: sessions.filter((s) => s.state === 'fresh').length,
+    staleRefreshCostUsd: stale.reduce((sum, s) => sum + (s.refreshCostUsd ?? 0), 0),
+    unknownCost: stale.filter((s) => s.refreshCostUsd === undefined).length,
+  };
+}
+
+function sourceProblemsOf(sources: RenderedSources): string[] {
+  const all = [...sources.soul.problems, ...sources.skills.problems, ...sources.memory.problems, ...sources.user.problems];
+  return all.filter((p) => p.code === 'unreadable' || p.code === 'binary' || p.code === 'frontmatter-invalid').map((p) => p.message);
+}
+
+function unavailableAnalysis(
+  profile: Profile,
+  config: ProfileConfig,
+  report: Omit<ProfileReport, 'storedPromptSessions' | 'requestedEpoch' | 'sessions' | 'totals'>,
+  sourcesFor: (cwd: string | undefined) => RenderedSources,
+): ProfileAnalysis {
+  return {
+    profile,
+    config,
+    report: { ...report, storedPromptSessions: 0, requestedEpoch: 0, sessions: [], totals: totalsOf([]) },
+    sourcesFor,
+    anatomyOf: () => undefined,
+  };
+}
+
+function memo<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  const hit = map.get(key);
+  if (hit !== undefined) return hit;
+  const value = make();
+  map.set(key, value);
+  return value;
+}

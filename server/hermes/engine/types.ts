@@ -1,0 +1,68 @@
+// What the engine reports: plain data for the CLI (--json), the language server and its views.
+import type { SessionState, StaleReason, TierName } from '../model';
+
+export interface SessionReport {
+  readonly profile: string;
+  readonly id: string;
+  readonly title: string | undefined;
+  readonly source: string | undefined;
+  readonly model: string | undefined;
+  readonly provider: string | undefined;
+  readonly cwd: string | undefined;
+  readonly state: SessionState;
+  readonly reasons: readonly StaleReason[];
+  /** For an ended session of a compacted chain: where the conversation continues. */
+  readonly tipSessionId: string | undefined;
+  readonly startedAt: number | undefined;
+  readonly lastActivityAt: number | undefined;
+  readonly endedAt: number | undefined;
+  readonly requestedEpoch: number;
+  readonly stampedEpoch: number;
+  /** Where the skills index sits in this session's stored prompt. */
+  readonly skillsTier: TierName | undefined;
+  /** Tokens of the stored system prompt, tool schemas and live transcript (P = their sum). */
+  readonly systemPromptTokens: number;
+  readonly toolTokens: number;
+  readonly transcriptTokens: number;
+  readonly prefixTokens: number;
+  /** False when a tokenizer is not public for the model: figures are "≈". */
+  readonly tokensExact: boolean;
+  /** Change in system prompt tokens a refresh would make (ΔS). */
+  readonly deltaTokens: number;
+  readonly ttlSeconds: number;
+  readonly cacheWarm: boolean;
+  /** Epoch seconds when the cache expires (then a refresh costs only ΔS × write). */
+  readonly cacheExpiresAt: number | undefined;
+  /** Extra cost of refreshing now, USD; undefined = unknown (model without prices). */
+  readonly refreshCostUsd: number | undefined;
+  /** What the refresh costs once the cache has expired. */
+  readonly refreshCostColdUsd: number | undefined;
+  /** `billing_mode = subscription_included`: the money figure is an API-equivalent. */
+  readonly apiEquivalent: boolean;
+  readonly pricesKnown: boolean;
+}
+
+export interface ProfileReport {
+  readonly name: string;
+  /** The profile directory. */
+  readonly home: string;
+  readonly dbFile: string;
+  readonly isActive: boolean;
+  /** Set when the profile cannot be read (postgres backend, missing or damaged state.db). */
+  readonly unavailable: string | undefined;
+  readonly storedPromptSessions: number;
+  readonly requestedEpoch: number;
+  readonly sessions: readonly SessionReport[];
+  /** Problems that did not stop the report (config.yaml errors, unreadable files). */
+  readonly problems: readonly string[];
+  readonly totals: {
+    readonly sessions: number;
+    readonly stale: number;
+    readonly pending: number;
+    readonly fresh: number;
+    /** Sum of known refresh costs of stale sessions. */
+    readonly staleRefreshCostUsd: number;
+    /** Stale sessions whose cost is unknown. */
+    readonly unknownCost: number;
+  };
+}

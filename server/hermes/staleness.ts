@@ -1,0 +1,108 @@
+// Is a stored prompt still what the sources would build today? Judged by content — what the stored
+// prompt actually holds against what each source renders now — never by modification times, so a
+// skill body edit (not in the prompt) leaves sessions fresh and a description edit does not.
+import * as path from 'node:path';
+import type { PromptAnatomy } from './anatomy/types';
+import type { StaleReason } from './model';
+import { DEFAULT_IDENTITY_OPENING } from './sources/soul';
+import type { FileContribution, MemorySource, RenderedSources, SkillEntry } from './sources/types';
+
+/** Every source whose rendering today differs from what the stored prompt holds. */
+export function staleReasons(stored: PromptAnatomy, sources: RenderedSources, cwd: string | undefined): StaleReason[] {
+  return [
+    ...soulReasons(stored, sources),
+    ...skillReasons(stored, sources),
+    ...projectContextReasons(stored, sources, cwd),
+    ...memoryReasons(stored.memoryBlock, sources.memory),
+    ...memoryReasons(stored.userBlock, sources.user),
+  ];
+}
+
+function soulReasons(stored: PromptAnatomy, { soul }: RenderedSources): StaleReason[] {
+  const storedIsDefault = stored.identity.startsWith(DEFAULT_IDENTITY_OPENING);
+  if (!soul.exists) {
+    return storedIsDefault ? [] : [{ source: 'soul', path: soul.path, change: 'removed', detail: 'SOUL.md is gone: the default identity will be used' }];
+  }
+  if (holdsBlockAtStart(stored.text, soul.block)) return [];
+  return [
+    storedIsDefault
+      ? { source: 'soul', path: soul.path, change: 'added', detail: 'SOUL.md now replaces the default identity' }
+      : { source: 'soul', path: soul.path, change: 'changed', detail: 'persona text edited' },
+  ];
+}
+
+/** The identity is the prompt's first block: it must be followed by a block boundary or the end. */
+function holdsBlockAtStart(text: string, block: string): boolean {
+  return text.startsWith(block) && (text.length === block.length || text.startsWith('\n\n', block.length));
+}
+
+function skillReasons(stored: PromptAnatomy, { skills }: RenderedSources): StaleReason[] {
+  const reasons: StaleReason[] = [];
+  const storedLines = new Map(stored.skillsIndex.lines.map((l) => [l.name, l]));
+  const today = new Map<string, SkillEntry>();
+  for (const entry of skills.entries) if (entry.visible && !today.has(entry.name)) today.set(entry.name, entry);
+
+  for (const [name, entry] of today) {
+    const line = storedLines.get(name);
+    if (!line) reasons.push({ source: 'skill', path: entry.file, change: 'added', detail: name });
+    else if (line.description !== entry.promptDescription || line.category !== entry.category) {
+      reasons.push({ source: 'skill', path: entry.file, change: 'changed', detail: `${name}: ${line.category !== entry.category ? 'category' : 'description'}` });
+    }
+  }
+  for (const [name, line] of storedLines) {
+    if (!today.has(name)) {
+      const where = path.join(skillsDirOf(skills.entries) ?? '', line.category, name, 'SKILL.md');
+      reasons.push({ source: 'skill', path: where, change: 'removed', detail: name });
+    }
+  }
+  for (const [category, info] of skills.categories) {
+    const was = stored.skillsIndex.categories.get(category);
+    if (was !== undefined && was !== info.description && today.size > 0) {
+      reasons.push({ source: 'skill-category', path: info.file, change: 'changed', detail: category });
+    }
+  }
+  return reasons;
+}
+
+/** The skills root, derived from any entry (`<root>/<category…>/<name>/SKILL.md`). */
+function skillsDirOf(entries: readonly SkillEntry[]): string | undefined {
+  const first = entries[0];
+  if (!first) return undefined;
+  const depth = first.category === 'general' ? 2 : first.category.split('/').length + 2;
+  let dir = first.file;
+  for (let i = 0; i < depth; i++) dir = path.dirname(dir);
+  return dir;
+}
+
+function projectContextReasons(stored: PromptAnatomy, { projectContext }: RenderedSources, cwd: string | undefined): StaleReason[] {
+  const reasons: StaleReason[] = [];
+  const storedSections = new Map(stored.projectSections.map((s) => [s.label, s.body]));
+  const todayByLabel = new Map<string, FileContribution>();
+  for (const file of projectContext.files) todayByLabel.set(file.label ?? path.basename(file.path), file);
+
+  for (const [label, file] of todayByLabel) {
+    const body = storedSections.get(label);
+    if (body === undefined) reasons.push({ source: 'project-context', path: file.path, change: 'added', detail: label });
+    else if (sectionBody(file) !== body.trim()) reasons.push({ source: 'project-context', path: file.path, change: 'changed', detail: label });
+  }
+  for (const label of storedSections.keys()) {
+    if (!todayByLabel.has(label)) {
+      reasons.push({ source: 'project-context', path: cwd ? path.resolve(cwd, label) : label, change: 'removed', detail: label });
+    }
+  }
+  return reasons;
+}
+
+/** A contribution's text without its `## label` header, as the anatomy stores section bodies. */
+function sectionBody(file: FileContribution): string {
+  const header = `## ${file.label}\n\n`;
+  const text = file.rendered.startsWith(header) ? file.rendered.slice(header.length) : file.rendered;
+  return text.trim();
+}
+
+function memoryReasons(storedBlock: string, source: MemorySource): StaleReason[] {
+  if (storedBlock.trim() === source.block.trim()) return [];
+  const change = storedBlock === '' ? 'added' : source.block === '' ? 'removed' : 'changed';
+  const what = source.kind === 'memory' ? 'MEMORY.md entries' : 'USER.md entries';
+  return [{ source: source.kind, path: source.path, change, detail: what }];
+}

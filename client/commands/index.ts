@@ -1,0 +1,33 @@
+// The command registry: each command is a small factory over the CommandContext (rust-analyzer
+// style), registered under its id from ids.ts (which the schema test checks against package.json).
+import * as vscode from 'vscode';
+import type { Ctx } from '../ctx';
+import { COMMANDS, type CommandName } from '../ids';
+import type { PromptDocuments } from '../promptDocuments';
+import { diffPrompt, showPrompt, showPromptSize } from './prompt';
+import { interceptServerRefresh, refreshProfile, refreshSession } from './refresh';
+import { reloadSessions, restartServer, showOutput } from './server';
+
+export interface CommandContext {
+  readonly ctx: Ctx;
+  readonly prompts: PromptDocuments;
+}
+
+export type Cmd = (...args: any[]) => unknown;
+export type CmdFactory = (c: CommandContext) => Cmd;
+
+const factories: Record<CommandName, CmdFactory> = {
+  refreshProfile,
+  refreshSession,
+  showPrompt,
+  diffPrompt,
+  showPromptSize,
+  reloadSessions,
+  showOutput,
+  restartServer,
+};
+
+export function registerCommands(c: CommandContext): vscode.Disposable[] {
+  c.ctx.interceptServerCommands(interceptServerRefresh(c.ctx));
+  return (Object.keys(factories) as CommandName[]).map((name) => vscode.commands.registerCommand(COMMANDS[name], factories[name](c)));
+}

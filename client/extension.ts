@@ -1,0 +1,36 @@
+// Entry point: wiring only. Each concern lives in its own file (see ANCHORS.md, rust-analyzer style).
+import type * as vscode from 'vscode';
+import { createApi, type HermesLensApi } from './api';
+import { registerCommands } from './commands/index';
+import { restartOnRuntimeChange } from './config';
+import { Ctx, errorMessage } from './ctx';
+import { PromptDocuments } from './promptDocuments';
+import { registerSaveNotification } from './saveNotification';
+import { registerSessionsView } from './sessionsTree';
+import { registerStatus } from './status';
+import { registerTrust } from './trust';
+
+let ctx: Ctx | undefined;
+
+export function activate(context: vscode.ExtensionContext): HermesLensApi {
+  const c = (ctx = new Ctx(context));
+  const prompts = new PromptDocuments(c);
+  context.subscriptions.push(
+    prompts,
+    ...registerSessionsView(c),
+    ...registerStatus(c),
+    ...registerCommands({ ctx: c, prompts }),
+    registerTrust(c),
+    restartOnRuntimeChange(c),
+  );
+  registerSaveNotification(c);
+  // Never fail activation: a server that does not start shows in the status items and the output.
+  const ready = c.start().catch((e) => c.output.error(`Start: ${errorMessage(e)}`));
+  return createApi(c, ready);
+}
+
+export async function deactivate(): Promise<void> {
+  const c = ctx;
+  ctx = undefined;
+  await c?.dispose();
+}

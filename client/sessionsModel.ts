@@ -1,0 +1,145 @@
+// What the Hermes Sessions tree shows, computed from a SessionListResult. Pure (no vscode import):
+// sessionsTree.ts turns these into TreeItems, and the unit tests check labels and context values.
+import type { ProfileDto, SessionDto, SessionListResult, SessionStateName } from '../shared/protocol';
+import { formatAgo, formatCost, plural } from './format';
+
+export interface ProfileNode {
+  readonly kind: 'profile';
+  readonly profile: ProfileDto;
+}
+export interface SessionNode {
+  readonly kind: 'session';
+  readonly profile: string;
+  readonly session: SessionDto;
+}
+/** The collapsed "Ended sessions (N)" folder of a profile. */
+export interface EndedGroupNode {
+  readonly kind: 'ended';
+  readonly profile: string;
+  readonly sessions: readonly SessionDto[];
+}
+/** A line of text (an unavailable profile, a problem). */
+export interface MessageNode {
+  readonly kind: 'message';
+  readonly id: string;
+  readonly text: string;
+  readonly severity: 'info' | 'warning' | 'error';
+}
+export type SessionsTreeNode = ProfileNode | SessionNode | EndedGroupNode | MessageNode;
+
+/** Codicon and theme color per state (ThemeIcon ids). */
+export const STATE_ICONS: Record<SessionStateName, { icon: string; color?: string; label: string }> = {
+  fresh: { icon: 'pass', color: 'testing.iconPassed', label: 'Fresh: the stored prompt matches its sources' },
+  stale: { icon: 'warning', color: 'list.warningForeground', label: 'Stale: a source changed since the prompt was stored' },
+  pending: { icon: 'sync', color: 'charts.blue', label: 'Pending: rebuilds its prompt at the start of its next turn' },
+  'no-prompt': { icon: 'circle-slash', label: 'No stored prompt' },
+  ended: { icon: 'archive', color: 'disabledForeground', label: 'Ended' },
+};
+
+export function rootNodes(list: SessionListResult | undefined): SessionsTreeNode[] {
+  if (!list) return [];
+  return list.profiles.map((profile) => ({ kind: 'profile', profile }));
+}
+
+/** Sessions by most recent activity (stable ids as a tie-break); ended ones go in a folder. */
+export function profileChildren(profile: ProfileDto): SessionsTreeNode[] {
+  const nodes: SessionsTreeNode[] = [];
+  if (profile.unavailable) {
+    nodes.push({ kind: 'message', id: `${profile.name}/unavailable`, text: profile.unavailable, severity: 'error' });
+  }
+  for (const [i, problem] of profile.problems.entries()) {
+    nodes.push({ kind: 'message', id: `${profile.name}/problem/${i}`, text: problem, severity: 'warning' });
+  }
+  const sorted = sortSessions(profile.sessions);
+  const ended = sorted.filter((s) => s.state === 'ended');
+  for (const session of sorted) {
+    if (session.state !== 'ended') nodes.push({ kind: 'session', profile: profile.name, session });
+  }
+  if (ended.length > 0) nodes.push({ kind: 'ended', profile: profile.name, sessions: ended });
+  return nodes;
+}
+
+export function endedChildren(group: EndedGroupNode): SessionsTreeNode[] {
+  return group.sessions.map((session) => ({ kind: 'session', profile: group.profile, session }));
+}
+
+export function sortSessions(sessions: readonly SessionDto[]): SessionDto[] {
+  return [...sessions].sort((a, b) => (b.lastActivityAt ?? 0) - (a.lastActivityAt ?? 0) || a.id.localeCompare(b.id));
+}
+
+export function profileContextValue(p: ProfileDto): string {
+  if (p.unavailable) return 'profile.unavailable';
+  return p.stale > 0 ? 'profile.stale' : 'profile';
+}
+
+/** `session.<state>`; an ended session whose conversation continues elsewhere is `session.ended.tip`. */
+export function sessionContextValue(s: SessionDto): string {
+  return `session.${s.state}${s.state === 'ended' && s.tipSessionId && s.tipSessionId !== s.id ? '.tip' : ''}`;
+}
+
+/** The session a refresh of `s` must target: the tip of a compacted conversation, else itself. */
+export function refreshTarget(s: SessionDto | undefined, sessionId: string): string {
+  return s && s.state === 'ended' && s.tipSessionId ? s.tipSessionId : sessionId;
+}
+
+export function profileDescription(p: ProfileDto): string {
+  if (p.unavailable) return 'unavailable';
+  const parts: string[] = [];
+  if (p.active) parts.push('active');
+  if (p.stale > 0) {
+    const cost = p.unknownCost > 0 && p.staleRefreshCostUsd === 0 ? 'cost unknown' : formatCost(p.staleRefreshCostUsd);
+    parts.push(`${p.stale} stale · ${cost}`);
+  } else if (p.sessions.length > 0) {
+    parts.push('no stale sessions');
+  } else {
+    parts.push('no sessions');
+  }
+  if (p.pending > 0) parts.push(`${p.pending} pending`);
+  return parts.join(' · ');
+}
+
+export function sessionLabel(s: SessionDto): string {
+  return s.title && s.title.trim().length > 0 ? s.title.trim() : s.id;
+}
+
+/** `claude-sonnet-4 · 2h ago · ≈ $0.12` (the cost only for stale sessions). */
+export function sessionDescription(s: SessionDto, nowMs = Date.now()): string {
+  const parts: string[] = [];
+  if (s.model) parts.push(s.model);
+  parts.push(formatAgo(s.lastActivityAt, nowMs));
+  if (s.state === 'stale') parts.push(formatCost(s.refreshCostUsd));
+  return parts.join(' · ');
+}
+
+export function treeItemId(node: SessionsTreeNode): string {
+  switch (node.kind) {
+    case 'profile':
+      return `profile:${node.profile.name}`;
+    case 'session':
+      return `session:${node.profile}/${node.session.id}`;
+    case 'ended':
+      return `ended:${node.profile}`;
+    case 'message':
+      return `message:${node.id}`;
+  }
+}
+
+export function endedLabel(group: EndedGroupNode): string {
+  return `Ended (${group.sessions.length})`;
+}
+
+export function staleTotal(list: SessionListResult | undefined): number {
+  return list ? list.profiles.reduce((n, p) => n + p.stale, 0) : 0;
+}
+
+export function badgeTooltip(list: SessionListResult | undefined): string {
+  return `${plural(staleTotal(list), 'stale session')}`;
+}
+
+export function findSession(list: SessionListResult | undefined, profile: string, sessionId: string): SessionDto | undefined {
+  return list?.profiles.find((p) => p.name === profile)?.sessions.find((s) => s.id === sessionId);
+}
+
+export function findProfile(list: SessionListResult | undefined, profile: string): ProfileDto | undefined {
+  return list?.profiles.find((p) => p.name === profile);
+}

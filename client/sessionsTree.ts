@@ -1,0 +1,152 @@
+// The Hermes Sessions tree: profiles, then their sessions with a state icon. It redraws whenever
+// the server pushes a new session list (SessionListChangedNotification → ctx.onDidChangeSessions).
+import * as vscode from 'vscode';
+import type { ProfileDto, SessionDto } from '../shared/protocol';
+import type { Ctx } from './ctx';
+import { formatCost, formatInt, formatTimestamp, formatUsd, plural } from './format';
+import { COMMANDS, SESSIONS_VIEW_ID } from './ids';
+import { stateIcon } from './icons';
+import {
+  endedChildren,
+  endedLabel,
+  profileChildren,
+  profileContextValue,
+  profileDescription,
+  rootNodes,
+  sessionContextValue,
+  sessionDescription,
+  sessionLabel,
+  STATE_ICONS,
+  staleTotal,
+  treeItemId,
+  type SessionsTreeNode,
+} from './sessionsModel';
+
+export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTreeNode> {
+  private readonly changed = new vscode.EventEmitter<SessionsTreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly ctx: Ctx) {}
+
+  refresh(): void {
+    this.changed.fire(undefined);
+  }
+
+  getChildren(node?: SessionsTreeNode): SessionsTreeNode[] {
+    if (!node) return rootNodes(this.ctx.sessions);
+    if (node.kind === 'profile') return profileChildren(node.profile);
+    if (node.kind === 'ended') return endedChildren(node);
+    return [];
+  }
+
+  getTreeItem(node: SessionsTreeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'profile':
+        return profileItem(node.profile);
+      case 'session':
+        return sessionItem(node.profile, node.session);
+      case 'ended': {
+        const item = new vscode.TreeItem(endedLabel(node), vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = treeItemId(node);
+        item.iconPath = new vscode.ThemeIcon('archive');
+        item.contextValue = 'endedGroup';
+        return item;
+      }
+      case 'message': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.id = treeItemId(node);
+        item.tooltip = node.text;
+        const icon = node.severity === 'error' ? 'error' : node.severity === 'warning' ? 'warning' : 'info';
+        item.iconPath = new vscode.ThemeIcon(icon, node.severity === 'error' ? new vscode.ThemeColor('list.errorForeground') : undefined);
+        item.contextValue = 'message';
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+function profileItem(p: ProfileDto): vscode.TreeItem {
+  const expanded = p.active || p.stale > 0 || !!p.unavailable;
+  const item = new vscode.TreeItem(p.name, expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = treeItemId({ kind: 'profile', profile: p });
+  item.description = profileDescription(p);
+  item.contextValue = profileContextValue(p);
+  item.iconPath = new vscode.ThemeIcon(
+    p.unavailable ? 'error' : 'account',
+    p.unavailable ? new vscode.ThemeColor('list.errorForeground') : p.stale > 0 ? new vscode.ThemeColor('list.warningForeground') : undefined,
+  );
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**Profile ${escapeMd(p.name)}**${p.active ? ' (active)' : ''}\n\n`);
+  md.appendMarkdown(`- Home: \`${p.home}\`\n- Database: \`${p.dbFile}\`\n`);
+  if (p.unavailable) md.appendMarkdown(`- $(error) ${escapeMd(p.unavailable)}\n`);
+  md.appendMarkdown(`- ${plural(p.sessions.length, 'session')}, ${p.stale} stale, ${p.pending} pending\n`);
+  md.appendMarkdown(`- Sessions holding a stored prompt: ${p.storedPromptSessions}\n- Requested refresh epoch: ${p.requestedEpoch}\n`);
+  if (p.stale > 0) {
+    md.appendMarkdown(`- Refreshing the stale sessions now: ${formatCost(p.staleRefreshCostUsd)}`);
+    if (p.unknownCost > 0) md.appendMarkdown(` (+ ${plural(p.unknownCost, 'session')} without known prices)`);
+    md.appendMarkdown('\n');
+  }
+  for (const problem of p.problems) md.appendMarkdown(`- $(warning) ${escapeMd(problem)}\n`);
+  item.tooltip = md;
+  return item;
+}
+
+function sessionItem(profile: string, s: SessionDto): vscode.TreeItem {
+  const item = new vscode.TreeItem(sessionLabel(s), vscode.TreeItemCollapsibleState.None);
+  item.id = treeItemId({ kind: 'session', profile, session: s });
+  item.description = sessionDescription(s);
+  item.iconPath = stateIcon(s.state);
+  item.contextValue = sessionContextValue(s);
+  item.tooltip = sessionTooltip(s);
+  item.accessibilityInformation = { label: `${sessionLabel(s)}, ${s.state}, ${sessionDescription(s)}` };
+  if (s.state !== 'no-prompt') {
+    item.command = { title: 'Show Stored Prompt', command: COMMANDS.showPrompt, arguments: [{ profile, sessionId: s.id }] };
+  }
+  return item;
+}
+
+function sessionTooltip(s: SessionDto): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${escapeMd(sessionLabel(s))}**\n\n`);
+  md.appendMarkdown(`$(${STATE_ICONS[s.state].icon}) ${STATE_ICONS[s.state].label}\n\n`);
+  if (s.reasons.length > 0) {
+    for (const r of s.reasons) md.appendMarkdown(`- ${escapeMd(r.source)} ${r.change}: \`${r.path}\`${r.detail ? ` — ${escapeMd(r.detail)}` : ''}\n`);
+    md.appendMarkdown('\n');
+  }
+  md.appendMarkdown(`- Id: \`${s.id}\`${s.source ? ` (${escapeMd(s.source)})` : ''}\n`);
+  md.appendMarkdown(`- Model: ${s.model ? `\`${s.model}\`` : 'unknown'}\n`);
+  md.appendMarkdown(`- Last activity: ${formatTimestamp(s.lastActivityAt)}\n`);
+  md.appendMarkdown(`- Cached prefix: ${s.tokensExact ? '' : '≈ '}${formatInt(s.prefixTokens)} tokens\n`);
+  md.appendMarkdown(
+    `- Cache: ${s.cacheWarm ? `warm${s.cacheExpiresAt ? ` until ${formatTimestamp(s.cacheExpiresAt)}` : ''}` : 'expired'}\n`,
+  );
+  if (s.state === 'stale' || s.state === 'fresh') {
+    md.appendMarkdown(`- Refresh now: ${formatUsd(s.refreshCostUsd)}; once the cache expired: ${formatUsd(s.refreshCostColdUsd)}`);
+    md.appendMarkdown(s.apiEquivalent ? ' (API-equivalent: billed under a subscription)\n' : '\n');
+  }
+  if (s.tipSessionId && s.tipSessionId !== s.id) md.appendMarkdown(`- Continues in \`${s.tipSessionId}\` (a refresh targets it)\n`);
+  return md;
+}
+
+function escapeMd(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>$]/g, '\\$&');
+}
+
+/** Creates the view, keeps it in sync with the session list, and badges it with the stale count. */
+export function registerSessionsView(ctx: Ctx): vscode.Disposable[] {
+  const provider = new SessionsTreeProvider(ctx);
+  const view = vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  const update = () => {
+    provider.refresh();
+    const list = ctx.sessions;
+    view.message = list?.problem ?? undefined;
+    const stale = staleTotal(list);
+    view.badge = stale > 0 ? { value: stale, tooltip: plural(stale, 'stale session') } : undefined;
+  };
+  update();
+  return [provider, view, ctx.onDidChangeSessions(update)];
+}

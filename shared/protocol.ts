@@ -1,0 +1,184 @@
+// Every custom message between the extension and the language server, in one place. Types only
+// plus method names: no vscode import, no Node API, so both sides (and any LSP client) share it.
+import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+
+export type SessionStateName = 'fresh' | 'stale' | 'pending' | 'no-prompt' | 'ended';
+export type TierName = 'stable' | 'context' | 'volatile';
+
+export interface StaleReasonDto {
+  source: string;
+  path: string;
+  change: 'added' | 'removed' | 'changed';
+  detail: string;
+}
+
+export interface SessionDto {
+  profile: string;
+  id: string;
+  title: string | null;
+  source: string | null;
+  model: string | null;
+  state: SessionStateName;
+  reasons: StaleReasonDto[];
+  tipSessionId: string | null;
+  lastActivityAt: number | null;
+  prefixTokens: number;
+  tokensExact: boolean;
+  cacheWarm: boolean;
+  cacheExpiresAt: number | null;
+  /** null = unknown (no prices for the model). */
+  refreshCostUsd: number | null;
+  refreshCostColdUsd: number | null;
+  apiEquivalent: boolean;
+}
+
+export interface ProfileDto {
+  name: string;
+  home: string;
+  dbFile: string;
+  active: boolean;
+  unavailable: string | null;
+  storedPromptSessions: number;
+  requestedEpoch: number;
+  sessions: SessionDto[];
+  problems: string[];
+  stale: number;
+  pending: number;
+  staleRefreshCostUsd: number;
+  unknownCost: number;
+}
+
+export interface SessionListResult {
+  home: string | null;
+  /** Why nothing can be shown (no home, no SQLite binding), when that is the case. */
+  problem: string | null;
+  profiles: ProfileDto[];
+}
+
+/** client → server: the session list for the tree. */
+export const SessionListRequest = new RequestType<Record<string, never>, SessionListResult, void>('hermes/sessionList');
+
+/** server → client: the session list changed (a save, or Hermes wrote to a state.db). */
+export const SessionListChangedNotification = new NotificationType<SessionListResult>('hermes/sessionListChanged');
+
+export interface RefreshParams {
+  profile: string;
+  /** These sessions (each one's compaction tip), or the whole profile when absent. */
+  sessionIds?: string[];
+  /** The profile's stale sessions (the "Refresh N stale sessions" action); ignored with sessionIds. */
+  onlyStale?: boolean;
+  strategy?: 'epoch' | 'clear-prompt';
+  dryRun?: boolean;
+}
+
+export interface RefreshResultDto {
+  profile: string;
+  scope: 'profile' | 'session';
+  sessionIds: string[];
+  epoch: number | null;
+  storedPromptSessions: number;
+  strategy: 'epoch' | 'clear-prompt';
+  dryRun: boolean;
+  /** The Hermes-style message. */
+  message: string;
+}
+
+/** client → server: record a refresh request (refused in untrusted workspaces). */
+export const RefreshRequest = new RequestType<RefreshParams, RefreshResultDto, void>('hermes/refresh');
+
+export interface RefreshPreviewDto {
+  profile: string;
+  sessions: number;
+  warm: number;
+  cold: number;
+  warmCostUsd: number;
+  coldCostUsd: number;
+  unknownCost: number;
+  apiEquivalent: boolean;
+}
+
+/** client → server: what a refresh would touch and cost (for the confirmation dialog). */
+export const RefreshPreviewRequest = new RequestType<RefreshParams, RefreshPreviewDto, void>('hermes/refreshPreview');
+
+export interface PromptBlockDto {
+  kind: string;
+  tier: TierName;
+  start: number;
+  end: number;
+  bytes: number;
+  tokens: number;
+  label?: string;
+}
+
+export interface PromptAnatomyDto {
+  profile: string;
+  sessionId: string;
+  text: string;
+  bytes: number;
+  tokens: number;
+  tokensExact: boolean;
+  tiers: Array<{ name: TierName; start: number; end: number; bytes: number; tokens: number }>;
+  blocks: PromptBlockDto[];
+}
+
+export interface SessionRef {
+  profile: string;
+  sessionId: string;
+}
+
+/** client → server: a session's stored prompt and its tiers. */
+export const PromptAnatomyRequest = new RequestType<SessionRef, PromptAnatomyDto, void>('hermes/promptAnatomy');
+
+export interface PromptDiffDto {
+  profile: string;
+  sessionId: string;
+  before: string;
+  after: string;
+  sections: Array<{ section: string; change: string; hunks: string[] }>;
+}
+
+/** client → server: the stored prompt and what a refresh would build instead. */
+export const PromptDiffRequest = new RequestType<SessionRef, PromptDiffDto, void>('hermes/promptDiff');
+
+export interface StatusParams {
+  severity: 'ok' | 'warning' | 'error';
+  /** Short text for the status item, e.g. `3 stale · ≈ $0.84`. */
+  text: string;
+  detail: string;
+  stale: number;
+  pending: number;
+  staleRefreshCostUsd: number;
+  /** SQLite binding in use, or null when none loads. */
+  driver: string | null;
+}
+
+/** server → client: the language status item's content. */
+export const StatusNotification = new NotificationType<StatusParams>('hermes/status');
+
+export interface SavedSourceParams {
+  /** The file that was saved. */
+  uri: string;
+  profile: string;
+  /** Sessions that this save made stale (they were fresh before it). */
+  newlyStale: number;
+  staleTotal: number;
+  staleRefreshCostUsd: number;
+}
+
+/** server → client: a save made sessions stale (drives the one-click refresh notification). */
+export const SavedSourceNotification = new NotificationType<SavedSourceParams>('hermes/savedSource');
+
+/** client → server: what the client passes as `initializationOptions`. */
+export interface HermesInitializationOptions {
+  /** false in Restricted Mode: the server reads but refuses to write (refresh requests). */
+  isTrusted: boolean;
+}
+
+/** Commands the server executes through `workspace/executeCommand`. */
+export const Commands = {
+  /** args: [RefreshParams] */
+  refresh: 'hermesLens.server.refresh',
+} as const;
+
+/** client → server: workspace trust changed (the server starts with `initializationOptions.isTrusted`). */
+export const TrustChangedNotification = new NotificationType<{ isTrusted: boolean }>('hermes/trustChanged');

@@ -1,0 +1,86 @@
+// package.json's contributions against the ids the client registers (client/ids.ts), plus the
+// packaging rules: activation, trust, extension kind, the .vscodeignore whitelist.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { COMMANDS, PROMPT_EXTENSION, PROMPT_LANGUAGE_ID, PROMPT_SCHEME, SESSIONS_VIEW_ID, VIEW_CONTAINER_ID } from '../../../client/ids';
+import { packageJson, readRootFile, rootDir } from './packageJson';
+
+describe('client: package.json contributions', () => {
+  const pkg = packageJson();
+  const contributed: Array<{ command: string; title: string; category: string }> = pkg.contributes.commands;
+
+  it('contributes exactly the commands the client registers, all in category "Hermes"', () => {
+    assert.deepEqual(contributed.map((c) => c.command).sort(), Object.values(COMMANDS).sort());
+    for (const c of contributed) assert.equal(c.category, 'Hermes', c.command);
+  });
+
+  it('only puts known commands in menus', () => {
+    const known = new Set<string>(Object.values(COMMANDS));
+    for (const [menu, items] of Object.entries(pkg.contributes.menus as Record<string, Array<{ command: string }>>)) {
+      for (const item of items) assert.ok(known.has(item.command), `${menu}: ${item.command}`);
+    }
+  });
+
+  it('hides every write (refresh) from menus in untrusted workspaces', () => {
+    for (const [menu, items] of Object.entries(pkg.contributes.menus as Record<string, Array<{ command: string; when?: string }>>)) {
+      for (const item of items) {
+        if (item.command === COMMANDS.refreshProfile || item.command === COMMANDS.refreshSession) {
+          assert.match(item.when ?? '', /isWorkspaceTrusted/, `${menu}: ${item.command}`);
+        }
+      }
+    }
+  });
+
+  it('offers refresh actions inline on profile and session nodes', () => {
+    const inline = (pkg.contributes.menus['view/item/context'] as Array<{ command: string; group: string; when: string }>).filter((m) =>
+      m.group.startsWith('inline'),
+    );
+    assert.ok(inline.some((m) => m.command === COMMANDS.refreshProfile && m.when.includes('viewItem == profile.stale')));
+    assert.ok(inline.some((m) => m.command === COMMANDS.refreshSession && m.when.includes('viewItem == session.stale')));
+  });
+
+  it('has the sessions view in a container of its own, with an icon that ships', () => {
+    const container = pkg.contributes.viewsContainers.activitybar.find((c: { id: string }) => c.id === VIEW_CONTAINER_ID);
+    assert.ok(container);
+    assert.ok(fs.existsSync(path.join(rootDir(), container.icon)), container.icon);
+    assert.ok(pkg.contributes.views[VIEW_CONTAINER_ID].some((v: { id: string }) => v.id === SESSIONS_VIEW_ID));
+  });
+
+  it('declares the prompt language and its grammar', () => {
+    const lang = pkg.contributes.languages.find((l: { id: string }) => l.id === PROMPT_LANGUAGE_ID);
+    assert.deepEqual(lang.extensions, [PROMPT_EXTENSION]);
+    const grammar = pkg.contributes.grammars.find((g: { language: string }) => g.language === PROMPT_LANGUAGE_ID);
+    assert.ok(fs.existsSync(path.join(rootDir(), grammar.path)), grammar.path);
+    assert.equal(JSON.parse(readRootFile(grammar.path)).scopeName, grammar.scopeName);
+  });
+
+  it('activates on Hermes files and a Hermes home, and on the prompt scheme', () => {
+    const events: string[] = pkg.activationEvents;
+    for (const file of ['SOUL.md', 'AGENTS.md', '.hermes.md', 'HERMES.md', 'SKILL.md', 'memories/MEMORY.md']) {
+      assert.ok(events.includes(`workspaceContains:**/${file}`), file);
+    }
+    assert.ok(events.includes('workspaceContains:state.db'));
+    assert.ok(events.includes(`onFileSystem:${PROMPT_SCHEME}`));
+    assert.ok(!events.includes('*'), 'never activate on startup');
+  });
+
+  it('runs as a workspace extension from the esbuild bundle', () => {
+    assert.deepEqual(pkg.extensionKind, ['workspace']);
+    assert.equal(pkg.main, './dist/extension.js');
+    assert.ok(pkg.engines.vscode.startsWith('^1.100'));
+  });
+
+  it('ships a whitelist .vscodeignore and a LICENSE', () => {
+    const lines = readRootFile('.vscodeignore')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
+    assert.equal(lines[0], '**');
+    for (const keep of ['!dist/extension.js', '!dist/server.js', '!dist/cli.js', '!dist/native/**', '!syntaxes/**', '!README.md', '!package.json', '!LICENSE']) {
+      assert.ok(lines.includes(keep), keep);
+    }
+    assert.ok(lines.every((l) => l === '**' || l.startsWith('!')), 'only re-inclusions after **');
+    assert.match(readRootFile('LICENSE'), /^MIT License/);
+  });
+});

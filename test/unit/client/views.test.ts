@@ -1,0 +1,175 @@
+// The pure parts of the views: formatting, prompt URIs, command arguments, the tree model.
+import * as assert from 'node:assert/strict';
+import type { ProfileDto, SessionDto } from '../../../shared/protocol';
+import { profileFromArg, sessionFromArg } from '../../../client/commands/args';
+import { baseName, formatAgo, formatCost, formatUsd, plural, savedSourceMessage } from '../../../client/format';
+import { parsePromptUri, promptUriParts } from '../../../client/promptUri';
+import {
+  profileChildren,
+  profileContextValue,
+  profileDescription,
+  refreshTarget,
+  sessionContextValue,
+  sessionDescription,
+  sessionLabel,
+} from '../../../client/sessionsModel';
+
+function session(over: Partial<SessionDto> = {}): SessionDto {
+  return {
+    profile: 'default',
+    id: '20261129_173501_a1b2c3',
+    title: 'Fix the build',
+    source: 'cli',
+    model: 'claude-sonnet-4',
+    state: 'fresh',
+    reasons: [],
+    tipSessionId: null,
+    lastActivityAt: 1_000_000,
+    prefixTokens: 42_000,
+    tokensExact: false,
+    cacheWarm: true,
+    cacheExpiresAt: 1_000_300,
+    refreshCostUsd: 0.12,
+    refreshCostColdUsd: 0.01,
+    apiEquivalent: false,
+    ...over,
+  };
+}
+
+function profile(over: Partial<ProfileDto> = {}): ProfileDto {
+  return {
+    name: 'default',
+    home: '/home/u/.hermes',
+    dbFile: '/home/u/.hermes/state.db',
+    active: true,
+    unavailable: null,
+    storedPromptSessions: 3,
+    requestedEpoch: 0,
+    sessions: [],
+    problems: [],
+    stale: 0,
+    pending: 0,
+    staleRefreshCostUsd: 0,
+    unknownCost: 0,
+    ...over,
+  };
+}
+
+describe('client: formatting', () => {
+  it('formats money as an estimate', () => {
+    assert.equal(formatUsd(0.8412), '$0.84');
+    assert.equal(formatUsd(0), '$0.00');
+    assert.equal(formatUsd(0.004), '< $0.01');
+    assert.equal(formatUsd(null), 'unknown');
+    assert.equal(formatCost(0.84), '≈ $0.84');
+    assert.equal(formatCost(0.001), '< $0.01');
+    assert.equal(formatCost(undefined), 'cost unknown');
+  });
+
+  it('pluralizes and tells time from Hermes epoch seconds', () => {
+    assert.equal(plural(1, 'session'), '1 session');
+    assert.equal(plural(3, 'session'), '3 sessions');
+    const now = 1_000_000 * 1000;
+    assert.equal(formatAgo(1_000_000 - 30, now), 'just now');
+    assert.equal(formatAgo(1_000_000 - 600, now), '10m ago');
+    assert.equal(formatAgo(1_000_000 - 7200, now), '2h ago');
+    assert.equal(formatAgo(1_000_000 - 3 * 86400, now), '3d ago');
+    assert.equal(formatAgo(null, now), 'no activity');
+  });
+
+  it('words the save notification like the issue', () => {
+    const text = savedSourceMessage({ uri: 'file:///work/proj/AGENTS.md', profile: 'work', newlyStale: 3, staleRefreshCostUsd: 0.84 });
+    assert.equal(text, 'Saving AGENTS.md made 3 sessions stale in profile work (≈ $0.84 to refresh now).');
+    assert.match(savedSourceMessage({ uri: 'file:///a/SOUL.md', profile: 'p', newlyStale: 1, staleRefreshCostUsd: 0.5 }), /made 1 session stale/);
+    assert.equal(baseName('file:///c%3A/dir/My%20File.md'), 'My File.md');
+    assert.equal(baseName('/plain/path/SOUL.md'), 'SOUL.md');
+  });
+});
+
+describe('client: prompt document URIs', () => {
+  it('round-trips profile, session and view', () => {
+    for (const view of ['stored', 'before', 'after'] as const) {
+      const ref = { profile: 'work', sessionId: '20261129_173501_a1b2c3', view };
+      assert.deepEqual(parsePromptUri(promptUriParts(ref)), ref);
+    }
+    const odd = { profile: 'a b', sessionId: 'x/y?z', view: 'stored' as const };
+    assert.deepEqual(parsePromptUri(promptUriParts(odd)), odd);
+  });
+
+  it('names the document with the language extension', () => {
+    assert.equal(promptUriParts({ profile: 'default', sessionId: 'abc', view: 'stored' }).path, '/default/abc.hermes-prompt');
+    assert.equal(parsePromptUri({ path: '/default/abc.md', query: '' }), undefined);
+    assert.equal(parsePromptUri({ path: '/abc.hermes-prompt', query: '' }), undefined);
+  });
+});
+
+describe('client: command arguments', () => {
+  const s = session();
+  it('reads a profile from tree nodes, strings, refs and URIs', () => {
+    assert.equal(profileFromArg({ kind: 'profile', profile: profile({ name: 'work' }) }), 'work');
+    assert.equal(profileFromArg('work'), 'work');
+    assert.equal(profileFromArg({ profile: 'work', sessionIds: ['x'] }), 'work');
+    assert.equal(profileFromArg({ scheme: 'hermes-prompt', path: '/work/abc.hermes-prompt', query: '' }), 'work');
+    assert.equal(profileFromArg(undefined), undefined);
+    assert.equal(profileFromArg(''), undefined);
+  });
+
+  it('reads a session from tree nodes, SessionRefs, SessionDtos and URIs', () => {
+    const expected = { profile: 'default', sessionId: s.id };
+    assert.deepEqual(sessionFromArg({ kind: 'session', profile: 'default', session: s }), expected);
+    assert.deepEqual(sessionFromArg({ profile: 'default', sessionId: s.id }), expected);
+    assert.deepEqual(sessionFromArg(s), expected);
+    assert.deepEqual(sessionFromArg({ scheme: 'hermes-prompt', path: `/default/${s.id}.hermes-prompt`, query: 'before' }), expected);
+    assert.equal(sessionFromArg({ scheme: 'file', path: '/x' }), undefined);
+    assert.equal(sessionFromArg('default'), undefined);
+  });
+});
+
+describe('client: sessions tree model', () => {
+  it('labels and describes sessions', () => {
+    assert.equal(sessionLabel(session({ title: null })), '20261129_173501_a1b2c3');
+    assert.equal(sessionLabel(session({ title: '  ' })), '20261129_173501_a1b2c3');
+    const now = (1_000_000 + 7200) * 1000;
+    assert.equal(sessionDescription(session({ state: 'stale' }), now), 'claude-sonnet-4 · 2h ago · ≈ $0.12');
+    assert.equal(sessionDescription(session(), now), 'claude-sonnet-4 · 2h ago');
+  });
+
+  it('gives context values the menus match on', () => {
+    assert.equal(sessionContextValue(session({ state: 'stale' })), 'session.stale');
+    assert.equal(sessionContextValue(session({ state: 'ended' })), 'session.ended');
+    assert.equal(sessionContextValue(session({ state: 'ended', tipSessionId: 'tip' })), 'session.ended.tip');
+    assert.equal(profileContextValue(profile({ stale: 2 })), 'profile.stale');
+    assert.equal(profileContextValue(profile()), 'profile');
+    assert.equal(profileContextValue(profile({ unavailable: 'postgres backend' })), 'profile.unavailable');
+  });
+
+  it('refreshes the tip of an ended (compacted) session', () => {
+    assert.equal(refreshTarget(session({ state: 'ended', tipSessionId: 'tip' }), 'old'), 'tip');
+    assert.equal(refreshTarget(session({ state: 'stale' }), 'x'), 'x');
+    assert.equal(refreshTarget(undefined, 'x'), 'x');
+  });
+
+  it('describes profiles with stale count and cost', () => {
+    assert.equal(profileDescription(profile({ stale: 3, staleRefreshCostUsd: 0.84, sessions: [session()] })), 'active · 3 stale · ≈ $0.84');
+    assert.equal(profileDescription(profile({ active: false, sessions: [session()] })), 'no stale sessions');
+    assert.equal(profileDescription(profile({ unavailable: 'x' })), 'unavailable');
+  });
+
+  it('orders sessions by activity and folds the ended ones', () => {
+    const p = profile({
+      sessions: [
+        session({ id: 'old', lastActivityAt: 10 }),
+        session({ id: 'ended', state: 'ended', lastActivityAt: 50 }),
+        session({ id: 'new', lastActivityAt: 100 }),
+      ],
+      problems: ['config.yaml: bad indent'],
+    });
+    const kids = profileChildren(p);
+    assert.deepEqual(
+      kids.map((k) => (k.kind === 'session' ? k.session.id : k.kind)),
+      ['message', 'new', 'old', 'ended'],
+    );
+    const group = kids[3]!;
+    assert.ok(group.kind === 'ended' && group.sessions.length === 1);
+  });
+});

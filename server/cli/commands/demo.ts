@@ -1,0 +1,21 @@
+// `hermes-lens demo`: builds the embedded demo Hermes home and shows its status, so the product can
+// be seen without a real Hermes.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as fs from 'node:fs';
+import { generateDemoHome } from '../../demo/demoHome';
+import { parse } from '../args';
+import type { CommandIO } from '../io';
+import { statusCommand } from './status';
+
+export const demoUsage = 'hermes-lens demo [--dir DIR] [--json]';
+
+export function demoCommand(argv: string[], io: CommandIO): number {
+  const args = parse(argv, { dir: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
+  if (args.help) return io.out(demoUsage), 0;
+  const dir = path.resolve(args.dir ?? path.join(os.tmpdir(), 'hermes-lens-demo'));
+  fs.rmSync(dir, { recursive: true, force: true });
+  const manifest = generateDemoHome(dir, { now: io.now() });
+  if (!args.json) io.out(`Demo Hermes home written to ${manifest.root}\n`);
+  return statusCommand(['--home', manifest.root, '--all-profiles', ...(args.json ? ['--json'] : [])], io);
+}

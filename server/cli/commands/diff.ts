@@ -1,0 +1,33 @@
+// `hermes-lens diff --session ID`: what a refresh would change in that session's prompt.
+import { analyzeProfile } from '../../hermes/engine/analyzeProfile';
+import { diffPrompt } from '../../hermes/engine/promptDiff';
+import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
+import { HermesError } from '../../hermes/errors';
+import { commonOptions, parse, UsageError } from '../args';
+import type { CommandIO } from '../io';
+
+export const diffUsage = 'hermes-lens diff --session ID [-p NAME] [--home DIR] [--json]';
+
+export function diffCommand(argv: string[], io: CommandIO): number {
+  const args = parse(argv, { ...commonOptions, session: { type: 'string' } });
+  if (args.help) return io.out(diffUsage), 0;
+  if (!args.session) throw new UsageError('diff needs --session ID');
+  const home = openHome({ home: args.home }, io.env);
+  const [profile] = selectedProfiles(home, { profile: args.profile });
+  const analysis = analyzeProfile(profile!, { includeEnded: true, now: io.now() });
+  const session = analysis.report.sessions.find((s) => s.id === args.session);
+  const anatomy = session && analysis.anatomyOf(session.id);
+  if (!session || !anatomy) {
+    throw new HermesError('session-missing', `No session ${args.session} with a stored prompt in ${analysis.report.dbFile}.`, analysis.report.dbFile);
+  }
+  const diff = diffPrompt(anatomy, analysis.sourcesFor(session.cwd), session.model);
+  if (args.json) {
+    io.out(JSON.stringify({ profile: profile!.name, sessionId: session.id, sections: diff.sections }, null, 2));
+  } else if (diff.sections.length === 0) {
+    io.out(`A refresh would not change the prompt of session ${session.id}: it is current.`);
+  } else {
+    const parts = diff.sections.map((s) => `== ${s.section} (${s.change})\n${s.hunks.join('\n')}`);
+    io.out(`What a refresh would change in session ${session.id}:\n\n${parts.join('\n\n')}`);
+  }
+  return 0;
+}

@@ -1,0 +1,52 @@
+// `hermes-lens refresh`: records a refresh request as `hermes sessions refresh-prompts` does.
+import { readProfileConfig } from '../../hermes/config';
+import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
+import { HermesError } from '../../hermes/errors';
+import { profilePaths } from '../../hermes/home';
+import { requestRefresh, type RefreshStrategy } from '../../hermes/refresh/requestRefresh';
+import { commonOptions, parse, UsageError } from '../args';
+import type { CommandIO } from '../io';
+
+export const refreshUsage =
+  'hermes-lens refresh [--session ID] [-p NAME] [--home DIR] [--dry-run] [--strategy epoch|clear-prompt] [--json]';
+
+export function refreshCommand(argv: string[], io: CommandIO): number {
+  const args = parse(argv, {
+    ...commonOptions,
+    session: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    strategy: { type: 'string' },
+  });
+  if (args.help) return io.out(refreshUsage), 0;
+  const strategy = (args.strategy ?? 'epoch') as RefreshStrategy;
+  if (strategy !== 'epoch' && strategy !== 'clear-prompt') throw new UsageError(`--strategy must be epoch or clear-prompt, not "${args.strategy}"`);
+  const home = openHome({ home: args.home }, io.env);
+  const [profile] = selectedProfiles(home, { profile: args.profile });
+  const paths = profilePaths(profile!);
+  if (readProfileConfig(paths.config).databaseBackend === 'postgres') {
+    throw new HermesError('postgres-backend', `${paths.config} sets database.backend: postgres; run "hermes sessions refresh-prompts" there instead.`, paths.config);
+  }
+  const result = requestRefresh({
+    dbFile: paths.stateDb,
+    profileName: profile!.name,
+    sessionIds: args.session ? [args.session] : undefined,
+    strategy,
+    dryRun: args['dry-run'],
+  });
+  if (args.json) {
+    io.out(JSON.stringify({
+      profile: result.profile,
+      scope: result.scope,
+      sessionId: result.sessionIds[0] ?? null,
+      requestedSessionId: args.session && result.redirected.has(args.session) ? args.session : null,
+      epoch: result.epoch ?? null,
+      storedPromptSessions: result.storedPromptSessions,
+      strategy: result.strategy,
+      dryRun: result.dryRun,
+    }, null, 2));
+  } else {
+    for (const [named, tip] of result.redirected) io.out(`Session ${named} was compacted; its conversation continues in ${tip}.`);
+    io.out(result.lines.join('\n'));
+  }
+  return 0;
+}

@@ -1,0 +1,99 @@
+// `hermes-lens status`: which sessions are stale, why, and what refreshing them costs now.
+import { analyzeProfile } from '../../hermes/engine/analyzeProfile';
+import type { ProfileReport, SessionReport } from '../../hermes/engine/types';
+import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
+import { formatUsd } from '../../hermes/cost/refreshCost';
+import { commonOptions, parse } from '../args';
+import { cacheText, costText, relativeTime, table, tokensText, truncate } from '../format';
+import type { CommandIO } from '../io';
+
+export const statusUsage = 'hermes-lens status [--home DIR] [-p NAME | --all-profiles] [--all] [--json]';
+
+export function statusCommand(argv: string[], io: CommandIO): number {
+  const args = parse(argv, { ...commonOptions, 'all-profiles': { type: 'boolean' }, all: { type: 'boolean' } });
+  if (args.help) return io.out(statusUsage), 0;
+  const home = openHome({ home: args.home }, io.env);
+  const profiles = selectedProfiles(home, { profile: args.profile, allProfiles: args['all-profiles'] });
+  const now = io.now();
+  const reports = profiles.map((p) => analyzeProfile(p, { includeEnded: args.all, now }).report);
+  if (args.json) {
+    io.out(JSON.stringify({ home: home.root, profiles: reports.map(jsonProfile) }, null, 2));
+  } else {
+    io.out(reports.map((r) => renderProfile(r, now)).join('\n\n'));
+  }
+  return 0;
+}
+
+function renderProfile(report: ProfileReport, now: number): string {
+  const title = `Profile ${report.name}${report.isActive ? ' (active)' : ''} — ${report.home}`;
+  if (report.unavailable) return `${title}\n  ${report.unavailable}`;
+  const header = `${title}\n  ${report.storedPromptSessions} session(s) with a stored prompt · requested refresh epoch ${report.requestedEpoch}`;
+  const problems = report.problems.map((p) => `  ! ${p}`);
+  if (report.sessions.length === 0) return [header, ...problems, '  No live sessions (use --all to include ended ones).'].join('\n');
+  const rows: string[][] = [['STATE', 'SESSION', 'TITLE', 'SOURCE', 'MODEL', 'ACTIVE', 'PREFIX', 'CACHE', 'REFRESH NOW']];
+  const lines: string[] = [];
+  for (const s of report.sessions) {
+    rows.push([
+      s.state,
+      s.id,
+      truncate(s.title ?? '', 28),
+      s.source ?? '',
+      truncate(s.model ?? '', 22),
+      relativeTime(s.lastActivityAt, now),
+      tokensText(s),
+      s.state === 'ended' ? '' : cacheText(s, now),
+      s.state === 'ended' ? (s.tipSessionId ? `continues in ${s.tipSessionId}` : '') : costText(s),
+    ]);
+  }
+  const rendered = table(rows).split('\n');
+  // Reasons go under their session's row.
+  report.sessions.forEach((s, i) => {
+    lines.push(rendered[i + 1]!);
+    for (const r of s.reasons) lines.push(`      ↳ ${r.source} ${r.change}: ${r.detail} (${r.path})`);
+  });
+  const t = report.totals;
+  const unknown = t.unknownCost ? ` + ${t.unknownCost} of unknown cost` : '';
+  const totals = `  Totals: ${t.sessions} session(s) · ${t.stale} stale (≈ ${formatUsd(t.staleRefreshCostUsd)} to refresh now${unknown}) · ${t.pending} pending · ${t.fresh} fresh`;
+  return [header, ...problems, rendered[0]!, ...lines, totals].join('\n');
+}
+
+function jsonProfile(r: ProfileReport) {
+  return {
+    name: r.name,
+    home: r.home,
+    dbFile: r.dbFile,
+    active: r.isActive,
+    unavailable: r.unavailable ?? null,
+    storedPromptSessions: r.storedPromptSessions,
+    requestedEpoch: r.requestedEpoch,
+    problems: r.problems,
+    totals: r.totals,
+    sessions: r.sessions.map(jsonSession),
+  };
+}
+
+function jsonSession(s: SessionReport) {
+  return {
+    id: s.id,
+    title: s.title ?? null,
+    source: s.source ?? null,
+    model: s.model ?? null,
+    provider: s.provider ?? null,
+    state: s.state,
+    reasons: s.reasons.map((r) => ({ source: r.source, path: r.path, change: r.change, detail: r.detail })),
+    tipSessionId: s.tipSessionId ?? null,
+    lastActivityAt: s.lastActivityAt ?? null,
+    requestedEpoch: s.requestedEpoch,
+    stampedEpoch: s.stampedEpoch,
+    systemPromptTokens: s.systemPromptTokens,
+    prefixTokens: s.prefixTokens,
+    tokensExact: s.tokensExact,
+    deltaTokens: s.deltaTokens,
+    ttlSeconds: s.ttlSeconds,
+    cacheWarm: s.cacheWarm,
+    cacheExpiresAt: s.cacheExpiresAt ?? null,
+    refreshCostUsd: s.refreshCostUsd ?? null,
+    refreshCostColdUsd: s.refreshCostColdUsd ?? null,
+    apiEquivalent: s.apiEquivalent,
+  };
+}

@@ -1,0 +1,50 @@
+// Plain-text formatting for the CLI: aligned columns, short numbers, relative times.
+import { formatUsd } from '../hermes/cost/refreshCost';
+import type { SessionReport } from '../hermes/engine/types';
+
+export function table(rows: readonly (readonly string[])[], indent = '  '): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...cell].length)));
+  return rows
+    .map((row) => indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat(widths[i]! - [...cell].length))).join('  '))
+    .join('\n');
+}
+
+export function shortCount(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
+  if (n >= 10_000) return `${Math.round(n / 1000)}k`;
+  if (n >= 1000) return `${(n / 1000).toFixed(1)}k`;
+  return String(n);
+}
+
+export function relativeTime(epochSeconds: number | undefined, now: number): string {
+  if (epochSeconds === undefined) return '—';
+  const s = Math.max(0, now - epochSeconds);
+  if (s < 60) return `${Math.round(s)}s ago`;
+  if (s < 3600) return `${Math.round(s / 60)}m ago`;
+  if (s < 86400) return `${Math.round(s / 3600)}h ago`;
+  return `${Math.round(s / 86400)}d ago`;
+}
+
+export function cacheText(session: SessionReport, now: number): string {
+  if (!session.cacheWarm || session.cacheExpiresAt === undefined) return 'cold';
+  const left = Math.max(0, session.cacheExpiresAt - now);
+  return left >= 60 ? `warm ${Math.round(left / 60)}m left` : `warm ${Math.round(left)}s left`;
+}
+
+/** The refresh cost as shown: "≈ $0.42", "unknown", "$0" for a current session. */
+export function costText(session: SessionReport): string {
+  if (session.state === 'fresh') return '$0';
+  if (session.state === 'no-prompt') return '—';
+  const usd = formatUsd(session.refreshCostUsd);
+  return session.apiEquivalent && session.refreshCostUsd !== undefined ? `${usd} (API-equiv.)` : usd;
+}
+
+export function tokensText(session: SessionReport): string {
+  return `${session.tokensExact ? '' : '≈'}${shortCount(session.prefixTokens)}`;
+}
+
+export function truncate(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : chars.slice(0, max - 1).join('') + '…';
+}

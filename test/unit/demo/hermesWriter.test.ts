@@ -1,0 +1,152 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { adoptRefresh, appendMessages, holdWriteLock, startSession } from '../../../server/demo/hermesWriter';
+import { HomeBuilder } from '../../../server/demo/homeBuilder';
+import { promptHash } from '../../../server/demo/sessionRows';
+import { HermesError } from '../../../server/hermes/errors';
+import { PROFILE_EPOCH_KEY, sessionEpochKey } from '../../../server/hermes/refresh/epochs';
+import { openConnection } from '../../../server/hermes/store/connection';
+import { StateStore } from '../../../server/hermes/store/stateStore';
+import { inspect, removeDir, tempDir, type RawRow } from './support';
+
+describe('demo: hermesWriter (the simulated Hermes)', () => {
+  let dir: string;
+  beforeEach(() => (dir = tempDir()));
+  afterEach(() => removeDir(dir));
+
+  function homeWith(layout: 'v30' | 'v24') {
+    const home = HomeBuilder.create(path.join(dir, 'home'), { seed: 3, defaultLayout: layout });
+    const p = home.profile();
+    p.writeSoul('You are Kit.');
+    p.addSkill({ category: 'ops', name: 'triage', description: 'Sort incoming work' });
+    return { home, p };
+  }
+
+  for (const layout of ['v30', 'v24'] as const) {
+    it(`adoptRefresh rebuilds from today's files, stores it (${layout}) and stamps the requested epoch, keeping other keys`, () => {
+      const { p } = homeWith(layout);
+      const modelConfig = { max_iterations: 30, reasoning_config: { effort: 'high' }, base_url: 'https://api.example', prompt_refresh_epoch: 1 };
+      const id = p.addSession({ source: 'cli', model: 'claude-opus-4-5', startedAt: 1_790_000_000, messages: 4, promptFromCurrentFiles: true, modelConfig });
+      const before = p.session(id)!.prompt!;
+      p.writeSoul('You are Kit, now with a new persona line.');
+      p.setStateMeta(PROFILE_EPOCH_KEY, '3').setStateMeta(sessionEpochKey(id), '5');
+
+      const result = adoptRefresh(p.dbFile, id, p.dir, p.config(), { builtAt: 1_790_000_500 });
+      assert.equal(result.epoch, 5);
+      assert.ok(result.prompt.startsWith('You are Kit, now with a new persona line.\n\n'));
+      assert.notEqual(result.prompt, before);
+
+      const store = StateStore.openReadOnly(p.dbFile);
+      try {
+        assert.equal(store.storedPrompt(id), result.prompt);
+        assert.deepEqual(store.session(id)!.modelConfig, { model: 'claude-opus-4-5', provider: 'anthropic', ...modelConfig, prompt_refresh_epoch: 5 });
+      } finally {
+        store.close();
+      }
+      inspect(p.dbFile, (db) => {
+        if (layout === 'v30') {
+          const row = db.prepare('SELECT system_prompt, system_prompt_hash FROM sessions WHERE id = ?').get(id) as RawRow;
+          assert.deepEqual(row, { system_prompt: null, system_prompt_hash: promptHash(result.prompt) });
+          // The old row stays: other sessions may still share it.
+          assert.equal((db.prepare('SELECT COUNT(*) AS n FROM system_prompts').get() as RawRow).n, 2);
+        } else {
+          assert.equal((db.prepare('SELECT system_prompt FROM sessions WHERE id = ?').get(id) as RawRow).system_prompt, result.prompt);
+        }
+        assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+      });
+    });
+  }
+
+  it('adoptRefresh without any request adds no stamp', () => {
+    const { p } = homeWith('v30');
+    const id = p.addSession({ source: 'cli', model: 'gpt-5.1', startedAt: 1_790_000_000, promptFromCurrentFiles: true });
+    assert.equal(adoptRefresh(p.dbFile, id, p.dir).epoch, 0);
+    inspect(p.dbFile, (db) => {
+      const config = JSON.parse(String((db.prepare('SELECT model_config FROM sessions WHERE id = ?').get(id) as RawRow).model_config));
+      assert.equal(config.prompt_refresh_epoch, undefined);
+    });
+  });
+
+  it('appendMessages extends the transcript, the counters and last_activity_at', () => {
+    const { p } = homeWith('v30');
+    const id = p.addSession({ source: 'cli', model: 'claude-sonnet-4-5', startedAt: 1_790_000_000, lastActivityAt: 1_790_000_600, messages: 6, promptFromCurrentFiles: true });
+    const read = () =>
+      inspect(p.dbFile, (db) => db.prepare('SELECT message_count, input_tokens, cache_read_tokens, api_call_count, last_activity_at FROM sessions WHERE id = ?').get(id) as RawRow);
+    const before = read();
+    const ids = appendMessages(p.dbFile, id, 4, { now: 1_790_001_000, seed: 1 });
+    assert.equal(ids.length, 4);
+    const after = read();
+    assert.equal(after.message_count, Number(before.message_count) + 4);
+    assert.equal(after.last_activity_at, 1_790_001_000);
+    assert.ok(Number(after.cache_read_tokens) > Number(before.cache_read_tokens), 'the warm cache is read');
+    inspect(p.dbFile, (db) => {
+      const usage = db.prepare('SELECT api_call_count, last_seen FROM session_model_usage WHERE session_id = ?').get(id) as RawRow;
+      assert.deepEqual(usage, { api_call_count: after.api_call_count, last_seen: 1_790_001_000 });
+    });
+  });
+
+  it('startSession builds the prompt from current files and stamps the epoch already requested', () => {
+    const { p } = homeWith('v24');
+    p.setStateMeta(PROFILE_EPOCH_KEY, '4');
+    const id = startSession(p.dbFile, p.dir, { source: 'discord', model: 'gemini-2.5-pro', startedAt: 1_790_000_000, messages: 2 });
+    assert.match(id, /^[0-9a-f]{8}$/);
+    const store = StateStore.openReadOnly(p.dbFile);
+    try {
+      assert.equal(store.session(id)!.modelConfig.prompt_refresh_epoch, 4);
+      assert.ok(store.storedPrompt(id)!.includes('Platform: discord'));
+    } finally {
+      store.close();
+    }
+  });
+
+  it('holdWriteLock holds a real BEGIN IMMEDIATE lock from another process until released', async function () {
+    this.timeout(20000);
+    const { p } = homeWith('v30');
+    const hold = await holdWriteLock(p.dbFile, 15000);
+    try {
+      const other = openConnection(p.dbFile, { readonly: false, busyTimeoutMs: 100 });
+      try {
+        assert.throws(() => other.exec('BEGIN IMMEDIATE'), (e: { code?: string }) => String(e.code).startsWith('SQLITE_BUSY'));
+        // WAL readers are not blocked by a writer.
+        assert.ok(other.prepare('SELECT COUNT(*) AS n FROM sessions').get());
+      } finally {
+        other.close();
+      }
+      const store = StateStore.openForWrite(p.dbFile);
+      try {
+        assert.throws(
+          () => store.writeTransaction((tx) => tx.setStateMeta(PROFILE_EPOCH_KEY, '9'), { attempts: 2, minJitterMs: 1, maxJitterMs: 2 }),
+          (e: unknown) => e instanceof HermesError && e.code === 'db-locked',
+        );
+      } finally {
+        store.close();
+      }
+    } finally {
+      await hold.release();
+    }
+    const after = openConnection(p.dbFile, { readonly: false, busyTimeoutMs: 100 });
+    try {
+      after.exec('BEGIN IMMEDIATE');
+      after.exec('ROLLBACK');
+    } finally {
+      after.close();
+    }
+    inspect(p.dbFile, (db) => assert.equal(db.prepare('SELECT value FROM state_meta WHERE key = ?').get(PROFILE_EPOCH_KEY), undefined));
+  });
+
+  it('holdWriteLock lets go by itself after the given time', async function () {
+    this.timeout(20000);
+    const { p } = homeWith('v30');
+    const hold = await holdWriteLock(p.dbFile, 300);
+    const started = Date.now();
+    await hold.done;
+    assert.ok(Date.now() - started < 5000);
+    const db = openConnection(p.dbFile, { readonly: false, busyTimeoutMs: 100 });
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      db.exec('COMMIT');
+    } finally {
+      db.close();
+    }
+  });
+});

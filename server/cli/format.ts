@@ -36,7 +36,7 @@ export function cacheText(session: SessionReport, now: number): string {
 export function costText(session: SessionReport): string {
   if (session.state === 'fresh') return '$0';
   if (session.state === 'no-prompt') return '—';
-  const usd = formatUsd(session.refreshCostUsd);
+  const usd = formatUsd(session.refreshCostUsd, true);
   return session.apiEquivalent && session.refreshCostUsd !== undefined ? `${usd} (API-equiv.)` : usd;
 }
 

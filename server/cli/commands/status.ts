@@ -53,7 +53,7 @@ function renderProfile(report: ProfileReport, now: number): string {
   });
   const t = report.totals;
   const unknown = t.unknownCost ? ` + ${t.unknownCost} of unknown cost` : '';
-  const totals = `  Totals: ${t.sessions} session(s) · ${t.stale} stale (≈ ${formatUsd(t.staleRefreshCostUsd)} to refresh now${unknown}) · ${t.pending} pending · ${t.fresh} fresh`;
+  const totals = `  Totals: ${t.sessions} session(s) · ${t.stale} stale (${formatUsd(t.staleRefreshCostUsd, true)} to refresh now${unknown}) · ${t.pending} pending · ${t.fresh} fresh`;
   return [header, ...problems, rendered[0]!, ...lines, totals].join('\n');
 }
 

@@ -87,7 +87,7 @@ export function estimateRefreshCost(input: RefreshCostInput): RefreshCost {
  */
 export function formatUsd(amount: number | undefined, approximate = false): string {
   if (amount === undefined || !Number.isFinite(amount)) return 'unknown';
-  const prefix = approximate ? '≈' : '';
+  const prefix = approximate ? '≈ ' : '';
   const sign = amount < 0 ? '-' : '';
   const value = Math.abs(amount);
   if (value > 0 && value < 0.0001) return `${sign ? '>-' : '<'}$0.0001`;

@@ -96,7 +96,7 @@ describe('cost/refreshCost', () => {
     assert.equal(formatUsd(0.0031), '$0.0031');
     assert.equal(formatUsd(0.003), '$0.003');
     assert.equal(formatUsd(1234.5), '$1,234.50');
-    assert.equal(formatUsd(0.84, true), '≈$0.84');
+    assert.equal(formatUsd(0.84, true), '≈ $0.84');
     assert.equal(formatUsd(0.000004), '<$0.0001');
     assert.equal(formatUsd(0), '$0.00');
     assert.equal(formatUsd(undefined), 'unknown');

@@ -1,0 +1,73 @@
+// Engine reports → the plain DTOs of shared/protocol.ts.
+import type { ProfileReport, SessionReport } from '../hermes/engine/types';
+import type { ProfileDto, SessionDto, SessionListResult, StatusParams } from '../../shared/protocol';
+import { formatUsd } from '../hermes/cost/refreshCost';
+import type { HermesModel } from './hermesModel';
+
+export function sessionDto(s: SessionReport): SessionDto {
+  return {
+    profile: s.profile,
+    id: s.id,
+    title: s.title ?? null,
+    source: s.source ?? null,
+    model: s.model ?? null,
+    state: s.state,
+    reasons: s.reasons.map((r) => ({ ...r })),
+    tipSessionId: s.tipSessionId ?? null,
+    lastActivityAt: s.lastActivityAt ?? null,
+    prefixTokens: s.prefixTokens,
+    tokensExact: s.tokensExact,
+    cacheWarm: s.cacheWarm,
+    cacheExpiresAt: s.cacheExpiresAt ?? null,
+    refreshCostUsd: s.refreshCostUsd ?? null,
+    refreshCostColdUsd: s.refreshCostColdUsd ?? null,
+    apiEquivalent: s.apiEquivalent,
+  };
+}
+
+export function profileDto(r: ProfileReport): ProfileDto {
+  return {
+    name: r.name,
+    home: r.home,
+    dbFile: r.dbFile,
+    active: r.isActive,
+    unavailable: r.unavailable ?? null,
+    storedPromptSessions: r.storedPromptSessions,
+    requestedEpoch: r.requestedEpoch,
+    sessions: r.sessions.map(sessionDto),
+    problems: [...r.problems],
+    stale: r.totals.stale,
+    pending: r.totals.pending,
+    staleRefreshCostUsd: r.totals.staleRefreshCostUsd,
+    unknownCost: r.totals.unknownCost,
+  };
+}
+
+export function sessionList(model: HermesModel): SessionListResult {
+  return {
+    home: model.home?.root ?? null,
+    problem: model.problem ?? null,
+    profiles: model.profiles().map((a) => profileDto(a.report)),
+  };
+}
+
+/** The status item: `3 stale · ≈ $0.84`, or what is wrong. */
+export function statusOf(model: HermesModel, driver: string | null, driverProblem: string | undefined): StatusParams {
+  if (driverProblem) {
+    return { severity: 'error', text: 'Hermes: database unavailable', detail: driverProblem, stale: 0, pending: 0, staleRefreshCostUsd: 0, driver: null };
+  }
+  if (model.problem) {
+    return { severity: 'warning', text: 'Hermes: no home', detail: model.problem, stale: 0, pending: 0, staleRefreshCostUsd: 0, driver };
+  }
+  const reports = model.profiles().map((a) => a.report);
+  const stale = reports.reduce((n, r) => n + r.totals.stale, 0);
+  const pending = reports.reduce((n, r) => n + r.totals.pending, 0);
+  const cost = reports.reduce((n, r) => n + r.totals.staleRefreshCostUsd, 0);
+  const unavailable = reports.filter((r) => r.unavailable).map((r) => `${r.name}: ${r.unavailable}`);
+  const text = stale > 0 ? `Hermes: ${stale} stale · ${formatUsd(cost, true)}` : pending > 0 ? `Hermes: ${pending} pending` : 'Hermes: all current';
+  const detail = [
+    `${reports.length} profile(s) · ${stale} stale · ${pending} pending`,
+    ...unavailable,
+  ].join('\n');
+  return { severity: unavailable.length ? 'warning' : 'ok', text, detail, stale, pending, staleRefreshCostUsd: cost, driver };
+}

@@ -1,0 +1,44 @@
+// The lens at the top of a source file: `N sessions stale · ≈ $X now · Refresh`, or
+// `All N sessions current`.
+import type { CodeLens, CodeLensParams } from 'vscode-languageserver/node';
+import { formatUsd } from '../../hermes/cost/refreshCost';
+import { Commands, type RefreshParams } from '../../../shared/protocol';
+import type { HermesModel } from '../hermesModel';
+import { summarizeRole } from '../roleSummary';
+import { uriToPath } from '../uri';
+
+const TOP = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+export const SHOW_SESSIONS_COMMAND = 'hermesLens.showSessions';
+
+export function provideCodeLenses(model: HermesModel, params: CodeLensParams): CodeLens[] {
+  const file = uriToPath(params.textDocument.uri);
+  const role = file ? model.roleOf(file) : undefined;
+  if (!role) return [];
+  if (role.shadowedBy) {
+    return [{ range: TOP, command: { title: 'Not loaded by any session: another context file wins', command: SHOW_SESSIONS_COMMAND } }];
+  }
+  const summary = summarizeRole(role);
+  if (summary.stale === 0) {
+    return [{ range: TOP, command: { title: `All ${summary.sessions} session${plural(summary.sessions)} current`, command: SHOW_SESSIONS_COMMAND } }];
+  }
+  const unknown = summary.unknownCost ? ` + ${summary.unknownCost} unknown` : '';
+  const lenses: CodeLens[] = [
+    {
+      range: TOP,
+      command: {
+        title: `${summary.stale} session${plural(summary.stale)} stale · ${formatUsd(summary.costUsd, true)} now${unknown}`,
+        command: SHOW_SESSIONS_COMMAND,
+      },
+    },
+  ];
+  for (const p of summary.byProfile) {
+    const args: RefreshParams = { profile: p.profile, sessionIds: p.stale.map((s) => s.id) };
+    const where = summary.byProfile.length > 1 ? ` in ${p.profile}` : '';
+    lenses.push({ range: TOP, command: { title: `Refresh${where}`, command: Commands.refresh, arguments: [args] } });
+  }
+  return lenses;
+}
+
+function plural(n: number): string {
+  return n === 1 ? '' : 's';
+}

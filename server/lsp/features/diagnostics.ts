@@ -1,0 +1,216 @@
+// Diagnostics on the text of an open document, saved or not: what Hermes will do with this text
+// (drop a middle, block the file, cut a description, ignore the file, …) and how to fix it. The
+// domain layer does the work on text (analyze*Text, discovery with `texts`); this file finds out
+// what the document is to Hermes and turns SourceProblems into LSP diagnostics.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { DEFAULT_CONFIG } from '../../hermes/config';
+import type { ProfileAnalysis } from '../../hermes/engine/analyzeProfile';
+import { analyzeMemoryText } from '../../hermes/sources/memory';
+import { positionsOf, type ProblemRange } from '../../hermes/sources/positions';
+import { analyzeContextFileText, contextFileKind, discoverProjectContext, shadowedMessage } from '../../hermes/sources/projectContext';
+import { analyzeCategoryText, analyzeSkillText, skillNameClashes } from '../../hermes/sources/skills';
+import { isIndexedSkillPath } from '../../hermes/sources/skillTree';
+import { analyzeSoulText } from '../../hermes/sources/soul';
+import { contextFileCap } from '../../hermes/sources/truncate';
+import type { SourceProblem } from '../../hermes/sources/types';
+import type { HermesModel } from '../hermesModel';
+import { uriToPath } from '../uri';
+
+/**
+ * Past this many UTF-16 units a document is not analysed: Hermes' own caps (500,000 characters for
+ * a context file, 65,536 scanned) are far below it, and a 50 MB buffer must not stall the server
+ * on every keystroke. Such a document gets one diagnostic saying so.
+ */
+export const MAX_DIAGNOSED_CHARS = 2_000_000;
+/** Session working directories re-discovered per keystroke for one context file, at most. */
+const MAX_CONTEXT_CWDS = 12;
+
+const SEVERITY: Record<SourceProblem['code'], DiagnosticSeverity> = {
+  blocked: DiagnosticSeverity.Error,
+  'frontmatter-invalid': DiagnosticSeverity.Error,
+  unreadable: DiagnosticSeverity.Error,
+  binary: DiagnosticSeverity.Error,
+  truncated: DiagnosticSeverity.Warning,
+  'description-cut': DiagnosticSeverity.Warning,
+  'frontmatter-missing': DiagnosticSeverity.Warning,
+  'duplicate-skill': DiagnosticSeverity.Warning,
+  shadowed: DiagnosticSeverity.Warning,
+  'per-profile-text': DiagnosticSeverity.Warning,
+  'memory-over-limit': DiagnosticSeverity.Warning,
+};
+
+/** What a document is to Hermes, by its path. */
+type Target =
+  | { readonly kind: 'soul' | 'memory' | 'user' | 'skill' | 'skill-category'; readonly analysis: ProfileAnalysis; readonly file: string }
+  | { readonly kind: 'project-context'; readonly file: string };
+
+/** The diagnostics of `document`'s current text; [] for a document that is not a Hermes source. Never throws. */
+export function diagnoseDocument(model: HermesModel, document: TextDocument): Diagnostic[] {
+  try {
+    const docPath = uriToPath(document.uri);
+    if (!docPath) return [];
+    const target = classify(model, docPath);
+    if (!target) return [];
+    const raw = document.getText();
+    if (raw.length > MAX_DIAGNOSED_CHARS) return [tooLarge(raw.length)];
+    // Editors hide a BOM; should one be in the buffer, analyse the text without it and shift back.
+    const bom = raw.charCodeAt(0) === 0xfeff && target.kind !== 'memory' && target.kind !== 'user' ? 1 : 0;
+    const text = bom ? raw.slice(1) : raw;
+    const problems = problemsOf(model, target, text).filter((p) => p.file === target.file);
+    const firstLine = positionsOf(text).line(0);
+    return dedupe(problems).map((p) => toDiagnostic(p, shift(p.range ?? firstLine, bom)));
+  } catch {
+    return [];
+  }
+}
+
+function problemsOf(model: HermesModel, target: Target, text: string): readonly SourceProblem[] {
+  if (target.kind === 'project-context') return contextProblems(model, target.file, text);
+  const { analysis, file } = target;
+  switch (target.kind) {
+    case 'soul':
+      return analyzeSoulText(file, text, analysis.profile.dir, analysis.config).problems;
+    case 'memory':
+    case 'user':
+      return analyzeMemoryText(file, text, target.kind).problems;
+    case 'skill-category':
+      return analyzeCategoryText(file, text).problems;
+    case 'skill': {
+      const skill = analyzeSkillText(path.join(analysis.profile.dir, 'skills'), file, text, analysis.config);
+      return [...skill.problems, ...skillNameClashes(skill, text, analysis.sourcesFor(undefined).skills)];
+    }
+  }
+}
+
+/** A profile file of a watched profile (even one with no session), else a project context file by name. */
+function classify(model: HermesModel, docPath: string): Target | undefined {
+  const file = canonical(docPath);
+  for (const analysis of model.profiles()) {
+    const dir = analysis.profile.dir;
+    const rel = inside(canonical(dir), file);
+    if (rel === undefined) continue;
+    // Paths as the profile's analysis spells them, so they match the index's entries.
+    const own = path.join(dir, rel);
+    if (rel === 'SOUL.md') return { kind: 'soul', analysis, file: own };
+    if (rel === path.join('memories', 'MEMORY.md')) return { kind: 'memory', analysis, file: own };
+    if (rel === path.join('memories', 'USER.md')) return { kind: 'user', analysis, file: own };
+    const name = path.basename(rel);
+    if ((name === 'SKILL.md' || name === 'DESCRIPTION.md') && isIndexedSkillPath(path.join(dir, 'skills'), own)) {
+      return { kind: name === 'SKILL.md' ? 'skill' : 'skill-category', analysis, file: own };
+    }
+  }
+  return contextFileKind(file) ? { kind: 'project-context', file } : undefined;
+}
+
+/**
+ * A context file: discovery from every live session cwd it can take part in, with this text in
+ * place of the file's, so blocking, truncation (the AGENTS chain's too) and shadowing are what
+ * those sessions would get. A file no session reaches is analysed alone, as if cwd were its folder.
+ */
+function contextProblems(model: HermesModel, file: string, text: string): SourceProblem[] {
+  const kind = contextFileKind(file)!;
+  // `.hermes.md` and the AGENTS chain are looked up from cwd upwards; the others in cwd only.
+  const upward = kind.kind === 'hermes-md' || kind.kind === 'agents-chain';
+  const runs = new Map<string, { cwd: string; cap: number }>();
+  let capped = false;
+  for (const analysis of model.profiles()) {
+    const cap = contextFileCap(analysis.config);
+    for (const session of analysis.report.sessions) {
+      if (!session.cwd || session.state === 'ended' || session.state === 'no-prompt') continue;
+      const cwd = canonical(session.cwd);
+      const rel = inside(kind.cwd, cwd);
+      if (rel === undefined || (!upward && rel !== '')) continue;
+      if (runs.size >= MAX_CONTEXT_CWDS) capped = true;
+      else runs.set(`${cap}\u0000${cwd}`, { cwd, cap });
+    }
+  }
+  if (runs.size === 0) {
+    if (model.profiles().length === 0) return [];
+    const home = model.home;
+    const config = (home && model.profileByName(home.activeProfile)?.config) ?? model.profiles()[0]?.config ?? DEFAULT_CONFIG;
+    return analyzeContextFileText(file, text, { maxChars: contextFileCap(config) }).problems;
+  }
+  const texts = new Map([[file, text]]);
+  const problems: SourceProblem[] = [];
+  let loaded = false;
+  for (const { cwd, cap } of runs.values()) {
+    const context = discoverProjectContext(cwd, { maxChars: cap, texts });
+    if (context.files.some((f) => f.path === file)) loaded = true;
+    problems.push(...context.problems.filter((p) => p.file === file));
+  }
+  // Shadowed means no session loads it: one cwd that loads it is enough to drop the warning.
+  if (loaded) return problems.filter((p) => p.code !== 'shadowed');
+  if (capped && !problems.some((p) => p.code === 'shadowed')) {
+    const shadowedBy = model.roleOf(file)?.shadowedBy;
+    if (shadowedBy) problems.push({ file, code: 'shadowed', message: shadowedMessage(shadowedBy), range: positionsOf(text).line(0) });
+  }
+  return problems;
+}
+
+function toDiagnostic(problem: SourceProblem, range: ProblemRange): Diagnostic {
+  return {
+    range: { start: { line: range.startLine, character: range.startCharacter }, end: { line: range.endLine, character: range.endCharacter } },
+    severity: SEVERITY[problem.code] ?? DiagnosticSeverity.Warning,
+    source: 'hermes',
+    code: problem.code,
+    message: problem.message,
+  };
+}
+
+function tooLarge(length: number): Diagnostic {
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: DiagnosticSeverity.Information,
+    source: 'hermes',
+    code: 'too-large',
+    message:
+      `This file is too large for Hermes Prompt Lens to check as you type (${length.toLocaleString('en-US')} characters, ` +
+      `limit ${MAX_DIAGNOSED_CHARS.toLocaleString('en-US')}). Hermes itself loads at most the context-file cap of it; trim the file.`,
+  };
+}
+
+/** The same problem found from several session cwds is reported once. */
+function dedupe(problems: readonly SourceProblem[]): SourceProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const r = p.range;
+    const key = `${p.code}:${r ? `${r.startLine}.${r.startCharacter}-${r.endLine}.${r.endCharacter}` : ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function shift(range: ProblemRange, bom: number): ProblemRange {
+  if (!bom) return range;
+  return {
+    startLine: range.startLine,
+    startCharacter: range.startCharacter + (range.startLine === 0 ? bom : 0),
+    endLine: range.endLine,
+    endCharacter: range.endCharacter + (range.endLine === 0 ? bom : 0),
+  };
+}
+
+/** `child` relative to `dir` ('' for the directory itself), or undefined when it is not inside. */
+function inside(dir: string, child: string): string | undefined {
+  const rel = path.relative(dir, child);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  return rel;
+}
+
+/** The real path (as discovery and the walkers see it); for a file not on disk, its folder's. */
+function canonical(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    const dir = path.dirname(path.resolve(p));
+    try {
+      return path.join(fs.realpathSync(dir), path.basename(p));
+    } catch {
+      return path.resolve(p);
+    }
+  }
+}

@@ -1,0 +1,71 @@
+// Hover anywhere in a source file: the tier it lands in, the size of this file's contribution and
+// its share of the prompt, how many sessions and profiles carry it, and what refreshing them costs
+// now. On a skill: the exact index line (description) or that the body is not in the prompt.
+import { MarkupKind, type Hover, type HoverParams } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { countTokens } from '../../hermes/cost/tokens';
+import { formatUsd } from '../../hermes/cost/refreshCost';
+import { parseFrontmatter } from '../../hermes/sources/frontmatter';
+import type { HermesModel, SourceRole } from '../hermesModel';
+import { summarizeRole } from '../roleSummary';
+import { uriToPath } from '../uri';
+
+const TIER_WHY: Record<string, string> = {
+  stable: 'shared by every profile and home; an edit here re-writes the whole cache',
+  context: 'per project and profile, after the stable tier',
+  volatile: 'the last tier: memory, skills index, date and model lines',
+};
+
+export function provideHover(model: HermesModel, document: TextDocument | undefined, params: HoverParams): Hover | null {
+  const file = uriToPath(params.textDocument.uri);
+  const role = file ? model.roleOf(file) : undefined;
+  if (!role) return null;
+  const lines = [...headline(role, document, params.position.line), '', ...figures(role)];
+  return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n') } };
+}
+
+function headline(role: SourceRole, document: TextDocument | undefined, line: number): string[] {
+  if (role.shadowedBy) {
+    return [`**Hermes: not in any prompt.** No session loads this file: \`${role.shadowedBy}\` wins the project-context discovery (only the first kind found is loaded).`];
+  }
+  const tier = role.tier ? `**Hermes · ${role.tier} tier** — ${TIER_WHY[role.tier]}` : '**Hermes**';
+  if (role.kind === 'skill' && document) {
+    const front = parseFrontmatter(document.getText());
+    const rendered = role.uses[0]?.contribution?.rendered ?? '';
+    if (front.data && line >= front.bodyStartLine) {
+      return [
+        tier,
+        '',
+        "This is the skill's **body**: it is not in the system prompt (Hermes loads it only when the model calls `skill_view`). Editing it changes no session.",
+      ];
+    }
+    return [tier, '', rendered ? 'Enters the prompt as this skills-index line:' : 'This skill is not in the index (hidden by platform, conditions or `skills.disabled`).', ...(rendered ? ['```text', rendered, '```'] : [])];
+  }
+  return [tier];
+}
+
+function figures(role: SourceRole): string[] {
+  if (role.shadowedBy) return [];
+  const contribution = role.uses.find((u) => u.contribution)?.contribution;
+  const text = contribution?.rendered ?? '';
+  const bytes = Buffer.byteLength(text, 'utf8');
+  const sessions = role.uses.flatMap((u) => u.sessions);
+  const model = sessions[0]?.model ?? undefined;
+  const tokens = countTokens(text, model);
+  const promptTokens = sessions.length ? sessions.reduce((n, s) => n + s.systemPromptTokens, 0) / sessions.length : 0;
+  const share = promptTokens > 0 ? ` · ${Math.round((tokens.tokens / promptTokens) * 100)}% of the system prompt` : '';
+  const summary = summarizeRole(role);
+  const out = [`This file puts **${bytes.toLocaleString('en-US')} bytes** (${tokens.exact ? '' : '≈'}${tokens.tokens.toLocaleString('en-US')} tokens) into the prompt${share}.`];
+  out.push(`Carried by **${summary.sessions}** live session${summary.sessions === 1 ? '' : 's'} in ${summary.profiles} profile${summary.profiles === 1 ? '' : 's'}.`);
+  if (summary.stale > 0) {
+    const cold = summary.stale - summary.warm;
+    out.push(
+      `**${summary.stale} stale** because of this file · refreshing them now: **${formatUsd(summary.costUsd, true)}**` +
+        (summary.unknownCost ? ` (+ ${summary.unknownCost} of unknown cost)` : '') +
+        ` · ${summary.warm} warm cache${summary.warm === 1 ? '' : 's'}, ${cold} already expired (free but for the prompt change).`,
+    );
+  } else {
+    out.push('Every session that carries it already holds this version.');
+  }
+  return out;
+}

@@ -1,0 +1,34 @@
+// The custom requests behind the read-only prompt document and the diff editor.
+import { diffPrompt } from '../../hermes/engine/promptDiff';
+import { HermesError } from '../../hermes/errors';
+import type { PromptAnatomyDto, PromptDiffDto, SessionRef } from '../../../shared/protocol';
+import type { HermesModel } from '../hermesModel';
+
+function sessionAnatomy(model: HermesModel, ref: SessionRef) {
+  const analysis = model.profileByName(ref.profile);
+  const anatomy = analysis?.anatomyOf(ref.sessionId);
+  if (!analysis || !anatomy) {
+    throw new HermesError('session-missing', `Session ${ref.sessionId} of profile ${ref.profile} holds no stored prompt (or is not live).`);
+  }
+  return { analysis, anatomy };
+}
+
+export function anatomyDto(model: HermesModel, ref: SessionRef): PromptAnatomyDto {
+  const { anatomy } = sessionAnatomy(model, ref);
+  return {
+    ...ref,
+    text: anatomy.text,
+    bytes: anatomy.bytes,
+    tokens: anatomy.tokens,
+    tokensExact: anatomy.tokensExact,
+    tiers: anatomy.tiers.map((t) => ({ name: t.name, start: t.start, end: t.end, bytes: t.bytes, tokens: t.tokens })),
+    blocks: anatomy.blocks.map((b) => ({ kind: b.kind, tier: b.tier, start: b.start, end: b.end, bytes: b.bytes, tokens: b.tokens, label: b.label })),
+  };
+}
+
+export function diffDto(model: HermesModel, ref: SessionRef): PromptDiffDto {
+  const { analysis, anatomy } = sessionAnatomy(model, ref);
+  const session = analysis.report.sessions.find((s) => s.id === ref.sessionId);
+  const diff = diffPrompt(anatomy, analysis.sourcesFor(session?.cwd), session?.model);
+  return { ...ref, before: diff.before, after: diff.after, sections: diff.sections.map((s) => ({ ...s, hunks: [...s.hunks] })) };
+}

@@ -1,0 +1,206 @@
+// The language server's view of Hermes: the home, one analysis per watched profile, and which
+// files feed which sessions. Features read from here; watchers and saves tell it what changed, and
+// it re-evaluates only what the change can affect (analysis caches are kept per profile).
+import * as path from 'node:path';
+import { AnalysisCache } from '../hermes/engine/analysisCache';
+import { analyzeProfile, type ProfileAnalysis } from '../hermes/engine/analyzeProfile';
+import type { SessionReport } from '../hermes/engine/types';
+import { openHome, selectedProfiles } from '../hermes/engine/workspace';
+import { describeError } from '../hermes/errors';
+import type { PriceOverrides } from '../hermes/cost/prices';
+import type { HermesHome, SourceKind, TierName } from '../hermes/model';
+import type { FileContribution } from '../hermes/sources/types';
+
+export interface ModelOptions {
+  readonly home: string;
+  readonly profiles: readonly string[];
+  readonly priceOverrides?: PriceOverrides;
+}
+
+/** What one file is to Hermes, for one profile. */
+export interface ProfileUse {
+  readonly analysis: ProfileAnalysis;
+  /** Live sessions whose prompt this file feeds. */
+  readonly sessions: readonly SessionReport[];
+  /** What the file puts into the prompt today (for a shadowed file: nothing). */
+  readonly contribution: FileContribution | undefined;
+}
+
+export interface SourceRole {
+  readonly kind: SourceKind;
+  readonly file: string;
+  readonly tier: TierName | undefined;
+  readonly uses: readonly ProfileUse[];
+  /** Set when no session loads the file because another context file wins (FACTS §4). */
+  readonly shadowedBy: string | undefined;
+}
+
+const CONTEXT_FILE_NAMES = new Set(['.hermes.md', 'HERMES.md', 'AGENTS.override.md', 'AGENTS.md', 'agents.md', 'CLAUDE.md', 'claude.md', '.cursorrules']);
+
+export class HermesModel {
+  private analyses = new Map<string, ProfileAnalysis>();
+  private caches = new Map<string, AnalysisCache>();
+  private homeInfo: HermesHome | undefined;
+  private problemText: string | undefined;
+  private options: ModelOptions = { home: '', profiles: [] };
+
+  constructor(private readonly clock: () => number = () => Date.now() / 1000) {}
+
+  get home(): HermesHome | undefined {
+    return this.homeInfo;
+  }
+
+  /** Why nothing can be shown (no home), if so. */
+  get problem(): string | undefined {
+    return this.problemText;
+  }
+
+  configure(options: ModelOptions): void {
+    this.options = options;
+    this.caches.clear();
+    this.reloadAll();
+  }
+
+  reloadAll(): void {
+    this.analyses.clear();
+    try {
+      this.homeInfo = openHome({ home: this.options.home || undefined });
+      const profiles = selectedProfiles(this.homeInfo, this.options.profiles.length ? { profiles: this.options.profiles } : { allProfiles: true });
+      this.problemText = undefined;
+      for (const profile of profiles) this.analyze(profile.dir, profile);
+    } catch (error) {
+      this.homeInfo = undefined;
+      this.problemText = describeError(error);
+    }
+  }
+
+  /** Hermes wrote to these profiles' databases. */
+  databaseChanged(profileDirs: readonly string[]): void {
+    for (const dir of profileDirs) {
+      const analysis = this.byDir(dir);
+      if (!analysis) continue;
+      this.cacheFor(dir).databaseChanged();
+      this.analyze(dir, analysis.profile);
+    }
+  }
+
+  /** Instruction files changed: every profile's rendered sources may differ. */
+  sourcesChanged(): void {
+    for (const [dir, analysis] of [...this.analyses]) {
+      this.cacheFor(dir).sourcesChanged();
+      this.analyze(dir, analysis.profile);
+    }
+  }
+
+  profiles(): ProfileAnalysis[] {
+    return [...this.analyses.values()];
+  }
+
+  profileByName(name: string): ProfileAnalysis | undefined {
+    return this.profiles().find((a) => a.profile.name === name);
+  }
+
+  /** Session cwds of live sessions (where project context files are looked up). */
+  projectDirs(): string[] {
+    const dirs = new Set<string>();
+    for (const analysis of this.analyses.values()) {
+      for (const s of analysis.report.sessions) if (s.cwd && s.state !== 'ended') dirs.add(s.cwd);
+    }
+    return [...dirs];
+  }
+
+  /** What `file` is to Hermes: which profiles and sessions it feeds, and where in the prompt. */
+  roleOf(file: string): SourceRole | undefined {
+    const resolved = path.resolve(file);
+    for (const analysis of this.analyses.values()) {
+      const own = this.profileFileRole(analysis, resolved);
+      if (own) return own;
+    }
+    return CONTEXT_FILE_NAMES.has(path.basename(resolved)) || isCursorRule(resolved) ? this.contextFileRole(resolved) : undefined;
+  }
+
+  private profileFileRole(analysis: ProfileAnalysis, file: string): SourceRole | undefined {
+    const dir = analysis.profile.dir;
+    const sources = analysis.sourcesFor(undefined);
+    const live = analysis.report.sessions.filter((s) => s.state !== 'ended' && s.state !== 'no-prompt');
+    const use = (contribution: FileContribution | undefined): ProfileUse[] => [{ analysis, sessions: live, contribution }];
+    if (file === path.join(dir, 'SOUL.md')) {
+      return { kind: 'soul', file, tier: 'stable', uses: use({ kind: 'soul', path: file, rendered: sources.soul.block }), shadowedBy: undefined };
+    }
+    if (file === path.join(dir, 'memories', 'MEMORY.md') || file === path.join(dir, 'memories', 'USER.md')) {
+      const memory = file.endsWith('MEMORY.md') ? sources.memory : sources.user;
+      return { kind: memory.kind, file, tier: 'volatile', uses: use({ kind: memory.kind, path: file, rendered: memory.block }), shadowedBy: undefined };
+    }
+    const skillsDir = path.join(dir, 'skills') + path.sep;
+    if (file.startsWith(skillsDir)) {
+      const tier = majorityTier(live.map((s) => s.skillsTier)) ?? 'volatile';
+      if (path.basename(file) === 'DESCRIPTION.md') {
+        const entry = [...sources.skills.categories].find(([, info]) => info.file === file);
+        const rendered = entry ? `  ${entry[0]}: ${entry[1].description}` : '';
+        return { kind: 'skill-category', file, tier, uses: use({ kind: 'skill-category', path: file, rendered, label: entry?.[0] }), shadowedBy: undefined };
+      }
+      if (path.basename(file) === 'SKILL.md') {
+        const skill = sources.skills.entries.find((e) => e.file === file);
+        const rendered = skill && skill.visible ? `    - ${skill.name}${skill.promptDescription ? `: ${skill.promptDescription}` : ''}` : '';
+        return { kind: 'skill', file, tier, uses: use({ kind: 'skill', path: file, rendered, label: skill?.name }), shadowedBy: undefined };
+      }
+    }
+    return undefined;
+  }
+
+  private contextFileRole(file: string): SourceRole | undefined {
+    const uses: ProfileUse[] = [];
+    let shadowedBy: string | undefined;
+    let seen = false;
+    for (const analysis of this.analyses.values()) {
+      const byCwd = new Map<string, SessionReport[]>();
+      for (const s of analysis.report.sessions) {
+        if (!s.cwd || s.state === 'ended' || s.state === 'no-prompt') continue;
+        byCwd.set(s.cwd, [...(byCwd.get(s.cwd) ?? []), s]);
+      }
+      const sessions: SessionReport[] = [];
+      let contribution: FileContribution | undefined;
+      for (const [cwd, list] of byCwd) {
+        const context = analysis.sourcesFor(cwd).projectContext;
+        const found = context.files.find((f) => f.path === file);
+        if (found) {
+          contribution = found;
+          sessions.push(...list);
+          seen = true;
+        }
+        const shadow = context.shadowed.find((s) => s.path === file);
+        if (shadow) {
+          shadowedBy = shadow.winner;
+          seen = true;
+        }
+      }
+      if (sessions.length) uses.push({ analysis, sessions, contribution });
+    }
+    if (!seen) return undefined;
+    return { kind: 'project-context', file, tier: 'context', uses, shadowedBy: uses.length ? undefined : shadowedBy };
+  }
+
+  private analyze(dir: string, profile: ProfileAnalysis['profile']): void {
+    this.analyses.set(dir, analyzeProfile(profile, { now: this.clock(), cache: this.cacheFor(dir), priceOverrides: this.options.priceOverrides }));
+  }
+
+  private byDir(dir: string): ProfileAnalysis | undefined {
+    return this.analyses.get(dir) ?? this.analyses.get(path.resolve(dir));
+  }
+
+  private cacheFor(dir: string): AnalysisCache {
+    let cache = this.caches.get(dir);
+    if (!cache) this.caches.set(dir, (cache = new AnalysisCache()));
+    return cache;
+  }
+}
+
+function isCursorRule(file: string): boolean {
+  return file.endsWith('.mdc') && path.basename(path.dirname(file)) === 'rules' && path.basename(path.dirname(path.dirname(file))) === '.cursor';
+}
+
+function majorityTier(tiers: ReadonlyArray<TierName | undefined>): TierName | undefined {
+  const counts = new Map<TierName, number>();
+  for (const t of tiers) if (t) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+}

@@ -1,0 +1,80 @@
+// Refresh requests from the editor: which sessions a request covers, what it costs, and the write
+// itself through the engine. Writes happen only here, only on an explicit user action, and never
+// in an untrusted workspace.
+import { HermesError } from '../hermes/errors';
+import type { SessionReport } from '../hermes/engine/types';
+import { requestRefresh } from '../hermes/refresh/requestRefresh';
+import type { RefreshParams, RefreshPreviewDto, RefreshResultDto } from '../../shared/protocol';
+import type { HermesModel } from './hermesModel';
+
+export const UNTRUSTED_REFRESH_MESSAGE =
+  "Refreshing is disabled in Restricted Mode: it writes to Hermes' state.db. Trust this workspace to enable it.";
+
+export class RefreshService {
+  constructor(
+    private readonly model: HermesModel,
+    private readonly isTrusted: () => boolean,
+    private readonly defaultStrategy: () => 'epoch' | 'clear-prompt',
+  ) {}
+
+  /** The live sessions a request would make rebuild. */
+  targets(params: RefreshParams): SessionReport[] {
+    const analysis = this.requireProfile(params.profile);
+    const live = analysis.report.sessions.filter((s) => s.state !== 'ended');
+    if (params.sessionIds?.length) return live.filter((s) => params.sessionIds!.includes(s.id));
+    if (params.onlyStale) return live.filter((s) => s.state === 'stale');
+    return live.filter((s) => s.state !== 'no-prompt');
+  }
+
+  preview(params: RefreshParams): RefreshPreviewDto {
+    const sessions = this.targets(params);
+    const warm = sessions.filter((s) => s.cacheWarm);
+    const cold = sessions.filter((s) => !s.cacheWarm);
+    const sum = (list: SessionReport[]) => list.reduce((n, s) => n + (s.refreshCostUsd ?? 0), 0);
+    return {
+      profile: params.profile,
+      sessions: sessions.length,
+      warm: warm.length,
+      cold: cold.length,
+      warmCostUsd: sum(warm),
+      coldCostUsd: sum(cold),
+      unknownCost: sessions.filter((s) => s.refreshCostUsd === undefined).length,
+      apiEquivalent: sessions.some((s) => s.apiEquivalent),
+    };
+  }
+
+  run(params: RefreshParams): RefreshResultDto {
+    if (!this.isTrusted()) throw new HermesError('bad-input', UNTRUSTED_REFRESH_MESSAGE);
+    const analysis = this.requireProfile(params.profile);
+    const sessionIds = params.sessionIds?.length ? params.sessionIds : params.onlyStale ? this.targets(params).map((s) => s.id) : undefined;
+    if (sessionIds && sessionIds.length === 0) {
+      throw new HermesError('session-missing', `No stale session in profile ${params.profile}: nothing to refresh.`);
+    }
+    const strategy = params.strategy ?? this.defaultStrategy();
+    const result = requestRefresh({
+      dbFile: analysis.report.dbFile,
+      profileName: analysis.profile.name,
+      sessionIds,
+      strategy,
+      dryRun: params.dryRun,
+    });
+    if (!result.dryRun) this.model.databaseChanged([analysis.profile.dir]);
+    return {
+      profile: result.profile,
+      scope: result.scope,
+      sessionIds: [...result.sessionIds],
+      epoch: result.epoch ?? null,
+      storedPromptSessions: result.storedPromptSessions,
+      strategy: result.strategy,
+      dryRun: result.dryRun,
+      message: result.lines.join(' '),
+    };
+  }
+
+  private requireProfile(name: string) {
+    const analysis = this.model.profileByName(name);
+    if (!analysis) throw new HermesError('profile-missing', `Profile "${name}" is not watched. Check hermesLens.profiles and hermesLens.home.`);
+    if (analysis.report.unavailable) throw new HermesError('db-unreadable', analysis.report.unavailable, analysis.report.dbFile);
+    return analysis;
+  }
+}

@@ -1,0 +1,49 @@
+// Figures about one source file that hover, code lens and code actions all show: how many
+// sessions it feeds, how many are stale because of it, and what refreshing those costs now.
+import type { SessionReport } from '../hermes/engine/types';
+import type { SourceRole } from './hermesModel';
+
+export interface ProfileStale {
+  readonly profile: string;
+  /** Stale sessions whose reasons name this file. */
+  readonly stale: readonly SessionReport[];
+  readonly costUsd: number;
+  readonly unknownCost: number;
+}
+
+export interface RoleSummary {
+  readonly sessions: number;
+  readonly profiles: number;
+  readonly stale: number;
+  readonly costUsd: number;
+  readonly unknownCost: number;
+  readonly warm: number;
+  readonly byProfile: readonly ProfileStale[];
+}
+
+export function summarizeRole(role: SourceRole): RoleSummary {
+  const byProfile: ProfileStale[] = [];
+  let sessions = 0;
+  for (const use of role.uses) {
+    sessions += use.sessions.length;
+    const stale = use.sessions.filter((s) => s.state === 'stale' && s.reasons.some((r) => r.path === role.file));
+    if (stale.length) {
+      byProfile.push({
+        profile: use.analysis.profile.name,
+        stale,
+        costUsd: stale.reduce((n, s) => n + (s.refreshCostUsd ?? 0), 0),
+        unknownCost: stale.filter((s) => s.refreshCostUsd === undefined).length,
+      });
+    }
+  }
+  const all = byProfile.flatMap((p) => p.stale);
+  return {
+    sessions,
+    profiles: role.uses.filter((u) => u.sessions.length > 0).length,
+    stale: all.length,
+    costUsd: byProfile.reduce((n, p) => n + p.costUsd, 0),
+    unknownCost: byProfile.reduce((n, p) => n + p.unknownCost, 0),
+    warm: all.filter((s) => s.cacheWarm).length,
+    byProfile,
+  };
+}

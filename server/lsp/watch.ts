@@ -1,0 +1,92 @@
+// Watches the files that feed the prompt and each profile's state.db. fs.watch (inotify) never
+// opens the database file, so SQLite's POSIX locks held by this process are not disturbed
+// (FACTS §2). Bursts of events are coalesced so one save or one Hermes turn re-evaluates once.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export interface WatchEvents {
+  /** Instruction files changed (absolute paths). */
+  onSourcesChanged(paths: string[]): void;
+  /** A state.db (or its WAL) changed, by profile directory. */
+  onDatabaseChanged(profileDirs: string[]): void;
+}
+
+const DB_FILES = new Set(['state.db', 'state.db-wal']);
+
+export class SourceWatcher {
+  private watchers = new Map<string, fs.FSWatcher>();
+  private pendingSources = new Set<string>();
+  private pendingDbs = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly events: WatchEvents,
+    private readonly debounceMs = 150,
+  ) {}
+
+  /** Replaces the watched set: profile directories (with their skills and memories) and project dirs. */
+  update(profileDirs: readonly string[], projectDirs: readonly string[]): void {
+    const wanted = new Map<string, { recursive: boolean; profileDir?: string }>();
+    for (const dir of profileDirs) {
+      wanted.set(dir, { recursive: false, profileDir: dir });
+      wanted.set(path.join(dir, 'memories'), { recursive: false });
+      wanted.set(path.join(dir, 'skills'), { recursive: true });
+    }
+    for (const dir of projectDirs) {
+      if (!wanted.has(dir)) wanted.set(dir, { recursive: false });
+      wanted.set(path.join(dir, '.cursor', 'rules'), { recursive: false });
+    }
+    for (const [dir, watcher] of this.watchers) {
+      if (!wanted.has(dir)) {
+        watcher.close();
+        this.watchers.delete(dir);
+      }
+    }
+    for (const [dir, how] of wanted) {
+      if (this.watchers.has(dir)) continue;
+      try {
+        const watcher = fs.watch(dir, { recursive: how.recursive, persistent: false }, (_event, name) => {
+          if (!name) return;
+          const file = path.join(dir, name.toString());
+          if (how.profileDir && DB_FILES.has(path.basename(file))) this.pendingDbs.add(how.profileDir);
+          else if (!file.endsWith('-shm') && !file.endsWith('-journal')) this.pendingSources.add(file);
+          this.schedule();
+        });
+        watcher.on('error', () => {
+          watcher.close();
+          this.watchers.delete(dir);
+        });
+        this.watchers.set(dir, watcher);
+      } catch {
+        // A directory that does not exist yet (no skills/, no .cursor/rules) is simply not watched.
+      }
+    }
+  }
+
+  /** Called by features that learn of a change first (didSave), to share the debounce. */
+  notifySources(paths: string[]): void {
+    for (const p of paths) this.pendingSources.add(p);
+    this.schedule();
+  }
+
+  dispose(): void {
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flush(), this.debounceMs);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const sources = [...this.pendingSources];
+    const dbs = [...this.pendingDbs];
+    this.pendingSources.clear();
+    this.pendingDbs.clear();
+    if (dbs.length) this.events.onDatabaseChanged(dbs);
+    if (sources.length) this.events.onSourcesChanged(sources);
+  }
+}

@@ -1,0 +1,241 @@
+// The Hermes Prompt Lens language server: wiring only. The Hermes domain layer (server/hermes)
+// knows nothing of LSP; each feature lives in server/lsp/features, one file each.
+import * as fs from 'node:fs';
+import {
+  CodeActionKind,
+  CodeLensRefreshRequest,
+  createConnection,
+  ProposedFeatures,
+  ResponseError,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type Connection,
+  type InitializeParams,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { parsePriceOverrides } from './hermes/cost/prices';
+import { describeError, HermesError } from './hermes/errors';
+import { sqliteDriverStatus } from './hermes/store/connection';
+import { provideCodeActions } from './lsp/features/codeActions';
+import { provideCodeLenses } from './lsp/features/codeLens';
+import { diagnoseDocument } from './lsp/features/diagnostics';
+import { provideHover } from './lsp/features/hover';
+import { anatomyDto, diffDto } from './lsp/features/promptViews';
+import { sessionList, statusOf } from './lsp/dto';
+import { HermesModel } from './lsp/hermesModel';
+import { Log } from './lsp/log';
+import { RefreshService } from './lsp/refreshService';
+import { SettingsService } from './lsp/settings';
+import { uriToPath } from './lsp/uri';
+import { SourceWatcher } from './lsp/watch';
+import {
+  Commands,
+  PromptAnatomyRequest,
+  PromptDiffRequest,
+  RefreshPreviewRequest,
+  RefreshRequest,
+  SavedSourceNotification,
+  SessionListChangedNotification,
+  SessionListRequest,
+  StatusNotification,
+  TrustChangedNotification,
+  type RefreshParams,
+} from '../shared/protocol';
+import type { HermesLensSettings } from '../shared/settings';
+
+export function startServer(connection: Connection): void {
+  const documents = new TextDocuments(TextDocument);
+  const log = new Log(connection);
+  const model = new HermesModel();
+  let trusted = false;
+  let canPullConfiguration = false;
+  let canRefreshLenses = false;
+  let settings: HermesLensSettings | undefined;
+  let folders: string[] = [];
+  const settingsService = new SettingsService(connection, () => canPullConfiguration);
+  const refresh = new RefreshService(model, () => trusted, () => settings?.refreshStrategy ?? 'epoch');
+  /** Saves already evaluated, so the watcher's echo of the same write is skipped. */
+  const handledSaves = new Map<string, number>();
+  const watcher = new SourceWatcher({
+    onSourcesChanged(paths) {
+      const fresh = paths.filter((p) => handledSaves.get(p) !== mtimeOf(p));
+      if (fresh.length === 0) return;
+      log.debug(() => `sources changed: ${fresh.join(', ')}`);
+      model.sourcesChanged();
+      publishAll();
+    },
+    onDatabaseChanged(dirs) {
+      log.debug(() => `state.db changed in ${dirs.join(', ')}`);
+      model.databaseChanged(dirs);
+      publishAll();
+    },
+  });
+
+  connection.onInitialize((params: InitializeParams) => {
+    const options = (params.initializationOptions ?? {}) as { isTrusted?: boolean };
+    // Clients that do not speak of trust (Neovim, a plain LSP client) are trusted like a CLI.
+    trusted = options.isTrusted ?? true;
+    canPullConfiguration = Boolean(params.capabilities.workspace?.configuration);
+    canRefreshLenses = Boolean(params.capabilities.workspace?.codeLens?.refreshSupport);
+    folders = (params.workspaceFolders ?? []).map((f) => f.uri);
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+        hoverProvider: true,
+        codeLensProvider: { resolveProvider: false },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        executeCommandProvider: { commands: [Commands.refresh] },
+      },
+      serverInfo: { name: 'hermes-prompt-lens' },
+    };
+  });
+
+  connection.onInitialized(async () => {
+    await reconfigure();
+  });
+
+  connection.onDidChangeConfiguration(async () => {
+    settingsService.invalidate();
+    await reconfigure();
+  });
+
+  connection.onNotification(TrustChangedNotification, ({ isTrusted }) => {
+    trusted = isTrusted;
+    refreshLenses();
+  });
+
+  async function reconfigure(): Promise<void> {
+    settings = await settingsService.get(firstFolderUri());
+    log.setLevel(settings.trace.server === 'verbose' ? 'debug' : 'info');
+    const progress = await connection.window.createWorkDoneProgress().catch(() => undefined);
+    progress?.begin('Hermes: reading sessions', undefined, settings.home || 'default home');
+    const started = Date.now();
+    model.configure({ home: settings.home, profiles: settings.profiles, priceOverrides: priceOverridesOf(settings, log) });
+    progress?.done();
+    log.info(`Hermes home ${model.home?.root ?? '(none)'}: ${model.profiles().length} profile(s) read in ${Date.now() - started} ms.`);
+    if (model.problem) log.warn(model.problem);
+    publishAll();
+  }
+
+  function publishAll(): void {
+    const driver = sqliteDriverStatus();
+    watcher.update(model.profiles().map((a) => a.profile.dir), model.projectDirs());
+    void connection.sendNotification(StatusNotification, statusOf(model, driver.driver ?? null, driver.problem));
+    void connection.sendNotification(SessionListChangedNotification, sessionList(model));
+    refreshLenses();
+    for (const document of documents.all()) publishDiagnostics(document);
+  }
+
+  function refreshLenses(): void {
+    if (canRefreshLenses) connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+  }
+
+  function publishDiagnostics(document: TextDocument): void {
+    try {
+      void connection.sendDiagnostics({ uri: document.uri, diagnostics: diagnoseDocument(model, document) });
+    } catch (error) {
+      log.error(`Diagnostics failed for ${document.uri}: ${describeError(error)}`);
+    }
+  }
+
+  documents.onDidOpen((e) => publishDiagnostics(e.document));
+  documents.onDidChangeContent((e) => publishDiagnostics(e.document));
+  documents.onDidClose((e) => void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] }));
+  documents.onDidSave((e) => {
+    const file = uriToPath(e.document.uri);
+    if (!file) return;
+    const before = staleIds();
+    handledSaves.set(file, mtimeOf(file));
+    model.sourcesChanged();
+    const role = model.roleOf(file);
+    publishAll();
+    if (!role) return;
+    const after = staleIds();
+    for (const analysis of model.profiles()) {
+      const name = analysis.profile.name;
+      const newly = [...(after.get(name) ?? [])].filter((id) => !before.get(name)?.has(id));
+      if (newly.length === 0) continue;
+      void connection.sendNotification(SavedSourceNotification, {
+        uri: e.document.uri,
+        profile: name,
+        newlyStale: newly.length,
+        staleTotal: analysis.report.totals.stale,
+        staleRefreshCostUsd: analysis.report.totals.staleRefreshCostUsd,
+      });
+    }
+  });
+
+  function staleIds(): Map<string, Set<string>> {
+    return new Map(model.profiles().map((a) => [a.profile.name, new Set(a.report.sessions.filter((s) => s.state === 'stale').map((s) => s.id))]));
+  }
+
+  connection.onHover((params) => guard(() => provideHover(model, documents.get(params.textDocument.uri), params), null));
+  connection.onCodeLens((params) => guard(() => provideCodeLenses(model, params), []));
+  connection.onCodeAction((params) => guard(() => provideCodeActions(model, params, trusted), []));
+
+  connection.onExecuteCommand(async (params) => {
+    if (params.command !== Commands.refresh) throw new ResponseError(-32601, `Unknown command ${params.command}`);
+    return runRefresh((params.arguments?.[0] ?? {}) as RefreshParams);
+  });
+  connection.onRequest(RefreshRequest, (params) => runRefresh(params));
+  connection.onRequest(RefreshPreviewRequest, (params) => asResponse(() => refresh.preview(params)));
+  connection.onRequest(SessionListRequest, () => sessionList(model));
+  connection.onRequest(PromptAnatomyRequest, (params) => asResponse(() => anatomyDto(model, params)));
+  connection.onRequest(PromptDiffRequest, (params) => asResponse(() => diffDto(model, params)));
+
+  function runRefresh(params: RefreshParams) {
+    return asResponse(() => {
+      const result = refresh.run(params);
+      log.info(`Refresh requested in profile ${result.profile}: ${result.message}`);
+      publishAll();
+      return result;
+    });
+  }
+
+  /** Expected problems go back as one clear error message; the server stays up either way. */
+  function asResponse<T>(work: () => T): T | ResponseError<void> {
+    try {
+      return work();
+    } catch (error) {
+      if (!(error instanceof HermesError)) log.error(`Request failed: ${(error as Error)?.stack ?? describeError(error)}`);
+      return new ResponseError(1, describeError(error));
+    }
+  }
+
+  function guard<T>(work: () => T, fallback: T): T {
+    try {
+      return work();
+    } catch (error) {
+      log.error(`Request failed: ${(error as Error)?.stack ?? describeError(error)}`);
+      return fallback;
+    }
+  }
+
+  function firstFolderUri(): string | undefined {
+    return folders[0];
+  }
+
+  connection.onShutdown(() => watcher.dispose());
+  documents.listen(connection);
+  connection.listen();
+}
+
+function mtimeOf(file: string): number {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+/** Price overrides from the settings object; a malformed entry is reported, the rest used. */
+function priceOverridesOf(settings: HermesLensSettings, log: Log) {
+  if (Object.keys(settings.priceOverrides).length === 0) return undefined;
+  const parsed = parsePriceOverrides(settings.priceOverrides, 'the hermesLens.priceOverrides setting');
+  if (parsed.problem) log.warn(parsed.problem);
+  return parsed.overrides;
+}
+
+if (require.main === module) {
+  startServer(createConnection(ProposedFeatures.all));
+}

@@ -1,0 +1,169 @@
+// The bundled language server (dist/server.js) over stdio, driven by a real LSP client on a
+// generated Hermes home. Everything is awaited on messages from the server, never on time.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import Database from 'better-sqlite3';
+import type { CodeAction, CodeLens, Diagnostic, Hover, MarkupContent } from 'vscode-languageserver-protocol/node';
+import { generateDemoHome, type DemoManifest } from '../../server/demo/demoHome';
+import { adoptRefresh } from '../../server/demo/hermesWriter';
+import { Commands, type SessionListResult, type StatusParams } from '../../shared/protocol';
+import { TestLspClient } from '../support/lspClient';
+
+const SESSION_LIST = 'hermes/sessionListChanged';
+const STATUS = 'hermes/status';
+
+function readMeta(dbFile: string): Map<string, string> {
+  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+  try {
+    return new Map((db.prepare('SELECT key, value FROM state_meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, String(r.value)]));
+  } finally {
+    db.close();
+  }
+}
+
+function staleIn(list: SessionListResult, profile: string): string[] {
+  return list.profiles.find((p) => p.name === profile)?.sessions.filter((s) => s.state === 'stale').map((s) => s.id) ?? [];
+}
+
+describe('language server over stdio (bundled dist/server.js)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let demo: DemoManifest;
+  let client: TestLspClient;
+  let soul: string;
+
+  // A fresh demo home per test: refreshes and Hermes-side writes must not leak between tests.
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hl-protocol-'));
+    demo = generateDemoHome(path.join(dir, 'demo'));
+    soul = path.join(demo.root, 'SOUL.md');
+    client = new TestLspClient({ home: demo.root });
+  });
+  afterEach(() => {
+    client.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('announces its capabilities', async () => {
+    const result = await client.initialize({ isTrusted: true });
+    assert.equal(result.capabilities.hoverProvider, true);
+    assert.ok(result.capabilities.codeLensProvider);
+    assert.deepEqual((result.capabilities.codeActionProvider as { codeActionKinds: string[] }).codeActionKinds, ['quickfix']);
+    assert.deepEqual(result.capabilities.executeCommandProvider?.commands, [Commands.refresh]);
+    assert.equal(result.serverInfo?.name, 'hermes-prompt-lens');
+  });
+
+  it('reports the demo home: status with stale count and cost, and the session list', async () => {
+    await client.initialize({ isTrusted: true });
+    const status = await client.waitFor<StatusParams>(STATUS);
+    const list = await client.waitFor<SessionListResult>(SESSION_LIST);
+    const expectedStale = Object.values(demo.sessions).filter((s) => s.state === 'stale').length;
+    assert.equal(status.stale, expectedStale);
+    assert.match(status.text, new RegExp(`^Hermes: ${expectedStale} stale · ≈ \\$\\d`));
+    assert.equal(status.driver, 'better-sqlite3');
+    assert.deepEqual(list.profiles.map((p) => p.name).sort(), ['default', 'work']);
+  });
+
+  it('publishes diagnostics on open and updates them on an unsaved change', async () => {
+    await client.initialize({ isTrusted: true });
+    await client.waitFor(SESSION_LIST);
+    const skill = path.join(demo.root, 'skills', 'notes', 'long-description-check', 'SKILL.md');
+    fs.mkdirSync(path.dirname(skill), { recursive: true });
+    const long = 'Checks that very long descriptions are cut where Hermes cuts them, at sixty characters exactly';
+    const text = `---\nname: long-description-check\ndescription: ${long}\n---\n\nBody.\n`;
+    fs.writeFileSync(skill, text);
+    const uri = await client.open(skill, text);
+    const cut = await client.diagnostics(uri, (d) => d.some((x) => x.code === 'description-cut'));
+    const diagnostic = cut.find((d) => d.code === 'description-cut')!;
+    assert.equal(diagnostic.range.start.line, 2);
+    assert.equal(diagnostic.range.start.character, 'description: '.length + 57);
+    const since = client.mark();
+    await client.change(uri, text.replace(long, 'Short enough'));
+    const after = await client.diagnostics(uri, () => true, since);
+    assert.equal(after.filter((d: Diagnostic) => d.code === 'description-cut').length, 0);
+  });
+
+  it('hovers SOUL.md with its tier, size, sessions and refresh cost', async () => {
+    await client.initialize({ isTrusted: true });
+    await client.waitFor(SESSION_LIST);
+    const uri = await client.open(soul, fs.readFileSync(soul, 'utf8'));
+    const hover = (await client.hover(uri, 0, 1)) as Hover;
+    const value = (hover.contents as MarkupContent).value;
+    assert.match(value, /stable tier/);
+    assert.match(value, /bytes\*\* \(≈?[\d,]+ tokens\) into the prompt/);
+    assert.match(value, /Carried by \*\*\d+\*\* live sessions? in \d profiles?/);
+    assert.match(value, /\d+ stale\*\* because of this file · refreshing them now: \*\*≈ \$/);
+  });
+
+  it('shows the code lens and runs the quick fix through workspace/executeCommand, writing FACTS §5 keys', async () => {
+    await client.initialize({ isTrusted: true });
+    const list = await client.waitFor<SessionListResult>(SESSION_LIST);
+    const staleBySoul = list.profiles
+      .find((p) => p.name === 'default')!
+      .sessions.filter((s) => s.state === 'stale' && s.reasons.some((r) => r.path === soul))
+      .map((s) => s.id);
+    assert.ok(staleBySoul.length > 0);
+    const uri = await client.open(soul, fs.readFileSync(soul, 'utf8'));
+    const lenses = (await client.codeLens(uri)) as CodeLens[];
+    assert.match(lenses[0]!.command!.title, new RegExp(`^${staleBySoul.length} sessions? stale · ≈ \\$[\\d.]+ now`));
+    assert.equal(lenses[1]!.command!.title, 'Refresh');
+
+    const actions = (await client.codeActions(uri)) as CodeAction[];
+    const all = actions.find((a) => a.title.startsWith(`Refresh ${staleBySoul.length} stale session`))!;
+    assert.ok(all, `actions: ${actions.map((a) => a.title).join(' | ')}`);
+    assert.match(all.title, /in profile default \(≈ \$/);
+    const since = client.mark();
+    const result = (await client.executeCommand(all.command!.command, all.command!.arguments!)) as { epoch: number; sessionIds: string[]; message: string };
+    assert.match(result.message, /^Requested a system prompt refresh for \d+ sessions? \(/);
+
+    const meta = readMeta(path.join(demo.root, 'state.db'));
+    for (const id of result.sessionIds) assert.equal(meta.get(`prompt_refresh_epoch:${id}`), String(result.epoch));
+    const updated = await client.waitFor<SessionListResult>(SESSION_LIST, (l) => staleIn(l, 'default').every((id) => !staleBySoul.includes(id)), { since });
+    const states = updated.profiles.find((p) => p.name === 'default')!.sessions.filter((s) => staleBySoul.includes(s.id)).map((s) => s.state);
+    assert.ok(states.every((s) => s === 'pending'), states.join(','));
+  });
+
+  it('follows a settings change', async () => {
+    await client.initialize({ isTrusted: true });
+    await client.waitFor(SESSION_LIST);
+    const since = client.mark();
+    await client.changeSettings({ home: demo.root, profiles: ['work'] });
+    const list = await client.waitFor<SessionListResult>(SESSION_LIST, () => true, { since });
+    assert.deepEqual(list.profiles.map((p) => p.name), ['work']);
+  });
+
+  it('sees a Hermes-side write to state.db and pushes the updated session list', async () => {
+    await client.initialize({ isTrusted: true });
+    const list = await client.waitFor<SessionListResult>(SESSION_LIST);
+    const work = demo.profiles.find((p) => p.name === 'work')!;
+    const pending = list.profiles.find((p) => p.name === 'work')!.sessions.find((s) => s.state === 'pending')!;
+    assert.ok(pending, 'the demo has a pending session in profile work');
+    const since = client.mark();
+    adoptRefresh(work.dbFile, pending.id, work.dir);
+    const updated = await client.waitFor<SessionListResult>(
+      SESSION_LIST,
+      (l) => l.profiles.find((p) => p.name === 'work')?.sessions.find((s) => s.id === pending.id)?.state === 'fresh',
+      { since },
+    );
+    assert.ok(updated);
+  });
+
+  it('refuses to write in an untrusted workspace and says why', async () => {
+    await client.initialize({ isTrusted: false });
+    await client.waitFor(SESSION_LIST);
+    const before = fs.readFileSync(path.join(demo.root, 'state.db'));
+    const uri = await client.open(soul, fs.readFileSync(soul, 'utf8'));
+    const actions = (await client.codeActions(uri)) as CodeAction[];
+    assert.ok(actions.length > 0 && actions.every((a) => a.disabled?.reason?.includes('Restricted Mode')));
+    await assert.rejects(client.executeCommand(Commands.refresh, [{ profile: 'default' }]), /Restricted Mode/);
+    assert.deepEqual(fs.readFileSync(path.join(demo.root, 'state.db')), before);
+  });
+
+  it('shuts down and exits cleanly', async () => {
+    await client.initialize({ isTrusted: true });
+    await client.waitFor(SESSION_LIST);
+    assert.equal(await client.shutdown(), 0);
+  });
+});

@@ -1,0 +1,166 @@
+// A real LSP client for protocol tests: starts the bundled server (dist/server.js) over stdio,
+// answers workspace/configuration from memory, records notifications, and offers typed helpers
+// (initialize, open, hover, …). Waiting is always for a message, never for a fixed time.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import {
+  CodeActionRequest,
+  CodeLensRequest,
+  ConfigurationRequest,
+  createProtocolConnection,
+  DidChangeConfigurationNotification,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  DidSaveTextDocumentNotification,
+  ExecuteCommandRequest,
+  ExitNotification,
+  HoverRequest,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  RegistrationRequest,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  WorkDoneProgressCreateRequest,
+  type CodeAction,
+  type CodeLens,
+  type Command,
+  type Diagnostic,
+  type Hover,
+  type InitializeResult,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol/node';
+import { pathToFileURL } from 'node:url';
+
+export const SERVER_BUNDLE = path.resolve(__dirname, '../../../dist/server.js');
+
+type Listener = { method: string; predicate: (params: any) => boolean; resolve: (params: any) => void };
+
+export class TestLspClient {
+  readonly connection: ProtocolConnection;
+  readonly process: ChildProcess;
+  readonly notifications: Array<{ method: string; params: any }> = [];
+  /** What workspace/configuration answers for the `hermesLens` section. */
+  settings: Record<string, unknown>;
+  stderr = '';
+  private listeners: Listener[] = [];
+  private versions = new Map<string, number>();
+
+  constructor(settings: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env) {
+    this.settings = settings;
+    this.process = spawn(process.execPath, [SERVER_BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env });
+    this.process.stderr!.on('data', (chunk) => (this.stderr += String(chunk)));
+    this.connection = createProtocolConnection(new StreamMessageReader(this.process.stdout!), new StreamMessageWriter(this.process.stdin!));
+    this.connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => (item.section === 'hermesLens' ? this.settings : null)));
+    this.connection.onRequest(RegistrationRequest.type, () => undefined);
+    this.connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
+    this.connection.onRequest('workspace/codeLens/refresh', () => {
+      this.record('workspace/codeLens/refresh', null);
+      return null;
+    });
+    this.connection.onUnhandledNotification((message) => this.record(message.method, message.params));
+    this.connection.onNotification(PublishDiagnosticsNotification.type, (params) => this.record(PublishDiagnosticsNotification.method, params));
+    this.connection.listen();
+  }
+
+  private record(method: string, params: any): void {
+    this.notifications.push({ method, params });
+    for (const listener of [...this.listeners]) {
+      if (listener.method === method && listener.predicate(params)) {
+        this.listeners.splice(this.listeners.indexOf(listener), 1);
+        listener.resolve(params);
+      }
+    }
+  }
+
+  /** Resolves with the first notification of `method` (already received or future) that matches. */
+  waitFor<T = any>(method: string, predicate: (params: T) => boolean = () => true, options: { since?: number } = {}): Promise<T> {
+    const past = this.notifications.slice(options.since ?? 0).find((n) => n.method === method && predicate(n.params));
+    if (past) return Promise.resolve(past.params);
+    return new Promise((resolve) => this.listeners.push({ method, predicate, resolve }));
+  }
+
+  /** Index to pass as `since` so only later notifications count. */
+  mark(): number {
+    return this.notifications.length;
+  }
+
+  async initialize(options: { isTrusted?: boolean; rootDir?: string } = {}): Promise<InitializeResult> {
+    const result = await this.connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: options.rootDir ? pathToFileURL(options.rootDir).toString() : null,
+      workspaceFolders: options.rootDir ? [{ uri: pathToFileURL(options.rootDir).toString(), name: 'root' }] : null,
+      capabilities: {
+        workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, codeLens: { refreshSupport: true } },
+        textDocument: { hover: { contentFormat: ['markdown'] }, codeAction: { disabledSupport: true } },
+        window: { workDoneProgress: true },
+      },
+      initializationOptions: options.isTrusted === undefined ? undefined : { isTrusted: options.isTrusted },
+    });
+    await this.connection.sendNotification(InitializedNotification.type, {});
+    return result;
+  }
+
+  async open(file: string, text: string, languageId = 'markdown'): Promise<string> {
+    const uri = pathToFileURL(file).toString();
+    this.versions.set(uri, 1);
+    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
+    return uri;
+  }
+
+  async change(uri: string, text: string): Promise<void> {
+    const version = (this.versions.get(uri) ?? 1) + 1;
+    this.versions.set(uri, version);
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+  }
+
+  async save(uri: string): Promise<void> {
+    await this.connection.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri } });
+  }
+
+  diagnostics(uri: string, predicate: (d: Diagnostic[]) => boolean = () => true, since?: number): Promise<Diagnostic[]> {
+    return this.waitFor<PublishDiagnosticsParams>(PublishDiagnosticsNotification.method, (p) => p.uri === uri && predicate(p.diagnostics), { since }).then((p) => p.diagnostics);
+  }
+
+  hover(uri: string, line: number, character: number): Promise<Hover | null> {
+    return this.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character } });
+  }
+
+  codeLens(uri: string): Promise<CodeLens[] | null> {
+    return this.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
+  }
+
+  codeActions(uri: string): Promise<Array<Command | CodeAction> | null> {
+    return this.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [] },
+    });
+  }
+
+  executeCommand(command: string, args: unknown[]): Promise<unknown> {
+    return this.connection.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+  }
+
+  async changeSettings(settings: Record<string, unknown>): Promise<void> {
+    this.settings = settings;
+    await this.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+  }
+
+  /** shutdown + exit; resolves with the process's exit code. */
+  async shutdown(): Promise<number | null> {
+    const exited = new Promise<number | null>((resolve) => this.process.once('exit', (code) => resolve(code)));
+    await this.connection.sendRequest(ShutdownRequest.type);
+    await this.connection.sendNotification(ExitNotification.type);
+    const code = await exited;
+    this.connection.dispose();
+    return code;
+  }
+
+  kill(): void {
+    if (this.process.exitCode === null) this.process.kill('SIGKILL');
+    this.connection.dispose();
+  }
+}

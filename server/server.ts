@@ -138,7 +138,6 @@ export function startServer(connection: Connection): void {
     }
   }
 
-  documents.onDidOpen((e) => publishDiagnostics(e.document));
   documents.onDidChangeContent((e) => publishDiagnostics(e.document));
   documents.onDidClose((e) => void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] }));
   documents.onDidSave((e) => {

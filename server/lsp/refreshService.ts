@@ -57,6 +57,8 @@ export class RefreshService {
       sessionIds,
       strategy,
       dryRun: params.dryRun,
+      profileDir: analysis.profile.dir,
+      homeRoot: this.model.home?.root,
     });
     if (!result.dryRun) this.model.databaseChanged([analysis.profile.dir]);
     return {

@@ -1,7 +1,7 @@
 // YAML frontmatter as Hermes reads it (HERMES-FORMATS §4 `SU.parse_frontmatter`, §3.3
 // `PB._strip_yaml_frontmatter`). Two different rules exist in Hermes and both are reproduced here:
 // skills and DESCRIPTION.md need a closing fence followed by a newline; `.hermes.md` does not.
-import { parse } from 'yaml';
+import { isMap, isScalar, parse, parseDocument } from 'yaml';
 import { PY_WHITESPACE_CLASS, pyStrip } from './pyText';
 
 export interface Frontmatter {
@@ -18,6 +18,17 @@ export interface Frontmatter {
 // Python `re.search(r"\n---\s*\n", ...)`, with Python's Unicode `\s`.
 const CLOSING_FENCE = new RegExp(`\\n---[${PY_WHITESPACE_CLASS}]*\\n`);
 
+/**
+ * Where the YAML between the fences is, as UTF-16 offsets of `text` (a leading BOM counted), or
+ * undefined when there is no opening `---` or no closing fence (`SU.parse_frontmatter`'s rule).
+ */
+export function frontmatterYamlSpan(text: string): { start: number; end: number } | undefined {
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  if (!text.startsWith('---', bom)) return undefined;
+  const fence = CLOSING_FENCE.exec(text.slice(bom + 3));
+  return fence ? { start: bom + 3, end: bom + 3 + fence.index } : undefined;
+}
+
 /** `SU.parse_frontmatter`; never throws. */
 export function parseFrontmatter(text: string): Frontmatter {
   const content = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -28,7 +39,7 @@ export function parseFrontmatter(text: string): Frontmatter {
       data: undefined,
       body: content,
       bodyStartLine: 0,
-      problem: { message: 'The frontmatter opened by "---" has no closing "---" line, so Hermes ignores it.', line: 0 },
+      problem: { message: 'The frontmatter opened by "---" has no closing "---" line, so Hermes ignores it. Add a "---" line after the last key.', line: 0 },
     };
   }
   const yamlText = content.slice(3, fence.index + 3);
@@ -43,10 +54,10 @@ export function parseFrontmatter(text: string): Frontmatter {
     }
     const problem = parsed === null || parsed === undefined
       ? undefined
-      : { message: 'The frontmatter is not a mapping of keys, so Hermes ignores it.', line: 1 };
+      : { message: 'The frontmatter is not a mapping of keys, so Hermes ignores it. Write it as "key: value" lines.', line: 1 };
     return { data: {}, body, bodyStartLine, ...(problem ? { problem } : {}) };
   } catch (error) {
-    return { data: fallbackKeyValues(yamlText), body, bodyStartLine, problem: yamlProblem(error) };
+    return { data: fallbackKeyValues(yamlText), body, bodyStartLine, problem: yamlProblem(error, yamlText) };
   }
 }
 
@@ -61,18 +72,54 @@ function fallbackKeyValues(yamlText: string): Record<string, unknown> {
   return data;
 }
 
-function yamlProblem(error: unknown): { message: string; line: number } {
+function yamlProblem(error: unknown, yamlText: string): { message: string; line: number } {
   const linePos = (error as { linePos?: Array<{ line: number }> }).linePos;
-  // YAML line 1 is the rest of the opening `---` line, i.e. line 0 of the file.
-  const line = linePos?.[0] ? Math.max(0, linePos[0].line - 1) : 0;
-  const first = String((error as Error).message ?? error).split('\n')[0];
-  return { message: `The frontmatter is not valid YAML (${first}); Hermes falls back to reading plain "key: value" lines.`, line };
+  // YAML line 1 is the rest of the opening `---` line, i.e. line 0 of the file. An error found at
+  // the very end (an unclosed bracket or quote) is shown on the last line that holds YAML.
+  const lines = yamlText.split('\n');
+  let lastFilled = lines.length - 1;
+  while (lastFilled > 0 && !pyStrip(lines[lastFilled]!)) lastFilled--;
+  const line = linePos?.[0] ? Math.min(Math.max(0, linePos[0].line - 1), lastFilled) : 0;
+  // The parser's own "at line N" counts from the opening fence's line: leave it out.
+  const first = String((error as Error).message ?? error).split('\n')[0]!.replace(/ at line \d+, column \d+:?\s*$/, '');
+  return { message: `The frontmatter is not valid YAML (${first}); Hermes falls back to reading plain "key: value" lines, so values may differ. Fix the YAML, e.g. quote a value that holds ": " or starts with [, {, *, & or !.`, line };
 }
 
 function countNewlines(text: string, end: number): number {
   let lines = 0;
   for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 0x0a) lines++;
   return lines;
+}
+
+/**
+ * Where the value of the top-level `key` is written in `text` (UTF-16 offsets of `text`; for a
+ * quoted or block scalar the quotes and indicators are included), to point
+ * at it. The last of repeated keys wins, as in PyYAML. Malformed YAML: the rest of the `key:` line.
+ * `key` is a plain identifier (`description`, `name`).
+ */
+export function frontmatterValueSpan(text: string, key: string): { start: number; end: number } | undefined {
+  const yaml = frontmatterYamlSpan(text);
+  if (!yaml) return undefined;
+  const yamlText = text.slice(yaml.start, yaml.end);
+  const base = yaml.start;
+  try {
+    const doc = parseDocument(yamlText, { version: '1.1', uniqueKeys: false, logLevel: 'silent' });
+    if (doc.errors.length === 0 && isMap(doc.contents)) {
+      let span: { start: number; end: number } | undefined;
+      for (const pair of doc.contents.items) {
+        if (!isScalar(pair.key) || String(pair.key.value) !== key) continue;
+        const range = (pair.value as { range?: [number, number, number] } | null)?.range;
+        if (range) span = { start: base + range[0], end: base + range[1] };
+      }
+      return span;
+    }
+  } catch {
+    // fall through to the line-based reading Hermes falls back to
+  }
+  const line = new RegExp(`^${key}[ \t]*:[ \t]*(.*)$`, 'm').exec(yamlText);
+  if (!line) return undefined;
+  const end = base + line.index + line[0].length;
+  return { start: end - line[1]!.length, end };
 }
 
 /**

@@ -85,6 +85,14 @@ export function locateFindings(text: string, findings: readonly string[], scope:
   return located;
 }
 
+/** The problem message for a context file (or SOUL.md) that a scan blocks: what Hermes does and the fix. */
+export function blockedMessage(label: string, findings: readonly string[]): string {
+  return (
+    `Hermes replaces the whole of ${label} with a "[BLOCKED: …]" line in the prompt: this text matches its prompt-injection ` +
+    `patterns (${findings.join(', ')}). Reword or remove it so the file loads.`
+  );
+}
+
 /** The text a context file (or SOUL.md) becomes when blocked (`PB._scan_context_content`). */
 export function blockedContextText(label: string, findings: readonly string[]): string {
   return `[BLOCKED: ${label} contained potential prompt injection (${findings.join(', ')}). Content not loaded.]`;

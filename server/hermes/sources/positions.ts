@@ -16,7 +16,7 @@ function lineStarts(text: string): number[] {
 }
 
 /** Converts offsets of one text to positions; build once per file. */
-export function positionsOf(text: string): { range(start: number, end: number): ProblemRange } {
+export function positionsOf(text: string): { range(start: number, end: number): ProblemRange; line(line: number): ProblemRange } {
   const starts = lineStarts(text);
   const position = (offset: number) => {
     const at = Math.max(0, Math.min(offset, text.length));
@@ -34,6 +34,13 @@ export function positionsOf(text: string): { range(start: number, end: number): 
       const a = position(start);
       const b = position(Math.max(start, end));
       return { startLine: a.line, startCharacter: a.character, endLine: b.line, endCharacter: b.character };
+    },
+    /** The whole of one line (0-based, clamped to the text), without its line break. */
+    line(line) {
+      const n = Math.max(0, Math.min(line, starts.length - 1));
+      let end = n + 1 < starts.length ? starts[n + 1]! : text.length;
+      while (end > starts[n]! && (text.charCodeAt(end - 1) === 0x0a || text.charCodeAt(end - 1) === 0x0d)) end--;
+      return { startLine: n, startCharacter: 0, endLine: n, endCharacter: end - starts[n]! };
     },
   };
 }

@@ -8,12 +8,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { stripHermesMdFrontmatter } from './frontmatter';
-import { locateFindings, scanContextContent } from './injectionScan';
+import { blockedMessage, locateFindings, scanContextContent } from './injectionScan';
 import { PROJECT_CONTEXT_PREFIX } from './literals';
 import { positionsOf } from './positions';
 import { pyLstrip, pyRstrip, pyStrip } from './pyText';
 import { isFile, readText } from './readText';
-import { truncateContextText, type Truncation } from './truncate';
+import { truncateContextText, truncationFix, type Truncation } from './truncate';
 import type { FileContribution, ProjectContext, ProjectContextKind, SourceProblem } from './types';
 
 export interface DiscoverOptions {
@@ -21,6 +21,11 @@ export interface DiscoverOptions {
   readonly maxChars: number;
   /** The highest directory the upward searches may visit (tests use it to stay inside a temp dir). */
   readonly stopAt?: string;
+  /**
+   * Texts to use instead of what is on disk, by absolute (real) path, e.g. an editor's unsaved
+   * buffers (BOM dropped). Such a file counts as present even before it is saved.
+   */
+  readonly texts?: ReadonlyMap<string, string>;
 }
 
 interface LoadedFile {
@@ -60,14 +65,15 @@ export function discoverProjectContext(cwd: string, options: DiscoverOptions): P
   if (here === undefined) return { kind: 'none', files: [], shadowed: [], block: '', problems };
   const stopAt = options.stopAt === undefined ? undefined : realpath(options.stopAt) ?? path.resolve(options.stopAt);
   const gitRoot = findGitRoot(here, stopAt);
-  const ctx: Ctx = { cwd: here, gitRoot, cap: options.maxChars, problems, cache: new Map() };
+  const ctx: Ctx = { cwd: here, gitRoot, cap: options.maxChars, problems, cache: new Map(), texts: options.texts ?? new Map() };
 
   const hermesDirs = gitRoot ? ancestors(here, gitRoot) : [here];
   const chainDirs = gitRoot && gitRoot !== here ? [...ancestors(here, gitRoot)].reverse() : [here];
   const loaded = loadHermesMd(ctx, hermesDirs) ?? loadAgentsChain(ctx, chainDirs) ?? loadClaudeMd(ctx) ?? loadCursorRules(ctx);
   const shadowed = findShadowed(ctx, loaded, hermesDirs, chainDirs);
   for (const s of shadowed) {
-    problems.push({ file: s.path, code: 'shadowed', message: `${s.path} is not loaded: Hermes loads only the first kind of project context it finds, and ${s.winner} wins.` });
+    const text = ctx.cache.get(s.path)?.text ?? '';
+    problems.push({ file: s.path, code: 'shadowed', message: shadowedMessage(s.winner), range: positionsOf(text).line(0) });
   }
   if (!loaded) return { kind: 'none', files: [], shadowed, block: '', problems };
 
@@ -83,6 +89,15 @@ interface Ctx {
   readonly cap: number;
   readonly problems: SourceProblem[];
   readonly cache: Map<string, LoadedFile | undefined>;
+  readonly texts: ReadonlyMap<string, string>;
+}
+
+/** What Hermes does with a context file that another one beats (FACTS §4), and the fix. */
+export function shadowedMessage(winner: string): string {
+  return (
+    `No session loads this file: Hermes loads only the first kind of project context it finds (.hermes.md/HERMES.md, then the AGENTS chain, ` +
+    `then CLAUDE.md, then .cursorrules), and ${winner} wins. Move these instructions into ${winner}, or remove that file if this one should load.`
+  );
 }
 
 function realpath(p: string): string | undefined {
@@ -119,7 +134,8 @@ function ancestors(from: string, to: string): string[] {
 /** `PB._read_context_file`: the stripped text, '' when empty; undefined when missing or unusable. */
 function load(ctx: Ctx, file: string): LoadedFile | undefined {
   if (ctx.cache.has(file)) return ctx.cache.get(file);
-  const read = readText(file, { dropBom: true });
+  const override = ctx.texts.get(file);
+  const read = override !== undefined ? { ok: true as const, text: override } : readText(file, { dropBom: true });
   let result: LoadedFile | undefined;
   if (read.ok) {
     const content = pyStrip(read.text);
@@ -146,7 +162,7 @@ function sectionRuns(ctx: Ctx, file: LoadedFile, label: string, text: string, at
   const scanFrom = at + (text.charCodeAt(0) === 0xfeff ? 1 : 0);
   const scanned = scanContextContent(text, label);
   if (scanned.findings.length === 0) return [header, { text: scanned.text, file, at: scanFrom }];
-  const message = `${label} is replaced by a [BLOCKED: …] line in the prompt: it matches Hermes' injection patterns (${scanned.findings.join(', ')}).`;
+  const message = blockedMessage(label, scanned.findings);
   const located = locateFindings(file.text.slice(scanFrom), scanned.findings, 'context');
   const where = positionsOf(file.text);
   if (located.length === 0) ctx.problems.push({ file: file.path, code: 'blocked', message });
@@ -188,8 +204,8 @@ function cut(runs: readonly Run[], from: number, to: number): Run[] {
 
 function reportDropped(ctx: Ctx, runs: readonly Run[], t: Truncation, what: string): void {
   const message =
-    `${what} is longer than the context-file cap (${t.length} characters, cap ${ctx.cap}): Hermes keeps the first ` +
-    `${t.head} and last ${t.tail} characters and drops the middle, which includes this part.`;
+    `${what} is longer than the context-file cap (${t.length} characters with its "## " heading, cap ${ctx.cap}): Hermes keeps the first ` +
+    `${t.head} and last ${t.tail} characters and drops the middle, which includes the marked part. ${truncationFix(ctx.cap)}`;
   let start = 0;
   for (const run of runs) {
     const end = start + run.text.length;
@@ -205,21 +221,76 @@ function reportDropped(ctx: Ctx, runs: readonly Run[], t: Truncation, what: stri
 
 /** Kind 1: the nearest `.hermes.md`/`HERMES.md` from cwd up to the git root (cwd only without one). */
 function loadHermesMd(ctx: Ctx, dirs: readonly string[]): Loaded | undefined {
-  const found = nearestHermesMd(dirs);
+  const found = nearestHermesMd(ctx, dirs);
   const file = found ? load(ctx, found) : undefined;
   if (!file || !file.content) return undefined;
-  const body = stripHermesMdFrontmatter(file.content);
-  const at = file.contentStart + (file.content.length - body.length);
   const label = path.basename(file.path);
-  const runs = truncateRuns(ctx, sectionRuns(ctx, file, label, body, at), '.hermes.md', file.path, label);
-  return { kind: 'hermes-md', runs, files: [{ file, label }] };
+  return { kind: 'hermes-md', runs: fileSection(ctx, file, 'hermes-md', label), files: [{ file, label }] };
 }
 
-function nearestHermesMd(dirs: readonly string[]): string | undefined {
-  for (const dir of dirs) {
-    for (const name of HERMES_NAMES) if (isFile(path.join(dir, name))) return path.join(dir, name);
+/**
+ * One file's `## <label>` section, scanned and truncated as its kind is (the cursor rules are cut
+ * together by loadCursorRules; alone, one `.cursorrules` section is cut the same way).
+ */
+function fileSection(ctx: Ctx, file: LoadedFile, kind: Exclude<ProjectContextKind, 'none'>, label: string): Run[] {
+  switch (kind) {
+    case 'hermes-md': {
+      const body = stripHermesMdFrontmatter(file.content);
+      const at = file.contentStart + (file.content.length - body.length);
+      return truncateRuns(ctx, sectionRuns(ctx, file, label, body, at), '.hermes.md', file.path, label);
+    }
+    case 'agents-chain':
+      return truncateRuns(ctx, sectionRuns(ctx, file, label, file.content, file.contentStart), label, file.path, label);
+    case 'claude-md':
+      return truncateRuns(ctx, sectionRuns(ctx, file, label, file.content, file.contentStart), 'CLAUDE.md', file.path, label);
+    case 'cursorrules':
+      return truncateRuns(ctx, [...sectionRuns(ctx, file, label, file.content, file.contentStart), { text: '\n\n' }], '.cursorrules', path.join(ctx.cwd, '.cursorrules'), label);
+  }
+}
+
+/** The kind of project context a file is by its name, and the directory it is loaded from as cwd's own. */
+export function contextFileKind(file: string): { kind: Exclude<ProjectContextKind, 'none'>; cwd: string; label: string } | undefined {
+  const name = path.basename(file);
+  const dir = path.dirname(file);
+  if (HERMES_NAMES.includes(name)) return { kind: 'hermes-md', cwd: dir, label: name };
+  if (AGENTS_NAMES.includes(name)) return { kind: 'agents-chain', cwd: dir, label: name };
+  if (CLAUDE_NAMES.includes(name)) return { kind: 'claude-md', cwd: dir, label: name };
+  if (name === '.cursorrules') return { kind: 'cursorrules', cwd: dir, label: name };
+  if (name.endsWith('.mdc') && path.basename(dir) === 'rules' && path.basename(path.dirname(dir)) === '.cursor') {
+    return { kind: 'cursorrules', cwd: path.dirname(path.dirname(dir)), label: `.cursor/rules/${name}` };
   }
   return undefined;
+}
+
+/**
+ * One context file from its text (e.g. an unsaved buffer), as it loads when a session's cwd is its
+ * own directory and no other file takes part: its section and the problems of that text (blocked,
+ * truncated), with ranges in `text`. Discovery with `texts` gives the same for a real cwd.
+ */
+export function analyzeContextFileText(
+  file: string,
+  text: string,
+  options: { readonly maxChars: number; readonly label?: string },
+): { rendered: string; problems: SourceProblem[] } {
+  const problems: SourceProblem[] = [];
+  const kind = contextFileKind(file);
+  const content = pyStrip(text);
+  if (!kind || !content) return { rendered: '', problems };
+  const ctx: Ctx = { cwd: kind.cwd, gitRoot: undefined, cap: options.maxChars, problems, cache: new Map(), texts: new Map([[file, text]]) };
+  const loaded: LoadedFile = { path: file, text, content, contentStart: text.length - pyLstrip(text).length, id: file };
+  const runs = fileSection(ctx, loaded, kind.kind, options.label ?? kind.label);
+  return { rendered: pyRstrip(runs.map((r) => r.text).join('')), problems };
+}
+
+function nearestHermesMd(ctx: Ctx, dirs: readonly string[]): string | undefined {
+  for (const dir of dirs) {
+    for (const name of HERMES_NAMES) if (present(ctx, path.join(dir, name))) return path.join(dir, name);
+  }
+  return undefined;
+}
+
+function present(ctx: Ctx, file: string): boolean {
+  return ctx.texts.has(file) || isFile(file);
 }
 
 /** Kind 2: per directory from the git root down to cwd, the first non-empty AGENTS file; copies dropped. */
@@ -234,7 +305,7 @@ function loadAgentsChain(ctx: Ctx, dirs: readonly string[]): Loaded | undefined 
       if (!seen.has(file.content)) {
         seen.add(file.content);
         const label = dir === ctx.cwd ? name : path.relative(ctx.cwd, file.path);
-        sections.push(truncateRuns(ctx, sectionRuns(ctx, file, label, file.content, file.contentStart), label, file.path, label));
+        sections.push(fileSection(ctx, file, 'agents-chain', label));
         files.push({ file, label });
       }
       break;
@@ -253,8 +324,7 @@ function loadClaudeMd(ctx: Ctx): Loaded | undefined {
   for (const name of CLAUDE_NAMES) {
     const file = load(ctx, path.join(ctx.cwd, name));
     if (!file || !file.content) continue;
-    const runs = truncateRuns(ctx, sectionRuns(ctx, file, name, file.content, file.contentStart), 'CLAUDE.md', file.path, name);
-    return { kind: 'claude-md', runs, files: [{ file, label: name }] };
+    return { kind: 'claude-md', runs: fileSection(ctx, file, 'claude-md', name), files: [{ file, label: name }] };
   }
   return undefined;
 }
@@ -323,11 +393,11 @@ function findShadowed(ctx: Ctx, loaded: Loaded | undefined, hermesDirs: readonly
   const rank = loaded ? kinds.indexOf(loaded.kind) : kinds.length;
 
   // Within the winning kind: the files Hermes never reached.
-  const nearest = nearestHermesMd(hermesDirs);
+  const nearest = nearestHermesMd(ctx, hermesDirs);
   if (nearest) {
     for (const dir of hermesDirs) for (const name of HERMES_NAMES) {
       const p = path.join(dir, name);
-      if (p !== nearest && isFile(p)) add(load(ctx, p), nearest);
+      if (p !== nearest && present(ctx, p)) add(load(ctx, p), nearest);
     }
   }
   if (loaded?.kind === 'agents-chain') {

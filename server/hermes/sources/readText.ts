@@ -18,21 +18,39 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 export function readText(file: string, options: { readonly dropBom: boolean }): TextRead {
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(file);
+    bytes = readRegularFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, missing: true };
-    const why = code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
-    return unusable(file, 'unreadable', `Cannot read ${file} (${why}); Hermes skips it too.`);
+    if (code === 'EISDIR') return unusable(file, 'unreadable', `Cannot read ${file} (it is a directory); Hermes skips it too. Remove or rename the directory.`);
+    if (code === 'ENOTREG') return unusable(file, 'unreadable', `${file} is not a regular file (a pipe, socket or device), so it is not read; Hermes cannot use it either. Replace it with a text file.`);
+    if (code === 'EACCES' || code === 'EPERM') return unusable(file, 'unreadable', `Cannot read ${file} (permission denied); Hermes skips it too when it runs as this user. Fix the file's owner or mode.`);
+    return unusable(file, 'unreadable', `Cannot read ${file} (${(error as Error).message}); Hermes skips it too. Check the file and its folder.`);
   }
   let text: string;
   try {
     text = decoder.decode(bytes);
   } catch {
-    return unusable(file, 'binary', `${file} is not valid UTF-8 text; Hermes cannot decode it and leaves it out of the prompt.`);
+    return unusable(file, 'binary', `${file} is not valid UTF-8 text; Hermes cannot decode it and leaves it out of the prompt. Save it as UTF-8.`);
   }
   if (options.dropBom && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   return { ok: true, text };
+}
+
+/**
+ * The bytes of a regular file. Opened non-blocking and checked before reading, so a FIFO never
+ * blocks and a device (`/dev/zero`) is never read without end: either throws `ENOTREG`.
+ */
+export function readRegularFile(file: string): Buffer {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  try {
+    const stat = fs.fstatSync(fd);
+    if (stat.isDirectory()) throw Object.assign(new Error(`${file} is a directory`), { code: 'EISDIR' });
+    if (!stat.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'ENOTREG' });
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function unusable(file: string, code: 'unreadable' | 'binary', message: string): TextRead {

@@ -26,12 +26,26 @@ export function renderSources(
   cwd: string | undefined,
   options: RenderOptions = {},
 ): RenderedSources {
-  const cap = contextFileCap(config, options.contextWindow);
+  const own = renderProfileSources(profile, config, options);
+  return { soul: own.soul, skills: own.skills, projectContext: renderProjectContext(config, cwd, options), memory: own.memory, user: own.user };
+}
+
+/** The sources that belong to the profile, the same for every session cwd. */
+export type ProfileSources = Omit<RenderedSources, 'projectContext'>;
+
+/** SOUL.md, the skills index, MEMORY.md and USER.md: read once per profile, not once per cwd. */
+export function renderProfileSources(profile: { readonly dir: string }, config: ProfileConfig, options: RenderOptions = {}): ProfileSources {
   return {
     soul: readSoul(profile.dir, config, options.contextWindow),
     skills: readSkillsIndex(path.join(profile.dir, 'skills'), config, options.platform),
-    projectContext: cwd ? discoverProjectContext(cwd, { maxChars: cap, ...(options.stopAt ? { stopAt: options.stopAt } : {}) }) : NO_PROJECT_CONTEXT,
     memory: readMemory(path.join(profile.dir, 'memories', 'MEMORY.md'), 'memory', DEFAULT_MEMORY_LIMIT),
     user: readMemory(path.join(profile.dir, 'memories', 'USER.md'), 'user', DEFAULT_USER_LIMIT),
   };
+}
+
+/** The project context a session working in `cwd` loads (none without a cwd). */
+export function renderProjectContext(config: ProfileConfig, cwd: string | undefined, options: RenderOptions = {}): ProjectContext {
+  if (!cwd) return NO_PROJECT_CONTEXT;
+  const cap = contextFileCap(config, options.contextWindow);
+  return discoverProjectContext(cwd, { maxChars: cap, ...(options.stopAt ? { stopAt: options.stopAt } : {}) });
 }

@@ -77,3 +77,22 @@ function realpath(dir: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * True when the walk of `findSkillFiles` would reach `file` (a SKILL.md or DESCRIPTION.md under
+ * `skillsDir`): no excluded or support directory on the way, and `_org/` only for the active org.
+ * The file itself need not exist yet (an unsaved buffer).
+ */
+export function isIndexedSkillPath(skillsRoot: string, file: string): boolean {
+  const skillsDir = path.resolve(skillsRoot);
+  const rel = path.relative(skillsDir, path.resolve(file));
+  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return false;
+  const dirs = rel.split(path.sep).slice(0, -1);
+  if (dirs[0] === ORG_MIRROR_DIR && (dirs.length < 2 || dirs[1] !== activeOrgId(skillsDir))) return false;
+  let dir = skillsDir;
+  for (const name of dirs) {
+    if (EXCLUDED_DIRS.has(name) || (SUPPORT_DIRS.has(name) && fs.existsSync(path.join(dir, 'SKILL.md')))) return false;
+    dir = path.join(dir, name);
+  }
+  return true;
+}

@@ -4,8 +4,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ProfileConfig } from '../config';
-import { parseFrontmatter } from './frontmatter';
-import { positionsOf, lineRange } from './positions';
+import { frontmatterValueSpan, parseFrontmatter } from './frontmatter';
+import { lineRange, positionsOf } from './positions';
 import { codePointLength, compareCodePoints, pyStr, pyStrip, sliceCodePoints, unitOffset } from './pyText';
 import { readText } from './readText';
 import { findSkillFiles, ORG_MIRROR_DIR } from './skillTree';
@@ -35,7 +35,7 @@ export function readSkillsIndex(
   platform: string = process.platform,
 ): SkillsIndex {
   const problems: SourceProblem[] = [];
-  const disabled = new Set(config.disabledSkills.map((n) => pyStrip(n)).filter(Boolean));
+  const disabled = disabledSet(config);
   const candidates = findSkillFiles(skillsDir, 'SKILL.md').map((file) => readCandidate(skillsDir, file, disabled, platform, problems));
   const entries = labelEntries(candidates, problems);
   const categories = readCategoryDescriptions(skillsDir, problems);
@@ -43,6 +43,61 @@ export function readSkillsIndex(
 }
 
 function readCandidate(skillsDir: string, file: string, disabled: ReadonlySet<string>, platform: string, problems: SourceProblem[]): Candidate {
+  const read = readText(file, { dropBom: true });
+  if (!read.ok) {
+    // Hermes catches the error and still lists the skill, by directory name and without description.
+    const { dirName, category, orgId } = skillPlace(skillsDir, file);
+    problems.push(read.missing ? { file, code: 'unreadable', message: `${file} cannot be read (a broken link?); Hermes lists the skill as "${dirName}" with no description.` } : read.problem);
+    return { file, dirName, category, orgId, orgAuthor: orgId ? orgAuthor(skillsDir, orgId) : '', name: dirName, description: '', indexDescription: '', compatible: true, disabled: disabled.has(dirName) };
+  }
+  const skill = skillFromText(skillsDir, file, read.text, disabled, platform);
+  problems.push(...skill.problems);
+  const { problems: _own, ...candidate } = skill;
+  return { ...candidate, orgAuthor: skill.orgId ? orgAuthor(skillsDir, skill.orgId) : '' };
+}
+
+/** A SKILL.md as its text makes it: what the index line is built from, and the text's problems. */
+export interface SkillText {
+  readonly file: string;
+  readonly dirName: string;
+  /** Frontmatter `name`, else the directory name. */
+  readonly name: string;
+  /** The category from the path (`org:<id>` is added by the index for org mirrors). */
+  readonly category: string;
+  readonly orgId: string | undefined;
+  /** Full description ('' when platforms or environments leave the skill out). */
+  readonly description: string;
+  /** The description as the index line shows it: cut to 60 characters. */
+  readonly indexDescription: string;
+  /** False when `platforms`/`environments` leave it out on this machine. */
+  readonly compatible: boolean;
+  /** Listed in `skills.disabled` (by frontmatter name or directory name). */
+  readonly disabled: boolean;
+  /** Frontmatter and description-cut problems, with ranges in the text. */
+  readonly problems: readonly SourceProblem[];
+}
+
+/**
+ * SKILL.md from its text (as an editor shows it: BOM dropped), e.g. an unsaved buffer: the fields
+ * of its index line and the problems of that text. Clashes with other skills need the index:
+ * see `skillNameClashes`.
+ */
+export function analyzeSkillText(
+  skillsDir: string,
+  file: string,
+  text: string,
+  config: Pick<ProfileConfig, 'disabledSkills'>,
+  platform: string = process.platform,
+): SkillText {
+  return skillFromText(skillsDir, file, text, disabledSet(config), platform);
+}
+
+function disabledSet(config: Pick<ProfileConfig, 'disabledSkills'>): Set<string> {
+  return new Set(config.disabledSkills.map((n) => pyStrip(n)).filter(Boolean));
+}
+
+/** Directory name, category and org of a SKILL.md, from its path under `skills/`. */
+function skillPlace(skillsDir: string, file: string): { dirName: string; category: string; orgId: string | undefined } {
   const dirName = path.basename(path.dirname(file));
   let parts = path.relative(path.resolve(skillsDir), file).split(path.sep);
   let orgId: string | undefined;
@@ -52,34 +107,42 @@ function readCandidate(skillsDir: string, file: string, disabled: ReadonlySet<st
   }
   // FACTS §4: a skill directly under skills/ is `general` (Hermes' code uses its directory name).
   const category = parts.length > 2 ? parts.slice(0, -2).join('/') : 'general';
-  const base = { file, dirName, category, orgId, orgAuthor: orgId ? orgAuthor(skillsDir, orgId) : '' };
+  return { dirName, category, orgId };
+}
 
-  const read = readText(file, { dropBom: true });
-  if (!read.ok) {
-    // Hermes catches the error and still lists the skill, by directory name and without description.
-    problems.push(read.missing ? { file, code: 'unreadable', message: `${file} cannot be read (a broken link?); Hermes lists the skill as "${dirName}" with no description.` } : read.problem);
-    return { ...base, name: dirName, description: '', indexDescription: '', compatible: true, disabled: disabled.has(dirName) };
-  }
-  const fm = parseFrontmatter(read.text);
+function skillFromText(skillsDir: string, file: string, text: string, disabled: ReadonlySet<string>, platform: string): SkillText {
+  const { dirName, category, orgId } = skillPlace(skillsDir, file);
+  const problems: SourceProblem[] = [];
+  const fm = parseFrontmatter(text);
   const data = fm.data ?? {};
   if (fm.data === undefined && !fm.problem) {
-    problems.push({ file, code: 'frontmatter-missing', message: `${file} has no frontmatter: the index lists it as "${dirName}" with no description.`, range: lineRange(0) });
+    problems.push({
+      file,
+      code: 'frontmatter-missing',
+      message: `This SKILL.md has no frontmatter, so Hermes lists the skill as "${dirName}" with no description. Start the file with a "---" block holding name: and description:, closed by another "---" line.`,
+      range: positionsOf(text).line(0),
+    });
   } else if (fm.problem) {
-    problems.push({ file, code: 'frontmatter-invalid', message: fm.problem.message, range: lineRange(fm.problem.line) });
+    const listed = fm.data === undefined ? ` Hermes lists the skill as "${dirName}" with no description.` : '';
+    problems.push({ file, code: 'frontmatter-invalid', message: fm.problem.message + listed, range: positionsOf(text).line(fm.problem.line) });
   }
   const frontmatterName = 'name' in data ? pyStr(data.name) : dirName;
   const name = frontmatterName || dirName;
   const compatible = matchesPlatform(data.platforms, platform) && matchesEnvironment(data.environments);
   const description = compatible ? normalizeDescription(data.description) : '';
   const cut = cutDescription(description);
-  if (compatible && cut !== description) problems.push(descriptionCutProblem(file, read.text, description));
+  if (compatible && cut !== description) problems.push(descriptionCutProblem(file, text, name, description, cut));
   return {
-    ...base,
+    file,
+    dirName,
     name,
+    category,
+    orgId,
     description,
     indexDescription: cut,
     compatible,
     disabled: disabled.has(frontmatterName) || disabled.has(dirName),
+    problems,
   };
 }
 
@@ -96,22 +159,46 @@ export function cutDescription(description: string): string {
   return codePointLength(description) > DESCRIPTION_LIMIT ? `${sliceCodePoints(description, 0, DESCRIPTION_LIMIT - 3)}...` : description;
 }
 
-function descriptionCutProblem(file: string, text: string, description: string): SourceProblem {
-  const lost = sliceCodePoints(description, DESCRIPTION_LIMIT - 3);
+function descriptionCutProblem(file: string, text: string, name: string, description: string, cut: string): SourceProblem {
   const message =
-    `The description is ${codePointLength(description)} characters; the skills index keeps only the first ${DESCRIPTION_LIMIT - 3} + "...", ` +
-    `so "${lost}" never reaches the prompt.`;
-  const at = text.indexOf(description);
-  const where = positionsOf(text);
-  if (at >= 0) {
-    const from = at + unitOffset(description, DESCRIPTION_LIMIT - 3);
-    return { file, code: 'description-cut', message, range: where.range(from, at + description.length) };
+    `The skills index keeps only the first ${DESCRIPTION_LIMIT - 3} of this description's ${codePointLength(description)} characters plus "...": ` +
+    `the prompt shows "- ${name}: ${cut}", and the marked text never reaches it. Shorten the description to ${DESCRIPTION_LIMIT} characters or fewer.`;
+  const lost = lostSpan(text, description);
+  return lost ? { file, code: 'description-cut', message, range: positionsOf(text).range(lost.start, lost.end) } : { file, code: 'description-cut', message };
+}
+
+/** Where, in the `description:` value as written, the characters past the 57th are. */
+function lostSpan(text: string, description: string): { start: number; end: number } | undefined {
+  const span = frontmatterValueSpan(text, 'description');
+  if (!span) return undefined;
+  const source = text.slice(span.start, span.end);
+  const from = unitOffset(description, DESCRIPTION_LIMIT - 3);
+  const verbatim = source.indexOf(description);
+  if (verbatim >= 0) return { start: span.start + verbatim + from, end: span.start + verbatim + description.length };
+  // Folded, multi-line or escaped: follow the value through its source, a line break or run of
+  // spaces standing for the space YAML folds it into.
+  const at = alignOffsets(source, description);
+  return { start: span.start + at[from]!, end: span.start + at[description.length - 1]! + 1 };
+}
+
+/** For each UTF-16 unit of `value`, the offset of the unit of `source` it comes from (best effort). */
+function alignOffsets(source: string, value: string): number[] {
+  const at: number[] = [];
+  let i = 0;
+  for (let j = 0; j < value.length; j++) {
+    const c = value[j]!;
+    const space = /\s/.test(c);
+    let k = i;
+    while (k < source.length && (space ? !/\s/.test(source[k]!) : source[k] !== c)) k++;
+    if (k < source.length) {
+      at.push(k);
+      i = k + 1;
+      if (space) while (i < source.length && /\s/.test(source[i]!) && !(j + 1 < value.length && source[i] === value[j + 1])) i++;
+    } else {
+      at.push(Math.max(0, Math.min(i, source.length - 1))); // an escape (\u00e9, \n) has no unit of its own
+    }
   }
-  // A folded or multi-line YAML value is not verbatim in the file: point at its key.
-  const key = /^description[ \t]*:.*$/m.exec(text);
-  return key
-    ? { file, code: 'description-cut', message, range: where.range(key.index, key.index + key[0].length) }
-    : { file, code: 'description-cut', message };
+  return at;
 }
 
 /** `SU.skill_matches_platform_list`: kept when `sys.platform` starts with any listed platform. */
@@ -191,29 +278,54 @@ function labelEntries(candidates: readonly Candidate[], problems: SourceProblem[
       const first = firstInCategory.get(key);
       if (first) {
         visible = false;
-        problems.push({
-          file: c.file,
-          code: 'duplicate-skill',
-          message: `Another skill named "${c.name}" in category "${category}" comes first (${first.file}); the index lists only that one.`,
-          range: lineRange(0),
-        });
+        problems.push({ file: c.file, code: 'duplicate-skill', message: hiddenDuplicateMessage(c.name, category, first.file), range: lineRange(0) });
       } else {
         firstInCategory.set(key, c);
         const elsewhere = firstAnywhere.get(c.name);
         if (elsewhere) {
-          problems.push({
-            file: c.file,
-            code: 'duplicate-skill',
-            message: `A skill named "${c.name}" also exists in category "${elsewhere.category}" (${elsewhere.file}); the index lists both, so loading it by name is ambiguous.`,
-            range: lineRange(0),
-          });
+          problems.push({ file: c.file, code: 'duplicate-skill', message: ambiguousNameMessage(c.name, elsewhere.category, elsewhere.file), range: lineRange(0) });
         } else {
           firstAnywhere.set(c.name, c);
         }
       }
     }
-    return { name: c.name, category, description: c.description, promptDescription: desc, file: c.file, visible };
+    return { name: c.name, category, description: c.description, promptDescription: desc, file: c.file, visible, eligible: visibleBefore };
   });
+}
+
+function hiddenDuplicateMessage(name: string, category: string, first: string): string {
+  return `Another skill named "${name}" in category "${category}" comes first (${first}); the index lists only that one, so this skill is not in the prompt. Give one of them another name.`;
+}
+
+function ambiguousNameMessage(name: string, category: string, other: string): string {
+  return `A skill named "${name}" also exists in category "${category}" (${other}); the index lists both, so loading it by name is ambiguous. Give one of them another name.`;
+}
+
+/**
+ * The name clashes of one skill (e.g. an unsaved SKILL.md, from `analyzeSkillText`) with the other
+ * skills of its profile's index, by the index's rules: in one category the first by path wins.
+ */
+export function skillNameClashes(skill: SkillText, text: string, index: Pick<SkillsIndex, 'entries'>): SourceProblem[] {
+  if (!skill.compatible || skill.disabled) return [];
+  const category = skill.orgId ? `org:${skill.orgId}` : skill.category;
+  const others = index.entries.filter((e) => e.file !== skill.file && e.name === skill.name);
+  const span = frontmatterValueSpan(text, 'name');
+  const where = positionsOf(text);
+  const range = span ? where.range(span.start, span.end) : where.line(0);
+  const problems: SourceProblem[] = [];
+  const add = (message: string) => problems.push({ file: skill.file, code: 'duplicate-skill', message, range });
+  const sameCategory = others.filter((e) => e.eligible && e.category === category).sort((a, b) => compareCodePoints(a.file, b.file));
+  const before = sameCategory.find((e) => compareCodePoints(e.file, skill.file) < 0);
+  if (before) {
+    add(hiddenDuplicateMessage(skill.name, category, before.file));
+    return problems;
+  }
+  for (const e of sameCategory) {
+    add(`Another skill named "${skill.name}" in category "${category}" (${e.file}) comes after this one, so the index leaves it out. Give one of them another name.`);
+  }
+  const elsewhere = others.find((e) => e.visible && e.category !== category);
+  if (elsewhere) add(ambiguousNameMessage(skill.name, elsewhere.category, elsewhere.file));
+  return problems;
 }
 
 /** `PB._read_category_descriptions`: DESCRIPTION.md frontmatter `description`, keyed by folder path. */
@@ -225,14 +337,34 @@ function readCategoryDescriptions(skillsDir: string, problems: SourceProblem[]):
       if (!read.missing) problems.push(read.problem);
       continue;
     }
-    const fm = parseFrontmatter(read.text);
-    if (fm.problem) problems.push({ file, code: 'frontmatter-invalid', message: fm.problem.message, range: lineRange(fm.problem.line) });
-    const raw = fm.data?.description;
-    if (!raw) continue;
+    const category = analyzeCategoryText(file, read.text);
+    problems.push(...category.problems);
+    if (category.description === undefined) continue;
     const folder = path.relative(path.resolve(skillsDir), path.dirname(file)).split(path.sep).filter(Boolean).join('/');
-    found.set(folder || 'general', { description: pyStrip(pyStrip(pyStr(raw)), '\'"'), file });
+    found.set(folder || 'general', { description: category.description, file });
   }
   return found;
+}
+
+/**
+ * A category's DESCRIPTION.md from its text: the description the index shows (undefined when it
+ * gives none) and the problems of its frontmatter.
+ */
+export function analyzeCategoryText(file: string, text: string): { description: string | undefined; problems: SourceProblem[] } {
+  const problems: SourceProblem[] = [];
+  const fm = parseFrontmatter(text);
+  if (fm.data === undefined && !fm.problem) {
+    problems.push({
+      file,
+      code: 'frontmatter-missing',
+      message: 'This DESCRIPTION.md has no frontmatter, so its category gets no description in the skills index. Start the file with a "---" block holding description:, closed by another "---" line.',
+      range: positionsOf(text).line(0),
+    });
+  } else if (fm.problem) {
+    problems.push({ file, code: 'frontmatter-invalid', message: fm.problem.message, range: positionsOf(text).line(fm.problem.line) });
+  }
+  const raw = fm.data?.description;
+  return { description: raw ? pyStrip(pyStrip(pyStr(raw)), '\'"') : undefined, problems };
 }
 
 /** The `## Skills` block exactly as `PB._render_skills_index` writes it; '' with no visible skill. */

@@ -5,7 +5,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ProfileConfig } from '../config';
-import { locateFindings, scanContextContent } from './injectionScan';
+import { blockedMessage, locateFindings, scanContextContent } from './injectionScan';
 import { positionsOf } from './positions';
 import { pyLstrip, pyStrip } from './pyText';
 import { readText } from './readText';
@@ -14,24 +14,39 @@ import type { SoulSource, SourceProblem } from './types';
 
 /** Hermes' built-in identity (used without SOUL.md) opens with these words; its wording changes. */
 export const DEFAULT_IDENTITY_OPENING = 'You are Hermes Agent';
+const MAX_PER_PROFILE_HITS = 50;
 
 export function readSoul(profileDir: string, config: Pick<ProfileConfig, 'contextFileMaxChars'>, contextWindow?: number): SoulSource {
   const file = path.join(profileDir, 'SOUL.md');
   const read = readText(file, { dropBom: true });
   if (!read.ok) return { path: file, exists: false, block: '', problems: read.missing ? [] : [read.problem] };
+  return analyzeSoulText(file, read.text, profileDir, config, contextWindow);
+}
+
+/**
+ * SOUL.md from its text (as an editor shows it: BOM dropped), e.g. an unsaved buffer: the block it
+ * puts into the prompt and the problems of that text, with ranges in `text`.
+ */
+export function analyzeSoulText(
+  file: string,
+  text: string,
+  profileDir: string,
+  config: Pick<ProfileConfig, 'contextFileMaxChars'>,
+  contextWindow?: number,
+): SoulSource {
   // Hermes also removes a legacy Bot-Mode roster here (`strip_legacy_protocol`); its format was
   // not in the sources we read, so such a roster stays in our rendering.
-  const content = pyStrip(read.text);
+  const content = pyStrip(text);
   if (!content) return { path: file, exists: false, block: '', problems: [] };
 
   const problems: SourceProblem[] = [];
-  const where = positionsOf(read.text);
+  const where = positionsOf(text);
   // Offsets into `content` (after the BOM the scan drops) map back to the file's text from here.
-  const scanFrom = read.text.length - pyLstrip(read.text).length + (content.charCodeAt(0) === 0xfeff ? 1 : 0);
+  const scanFrom = text.length - pyLstrip(text).length + (content.charCodeAt(0) === 0xfeff ? 1 : 0);
   const scanned = scanContextContent(content, 'SOUL.md');
   if (scanned.findings.length > 0) {
-    const located = locateFindings(read.text.slice(scanFrom), scanned.findings, 'context');
-    const message = `SOUL.md is replaced by a [BLOCKED: …] line in the prompt: it matches Hermes' injection patterns (${scanned.findings.join(', ')}).`;
+    const located = locateFindings(text.slice(scanFrom), scanned.findings, 'context');
+    const message = blockedMessage('SOUL.md', scanned.findings);
     if (located.length === 0) problems.push({ file, code: 'blocked', message });
     for (const hit of located) {
       problems.push({ file, code: 'blocked', message, range: where.range(scanFrom + hit.start, scanFrom + hit.end) });
@@ -47,7 +62,7 @@ export function readSoul(profileDir: string, config: Pick<ProfileConfig, 'contex
       range: where.range(scanFrom + truncation.dropped.start, scanFrom + truncation.dropped.end),
     });
   }
-  problems.push(...perProfileText(file, read.text, profileDir));
+  problems.push(...perProfileText(file, text, profileDir));
   return { path: file, exists: true, block: truncation.text, problems };
 }
 
@@ -67,10 +82,13 @@ function perProfileText(file: string, text: string, profileDir: string): SourceP
   }
   const hits: Array<{ start: number; end: number; what: string }> = [];
   for (const needle of needles) {
+    let found = 0;
     for (const match of text.matchAll(needle.pattern)) {
       const start = match.index ?? 0;
       const end = start + match[0].length;
       if (!hits.some((h) => start < h.end && end > h.start)) hits.push({ start, end, what: needle.what });
+      // A file full of paths needs no thousand warnings (and the overlap check stays cheap).
+      if (++found >= MAX_PER_PROFILE_HITS) break;
     }
   }
   const where = positionsOf(text);

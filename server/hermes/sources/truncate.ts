@@ -70,5 +70,13 @@ export function contextFileCap(config: Pick<ProfileConfig, 'contextFileMaxChars'
 
 /** The one-line message for a truncated file, shared by every source that gets truncated. */
 export function truncationMessage(name: string, t: Truncation, cap: number): string {
-  return `${name} is longer than the context-file cap (${t.length} characters, cap ${cap}): Hermes keeps its first ${t.head} and last ${t.tail} characters and drops the middle.`;
+  return (
+    `${name} is longer than the context-file cap (${t.length} characters, cap ${cap}): Hermes keeps its first ${t.head} and last ${t.tail} ` +
+    `characters and drops the middle marked here. ${truncationFix(cap)}`
+  );
+}
+
+/** How to keep a file whole, for every truncation message. */
+export function truncationFix(cap: number): string {
+  return `Trim the file to ${cap} characters or fewer, or raise context_file_max_chars in the profile's config.yaml.`;
 }

@@ -43,8 +43,10 @@ export interface SkillEntry {
   readonly promptDescription: string;
   /** Absolute path of SKILL.md. */
   readonly file: string;
-  /** False when platforms/conditions/`skills.disabled` leave it out. */
+  /** False when platforms/conditions/`skills.disabled` leave it out, or a same-named skill of its category comes first. */
   readonly visible: boolean;
+  /** False when platforms/conditions/`skills.disabled` leave it out (name clashes aside). */
+  readonly eligible: boolean;
 }
 
 export interface SkillsIndex {

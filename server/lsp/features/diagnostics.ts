@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DEFAULT_CONFIG } from '../../hermes/config';
+import { frontmatterYamlSpan } from '../../hermes/sources/frontmatter';
 import type { ProfileAnalysis } from '../../hermes/engine/analyzeProfile';
 import { analyzeMemoryText } from '../../hermes/sources/memory';
 import { positionsOf, type ProblemRange } from '../../hermes/sources/positions';
@@ -20,13 +21,19 @@ import type { HermesModel } from '../hermesModel';
 import { uriToPath } from '../uri';
 
 /**
- * Past this many UTF-16 units a document is not analysed: Hermes' own caps (500,000 characters for
- * a context file, 65,536 scanned) are far below it, and a 50 MB buffer must not stall the server
- * on every keystroke. Such a document gets one diagnostic saying so.
+ * Past these sizes (UTF-16 units) a document is not analysed, so that a 50 MB buffer cannot stall
+ * the server on every keystroke; it gets one diagnostic saying so. Hermes' own caps are far below:
+ * at most 500,000 characters of a context file load, and memory is meant to stay near 2,200.
  */
 export const MAX_DIAGNOSED_CHARS = 2_000_000;
+/** Memory is scanned entry by entry (about 10 µs per short entry). */
+export const MAX_DIAGNOSED_MEMORY_CHARS = 256_000;
+/** The YAML between a skill's fences is parsed twice per keystroke (about 12 µs per key). */
+export const MAX_DIAGNOSED_FRONTMATTER_CHARS = 64_000;
 /** Session working directories re-discovered per keystroke for one context file, at most. */
-const MAX_CONTEXT_CWDS = 12;
+const MAX_CONTEXT_CWDS = 8;
+/** Diagnostics published for one document, at most (a file full of matches needs no thousands). */
+const MAX_DIAGNOSTICS = 200;
 
 const SEVERITY: Record<SourceProblem['code'], DiagnosticSeverity> = {
   blocked: DiagnosticSeverity.Error,
@@ -55,13 +62,16 @@ export function diagnoseDocument(model: HermesModel, document: TextDocument): Di
     const target = classify(model, docPath);
     if (!target) return [];
     const raw = document.getText();
-    if (raw.length > MAX_DIAGNOSED_CHARS) return [tooLarge(raw.length)];
+    const over = tooLarge(target, raw);
+    if (over) return [over];
     // Editors hide a BOM; should one be in the buffer, analyse the text without it and shift back.
     const bom = raw.charCodeAt(0) === 0xfeff && target.kind !== 'memory' && target.kind !== 'user' ? 1 : 0;
     const text = bom ? raw.slice(1) : raw;
     const problems = problemsOf(model, target, text).filter((p) => p.file === target.file);
     const firstLine = positionsOf(text).line(0);
-    return dedupe(problems).map((p) => toDiagnostic(p, shift(p.range ?? firstLine, bom)));
+    return dedupe(problems)
+      .slice(0, MAX_DIAGNOSTICS)
+      .map((p) => toDiagnostic(p, shift(p.range ?? firstLine, bom)));
   } catch {
     return [];
   }
@@ -115,16 +125,24 @@ function contextProblems(model: HermesModel, file: string, text: string): Source
   // `.hermes.md` and the AGENTS chain are looked up from cwd upwards; the others in cwd only.
   const upward = kind.kind === 'hermes-md' || kind.kind === 'agents-chain';
   const runs = new Map<string, { cwd: string; cap: number }>();
+  // Thousands of sessions share a few cwds: resolve each cwd once.
+  const reaches = new Map<string, string | undefined>();
   let capped = false;
   for (const analysis of model.profiles()) {
     const cap = contextFileCap(analysis.config);
     for (const session of analysis.report.sessions) {
       if (!session.cwd || session.state === 'ended' || session.state === 'no-prompt') continue;
-      const cwd = canonical(session.cwd);
-      const rel = inside(kind.cwd, cwd);
-      if (rel === undefined || (!upward && rel !== '')) continue;
+      if (!reaches.has(session.cwd)) {
+        const cwd = canonical(session.cwd);
+        const rel = inside(kind.cwd, cwd);
+        reaches.set(session.cwd, rel === undefined || (!upward && rel !== '') ? undefined : cwd);
+      }
+      const cwd = reaches.get(session.cwd);
+      if (cwd === undefined) continue;
+      const key = `${cap}\u0000${cwd}`;
+      if (runs.has(key)) continue;
       if (runs.size >= MAX_CONTEXT_CWDS) capped = true;
-      else runs.set(`${cap}\u0000${cwd}`, { cwd, cap });
+      else runs.set(key, { cwd, cap });
     }
   }
   if (runs.size === 0) {
@@ -160,15 +178,30 @@ function toDiagnostic(problem: SourceProblem, range: ProblemRange): Diagnostic {
   };
 }
 
-function tooLarge(length: number): Diagnostic {
+/** The one diagnostic of a document too large to analyse as the user types, if it is. */
+function tooLarge(target: Target, text: string): Diagnostic | undefined {
+  const memory = target.kind === 'memory' || target.kind === 'user';
+  const limit = memory ? MAX_DIAGNOSED_MEMORY_CHARS : MAX_DIAGNOSED_CHARS;
+  if (text.length > limit) {
+    const fix = memory
+      ? `Hermes renders only about ${target.kind === 'memory' ? '4,400' : '4,000'} characters of it; consolidate the entries.`
+      : 'Hermes loads at most the context-file cap of it; trim the file.';
+    return notChecked('This file', text.length, limit, fix);
+  }
+  if (target.kind !== 'skill' && target.kind !== 'skill-category') return undefined;
+  const yaml = frontmatterYamlSpan(text);
+  const size = yaml ? yaml.end - yaml.start : 0;
+  if (size <= MAX_DIAGNOSED_FRONTMATTER_CHARS) return undefined;
+  return notChecked('The frontmatter', size, MAX_DIAGNOSED_FRONTMATTER_CHARS, 'Only its name and description reach the prompt: keep it short.');
+}
+
+function notChecked(what: string, size: number, limit: number, fix: string): Diagnostic {
   return {
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     severity: DiagnosticSeverity.Information,
     source: 'hermes',
     code: 'too-large',
-    message:
-      `This file is too large for Hermes Prompt Lens to check as you type (${length.toLocaleString('en-US')} characters, ` +
-      `limit ${MAX_DIAGNOSED_CHARS.toLocaleString('en-US')}). Hermes itself loads at most the context-file cap of it; trim the file.`,
+    message: `${what} is too large for Hermes Prompt Lens to check as you type (${size.toLocaleString('en-US')} characters, limit ${limit.toLocaleString('en-US')}). ${fix}`,
   };
 }
 

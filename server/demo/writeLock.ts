@@ -22,6 +22,8 @@ export interface HoldWriteLockOptions {
 export function holdWriteLock(dbFile: string, ms: number, options: HoldWriteLockOptions = {}): Promise<WriteLockHold> {
   const script = options.script ?? path.join(__dirname, 'hermesLockHolder.js');
   const child = spawn(process.execPath, [script, dbFile, String(ms)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // The holder may already have committed and exited when release() writes to it: that is fine.
+  child.stdin.on('error', () => undefined);
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const done = new Promise<void>((resolve, reject) => {

@@ -1,0 +1,83 @@
+// `hermes-lens demo`: the README's first command (`npm run demo` = `node dist/cli.js demo`) must show
+// the embedded demo home with fresh, stale and pending sessions and their refresh costs.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { runCli } from '../../../server/cli/main';
+import type { CommandIO } from '../../../server/cli/io';
+import { removeDir, tempDir } from '../demo/support';
+
+const NOW = 1_795_000_000;
+const REPO = path.resolve(__dirname, '..', '..', '..', '..');
+
+function cli(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CommandIO = { out: (t) => void out.push(t), err: (t) => void err.push(t), env: {}, now: () => NOW };
+  const code = runCli(argv, io);
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+/** Rows of the status table: state and the refresh-cost cell. */
+function rows(text: string): Array<{ state: string; line: string }> {
+  return text
+    .split('\n')
+    .map((line) => ({ line, match: /^\s{2}(fresh|stale|pending|no-prompt|ended)\s/.exec(line) }))
+    .filter((r) => r.match)
+    .map((r) => ({ state: r.match![1]!, line: r.line }));
+}
+
+describe('cli: hermes-lens demo', function () {
+  this.timeout(60000);
+  let dir: string;
+  beforeEach(() => (dir = tempDir('hermes-cli-demo-')));
+  afterEach(() => removeDir(dir));
+
+  it('prints both profiles with fresh, stale and pending sessions, money figures, unknown and API-equivalent costs', () => {
+    const run = cli(['demo', '--dir', path.join(dir, 'demo')]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /Demo Hermes home written to /);
+    assert.match(run.stdout, /Profile default \(active\)/);
+    assert.match(run.stdout, /Profile work/);
+    const table = rows(run.stdout);
+    const states = new Set(table.map((r) => r.state));
+    for (const state of ['fresh', 'stale', 'pending']) assert.ok(states.has(state), `no ${state} session in:\n${run.stdout}`);
+    assert.ok(!states.has('ended'), 'live sessions only');
+    const stale = table.filter((r) => r.state === 'stale');
+    assert.ok(stale.some((r) => /\$\d+\.\d*[1-9]/.test(r.line)), 'a stale session with a non-zero cost');
+    assert.ok(stale.some((r) => /\bunknown\s*$/.test(r.line)), 'the local model has an unknown cost');
+    assert.ok(stale.some((r) => /\(API-equiv\.\)\s*$/.test(r.line)), 'the subscription session is labelled');
+    assert.ok(table.filter((r) => r.state === 'fresh').every((r) => /\$0\s*$/.test(r.line)));
+    assert.match(run.stdout, /↳ soul changed: /);
+    assert.match(run.stdout, /Totals: .* stale \(.*\$[\d.,]+ to refresh now/);
+  });
+
+  it('--json: the same states, per profile', () => {
+    const run = cli(['demo', '--dir', path.join(dir, 'demo'), '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const out = JSON.parse(run.stdout);
+    assert.deepEqual(out.profiles.map((p: { name: string }) => p.name), ['default', 'work']);
+    const states = new Set(out.profiles.flatMap((p: { sessions: Array<{ state: string }> }) => p.sessions.map((s) => s.state)));
+    for (const state of ['fresh', 'stale', 'pending']) assert.ok(states.has(state), state);
+    assert.equal(out.profiles.find((p: { name: string }) => p.name === 'work').requestedEpoch, 2);
+  });
+
+  it('the executable (README: npm run demo → node dist/cli.js demo) prints the same table', async () => {
+    const bundle = path.join(REPO, 'dist', 'cli.js');
+    const bin = fs.existsSync(bundle) ? bundle : path.join(REPO, 'out', 'server', 'cli', 'main.js');
+    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [bin, 'demo', '--dir', path.join(dir, 'demo')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const states = new Set(rows(run.stdout).map((r) => r.state));
+    for (const state of ['fresh', 'stale', 'pending']) assert.ok(states.has(state), `${bin}: no ${state} session`);
+    assert.match(run.stdout, /\$\d/);
+  });
+});

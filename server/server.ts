@@ -61,7 +61,7 @@ export function startServer(connection: Connection): void {
       const fresh = paths.filter((p) => handledSaves.get(p) !== mtimeOf(p));
       if (fresh.length === 0) return;
       log.debug(() => `sources changed: ${fresh.join(', ')}`);
-      model.sourcesChanged();
+      model.sourcesChanged(fresh);
       publishAll();
     },
     onDatabaseChanged(dirs) {
@@ -132,7 +132,7 @@ export function startServer(connection: Connection): void {
 
   function publishDiagnostics(document: TextDocument): void {
     try {
-      void connection.sendDiagnostics({ uri: document.uri, diagnostics: diagnoseDocument(model, document) });
+      void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: diagnoseDocument(model, document) });
     } catch (error) {
       log.error(`Diagnostics failed for ${document.uri}: ${describeError(error)}`);
     }
@@ -145,7 +145,7 @@ export function startServer(connection: Connection): void {
     if (!file) return;
     const before = staleIds();
     handledSaves.set(file, mtimeOf(file));
-    model.sourcesChanged();
+    model.sourcesChanged([file]);
     const role = model.roleOf(file);
     publishAll();
     if (!role) return;

@@ -2,7 +2,16 @@
 import { formatUsd } from '../hermes/cost/refreshCost';
 import type { SessionReport } from '../hermes/engine/types';
 
+/**
+ * Text from a state.db or a file made safe for a terminal: control characters (an ANSI escape in a
+ * session title, a newline) are shown as U+FFFD instead of being interpreted.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
+}
+
 export function table(rows: readonly (readonly string[])[], indent = '  '): string {
+  rows = rows.map((row) => row.map(printable));
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...cell].length)));
   return rows

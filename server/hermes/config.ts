@@ -1,8 +1,8 @@
 // A profile's config.yaml, read tolerantly: only the keys the lens needs, each with its default.
 // A YAML error is reported (file and line) and the defaults are used, so one bad file never stops
 // the rest of the profile from being shown.
-import * as fs from 'node:fs';
 import { parse } from 'yaml';
+import { readRegularFile } from './sources/readText';
 
 export type CacheTtlSetting = '5m' | '1h' | 'auto';
 
@@ -33,10 +33,10 @@ export const DEFAULT_CONFIG: ProfileConfig = {
 export function readProfileConfig(file: string): ProfileConfig {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFile(file).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return DEFAULT_CONFIG;
-    return { ...DEFAULT_CONFIG, problem: `Cannot read ${file}: ${(error as Error).message}` };
+    return { ...DEFAULT_CONFIG, problem: `Cannot read ${file} (${(error as Error).message}); using defaults. Check the file and its permissions (Hermes reads it too).` };
   }
   return parseProfileConfig(text, file);
 }
@@ -44,7 +44,8 @@ export function readProfileConfig(file: string): ProfileConfig {
 export function parseProfileConfig(text: string, file: string): ProfileConfig {
   let raw: unknown;
   try {
-    raw = parse(text, { prettyErrors: true });
+    // logLevel 'error': warnings (an unknown tag) would go to stderr quoting the line, config text included.
+    raw = parse(text, { prettyErrors: true, logLevel: 'error' });
   } catch (error) {
     const first = (error as Error).message.split('\n')[0];
     return { ...DEFAULT_CONFIG, problem: `${file} is not valid YAML (${first}); using defaults. Fix the file for Hermes too.` };

@@ -11,6 +11,8 @@ export type HermesErrorCode =
   | 'db-schema'
   | 'db-locked'
   | 'db-readonly'
+  | 'db-unfinished'
+  | 'db-outside-profile'
   | 'db-no-state-meta'
   | 'session-missing'
   | 'native-unavailable'

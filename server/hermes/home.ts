@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { HermesError } from './errors';
 import type { HermesHome, Profile } from './model';
+import { readRegularFile } from './sources/readText';
 
 const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const DEFAULT_PROFILE = 'default';
@@ -62,7 +63,7 @@ export function readHome(location: HomeLocation): HermesHome {
 
 function readActiveProfile(root: string): string {
   try {
-    const name = fs.readFileSync(path.join(root, 'active_profile'), 'utf8').trim();
+    const name = readRegularFile(path.join(root, 'active_profile')).toString('utf8').trim();
     return name && PROFILE_NAME.test(name) ? name : DEFAULT_PROFILE;
   } catch {
     return DEFAULT_PROFILE;
@@ -75,6 +76,14 @@ export function selectProfile(home: HermesHome, name?: string): Profile {
   const profile = home.profiles.find((p) => p.name === wanted);
   if (!profile) {
     const known = home.profiles.map((p) => p.name).join(', ');
+    if (name === undefined) {
+      const file = path.join(home.root, 'active_profile');
+      throw new HermesError(
+        'profile-missing',
+        `${file} names the profile "${wanted}", which does not exist in ${home.root} (profiles: ${known}). Pick one with -p NAME, or write an existing profile name into ${file}.`,
+        file,
+      );
+    }
     throw new HermesError(
       'profile-missing',
       `No profile "${wanted}" in ${home.root} (profiles: ${known}). Pick one of those with -p NAME.`,

@@ -7,11 +7,25 @@ import type { StaleReason } from './model';
 import { DEFAULT_IDENTITY_OPENING } from './sources/soul';
 import type { FileContribution, MemorySource, RenderedSources, SkillEntry } from './sources/types';
 
-/** Every source whose rendering today differs from what the stored prompt holds. */
-export function staleReasons(stored: PromptAnatomy, sources: RenderedSources, cwd: string | undefined): StaleReason[] {
+/**
+ * Every source whose rendering today differs from what the stored prompt holds. `skillMemo` (the
+ * reasons by stored skills-index text, for these sources) spares comparing the same index with
+ * today's skills once per distinct prompt: most prompts of a profile share one or two indexes.
+ */
+export function staleReasons(
+  stored: PromptAnatomy,
+  sources: RenderedSources,
+  cwd: string | undefined,
+  skillMemo?: Map<string, StaleReason[]>,
+): StaleReason[] {
+  let skills = skillMemo?.get(stored.skillsIndex.text);
+  if (!skills) {
+    skills = skillReasons(stored, sources);
+    skillMemo?.set(stored.skillsIndex.text, skills);
+  }
   return [
     ...soulReasons(stored, sources),
-    ...skillReasons(stored, sources),
+    ...skills,
     ...projectContextReasons(stored, sources, cwd),
     ...memoryReasons(stored.memoryBlock, sources.memory),
     ...memoryReasons(stored.userBlock, sources.user),
@@ -36,8 +50,10 @@ function holdsBlockAtStart(text: string, block: string): boolean {
   return text.startsWith(block) && (text.length === block.length || text.startsWith('\n\n', block.length));
 }
 
-function skillReasons(stored: PromptAnatomy, { skills }: RenderedSources): StaleReason[] {
+function skillReasons(stored: PromptAnatomy, { skills, soul }: RenderedSources): StaleReason[] {
   const reasons: StaleReason[] = [];
+  // `<profile>/skills`; SOUL.md's path names the profile even when no skill is left to derive it from.
+  const skillsDir = path.join(path.dirname(soul.path), 'skills');
   const storedLines = new Map(stored.skillsIndex.lines.map((l) => [l.name, l]));
   const today = new Map<string, SkillEntry>();
   for (const entry of skills.entries) if (entry.visible && !today.has(entry.name)) today.set(entry.name, entry);
@@ -51,7 +67,9 @@ function skillReasons(stored: PromptAnatomy, { skills }: RenderedSources): Stale
   }
   for (const [name, line] of storedLines) {
     if (!today.has(name)) {
-      const where = path.join(skillsDirOf(skills.entries) ?? '', line.category, name, 'SKILL.md');
+      // A skill directly under skills/ has category `general` (FACTS §4): no such folder exists.
+      const category = line.category === 'general' ? [] : line.category.split('/');
+      const where = path.join(skillsDir, ...category, name, 'SKILL.md');
       reasons.push({ source: 'skill', path: where, change: 'removed', detail: name });
     }
   }
@@ -62,16 +80,6 @@ function skillReasons(stored: PromptAnatomy, { skills }: RenderedSources): Stale
     }
   }
   return reasons;
-}
-
-/** The skills root, derived from any entry (`<root>/<category…>/<name>/SKILL.md`). */
-function skillsDirOf(entries: readonly SkillEntry[]): string | undefined {
-  const first = entries[0];
-  if (!first) return undefined;
-  const depth = first.category === 'general' ? 2 : first.category.split('/').length + 2;
-  let dir = first.file;
-  for (let i = 0; i < depth; i++) dir = path.dirname(dir);
-  return dir;
 }
 
 function projectContextReasons(stored: PromptAnatomy, { projectContext }: RenderedSources, cwd: string | undefined): StaleReason[] {

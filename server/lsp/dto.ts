@@ -51,20 +51,21 @@ export function sessionList(model: HermesModel): SessionListResult {
   };
 }
 
-/** The status item: `3 stale · ≈ $0.84`, or what is wrong. */
+/** The status item's text: `3 stale · ≈ $0.84`, or what is wrong. */
 export function statusOf(model: HermesModel, driver: string | null, driverProblem: string | undefined): StatusParams {
   if (driverProblem) {
-    return { severity: 'error', text: 'Hermes: database unavailable', detail: driverProblem, stale: 0, pending: 0, staleRefreshCostUsd: 0, driver: null };
+    return { severity: 'error', text: 'database unavailable', detail: driverProblem, stale: 0, pending: 0, staleRefreshCostUsd: 0, driver: null };
   }
   if (model.problem) {
-    return { severity: 'warning', text: 'Hermes: no home', detail: model.problem, stale: 0, pending: 0, staleRefreshCostUsd: 0, driver };
+    return { severity: 'warning', text: 'no home', detail: model.problem, stale: 0, pending: 0, staleRefreshCostUsd: 0, driver };
   }
   const reports = model.profiles().map((a) => a.report);
   const stale = reports.reduce((n, r) => n + r.totals.stale, 0);
   const pending = reports.reduce((n, r) => n + r.totals.pending, 0);
   const cost = reports.reduce((n, r) => n + r.totals.staleRefreshCostUsd, 0);
   const unavailable = reports.filter((r) => r.unavailable).map((r) => `${r.name}: ${r.unavailable}`);
-  const text = stale > 0 ? `Hermes: ${stale} stale · ${formatUsd(cost, true)}` : pending > 0 ? `Hermes: ${pending} pending` : 'Hermes: all current';
+  // The client puts `Hermes: ` before this on the status bar; the language status item names it.
+  const text = stale > 0 ? `${stale} stale · ${formatUsd(cost, true)}` : pending > 0 ? `${pending} pending` : 'all current';
   const detail = [
     `${reports.length} profile(s) · ${stale} stale · ${pending} pending`,
     ...unavailable,

@@ -84,10 +84,14 @@ export class HermesModel {
     }
   }
 
-  /** Instruction files changed: every profile's rendered sources may differ. */
-  sourcesChanged(): void {
+  /**
+   * Instruction files changed. With their paths, each profile drops only the sources those files
+   * feed (SOUL.md, the skills, one project's context…) and re-judges only what they touch; without,
+   * every profile's rendered sources are dropped.
+   */
+  sourcesChanged(paths?: readonly string[]): void {
     for (const [dir, analysis] of [...this.analyses]) {
-      this.cacheFor(dir).sourcesChanged();
+      this.cacheFor(dir).sourcesChanged(paths);
       this.analyze(dir, analysis.profile);
     }
   }

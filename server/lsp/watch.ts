@@ -1,6 +1,8 @@
 // Watches the files that feed the prompt and each profile's state.db. fs.watch (inotify) never
 // opens the database file, so SQLite's POSIX locks held by this process are not disturbed
-// (FACTS §2). Bursts of events are coalesced so one save or one Hermes turn re-evaluates once.
+// (FACTS §2). Bursts of events are coalesced: the first change of a quiet spell is reported after a
+// few milliseconds (the events of one write arrive together), later ones at most once per window,
+// so one save or one Hermes turn re-evaluates once, and a busy writer at most once per window.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -18,10 +20,14 @@ export class SourceWatcher {
   private pendingSources = new Set<string>();
   private pendingDbs = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
+  /** Until when (epoch ms) a new change waits for the window to end instead of being reported at once. */
+  private quietUntil = 0;
 
   constructor(
     private readonly events: WatchEvents,
     private readonly debounceMs = 150,
+    /** How long the events of one write take to arrive. */
+    private readonly settleMs = 15,
   ) {}
 
   /** Replaces the watched set: profile directories (with their skills and memories) and project dirs. */
@@ -76,8 +82,9 @@ export class SourceWatcher {
   }
 
   private schedule(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.flush(), this.debounceMs);
+    if (this.timer) return; // a report is already due and will carry this change too
+    const now = Date.now();
+    this.timer = setTimeout(() => this.flush(), now >= this.quietUntil ? this.settleMs : this.quietUntil - now);
   }
 
   private flush(): void {
@@ -86,7 +93,12 @@ export class SourceWatcher {
     const dbs = [...this.pendingDbs];
     this.pendingSources.clear();
     this.pendingDbs.clear();
-    if (dbs.length) this.events.onDatabaseChanged(dbs);
-    if (sources.length) this.events.onSourcesChanged(sources);
+    try {
+      if (dbs.length) this.events.onDatabaseChanged(dbs);
+      if (sources.length) this.events.onSourcesChanged(sources);
+    } finally {
+      // The window starts when the re-evaluation is done: between two, the server stays free for requests.
+      this.quietUntil = Date.now() + this.debounceMs;
+    }
   }
 }

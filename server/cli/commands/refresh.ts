@@ -32,6 +32,8 @@ export function refreshCommand(argv: string[], io: CommandIO): number {
     sessionIds: args.session ? [args.session] : undefined,
     strategy,
     dryRun: args['dry-run'],
+    profileDir: profile!.dir,
+    homeRoot: home.root,
   });
   if (args.json) {
     io.out(JSON.stringify({

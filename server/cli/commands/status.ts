@@ -4,7 +4,7 @@ import type { ProfileReport, SessionReport } from '../../hermes/engine/types';
 import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
 import { formatUsd } from '../../hermes/cost/refreshCost';
 import { commonOptions, parse } from '../args';
-import { cacheText, costText, relativeTime, table, tokensText, truncate } from '../format';
+import { cacheText, costText, printable, relativeTime, table, tokensText, truncate } from '../format';
 import type { CommandIO } from '../io';
 
 export const statusUsage = 'hermes-lens status [--home DIR] [-p NAME | --all-profiles] [--all] [--json]';
@@ -26,9 +26,9 @@ export function statusCommand(argv: string[], io: CommandIO): number {
 
 function renderProfile(report: ProfileReport, now: number): string {
   const title = `Profile ${report.name}${report.isActive ? ' (active)' : ''} — ${report.home}`;
-  if (report.unavailable) return `${title}\n  ${report.unavailable}`;
+  if (report.unavailable) return `${title}\n  ${printable(report.unavailable)}`;
   const header = `${title}\n  ${report.storedPromptSessions} session(s) with a stored prompt · requested refresh epoch ${report.requestedEpoch}`;
-  const problems = report.problems.map((p) => `  ! ${p}`);
+  const problems = report.problems.map((p) => `  ! ${printable(p)}`);
   if (report.sessions.length === 0) return [header, ...problems, '  No live sessions (use --all to include ended ones).'].join('\n');
   const rows: string[][] = [['STATE', 'SESSION', 'TITLE', 'SOURCE', 'MODEL', 'ACTIVE', 'PREFIX', 'CACHE', 'REFRESH NOW']];
   const lines: string[] = [];
@@ -49,7 +49,7 @@ function renderProfile(report: ProfileReport, now: number): string {
   // Reasons go under their session's row.
   report.sessions.forEach((s, i) => {
     lines.push(rendered[i + 1]!);
-    for (const r of s.reasons) lines.push(`      ↳ ${r.source} ${r.change}: ${r.detail} (${r.path})`);
+    for (const r of s.reasons) lines.push(printable(`      ↳ ${r.source} ${r.change}: ${r.detail} (${r.path})`));
   });
   const t = report.totals;
   const unknown = t.unknownCost ? ` + ${t.unknownCost} of unknown cost` : '';

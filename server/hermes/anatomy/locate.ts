@@ -133,8 +133,11 @@ export function locateBlocks(text: string, options: LocateOptions = {}): Located
   const projectStart = paraStarts(PROJECT_CONTEXT_PREFIX, 0, firstVolatile)[0] ?? paraStarts(PROJECT_CONTEXT_HEADING, 0, firstVolatile)[0];
   const notInProject = (p: number, projectEnd: number) => projectStart === undefined || p < projectStart || p >= projectEnd;
   const caller = options.callerSystemMessage ? pyStrip(options.callerSystemMessage) : '';
+  // The caller's message sits in the context tier: never inside a SOUL identity the hint matches.
+  const hint = options.identityHint;
+  const identityFloor = hint && text.startsWith(hint) && (text.length === hint.length || text.startsWith('\n\n', hint.length)) ? hint.length : 0;
   const callerAt = caller
-    ? paraStarts(caller, 0, firstVolatile).find((p) => p + caller.length === text.length || text.startsWith('\n\n', p + caller.length))
+    ? paraStarts(caller, identityFloor, firstVolatile).find((p) => p + caller.length === text.length || text.startsWith('\n\n', p + caller.length))
     : undefined;
   const contextCandidates: Found[] = [];
   for (const p of paraStarts(ACTIVE_PROFILE, 0, firstVolatile)) contextCandidates.push({ kind: 'active-profile', start: p, end: paraEnd(p, firstVolatile) });

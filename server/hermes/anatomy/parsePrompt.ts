@@ -86,10 +86,16 @@ function byteLength(s: string): number {
 /** `SW.identity_line_value`: the last line starting with `Label:`, outside the runtime block. */
 function lastLineValue(text: string, label: string): string | undefined {
   const prefix = `${label}:`;
-  const lines = text.split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i]!;
-    if (line.startsWith(prefix) && !line.startsWith(RUNTIME_HEADING)) return pyStrip(line.slice(prefix.length));
+  // From the end, line starts only (the text is a whole prompt: splitting it into lines per label costs).
+  for (let at = text.length; at >= 0; ) {
+    const found = text.lastIndexOf(prefix, at);
+    if (found < 0) return undefined;
+    if (found === 0 || text.charCodeAt(found - 1) === 0x0a) {
+      const end = text.indexOf('\n', found);
+      const line = end < 0 ? text.slice(found) : text.slice(found, end);
+      if (!line.startsWith(RUNTIME_HEADING)) return pyStrip(line.slice(prefix.length));
+    }
+    at = found - 1;
   }
   return undefined;
 }

@@ -4,6 +4,7 @@
 import type * as O200k from 'gpt-tokenizer/encoding/o200k_base';
 import toolSchemaData from './tool-schema-tokens.json';
 import { parseModelRef } from './modelRef';
+import { TokenCountStore } from './tokenCountStore';
 
 export interface TokenCount {
   readonly tokens: number;
@@ -18,7 +19,7 @@ const O200K_MODELS = /^(?:gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|gpt-[6-9]|gpt-oss|gpt-r
 // BPE cost grows with the square of a pre-token's length, and a run without spaces (a base64 blob, a
 // line of `=`) is one pre-token: 30 KB of letters takes most of a second, 200 KB over half a minute.
 // Such runs are counted in slices; the count is then off by at most a token per slice and not "exact".
-const LONG_RUN = /\S{1000,}|\s{1000,}/g;
+const LONG_RUN_CHARS = 1000;
 const SLICE = 500;
 // Beyond this the estimate is good enough and tokenizing would stall the server.
 const MAX_TOKENIZED_CHARS = 2_000_000;
@@ -29,6 +30,21 @@ const CHARS_PER_TOKEN = 4;
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 let encoder: typeof O200k | undefined;
+let disk: TokenCountStore | null | undefined;
+
+/** Counts remembered across processes (see tokenCountStore.ts); null when turned off. */
+function diskStore(): TokenCountStore | undefined {
+  if (disk === undefined) {
+    let version = 'unknown';
+    try {
+      version = (require('gpt-tokenizer/package.json') as { version: string }).version;
+    } catch {
+      // the version only keys the file
+    }
+    disk = TokenCountStore.forProcess(`o200k_base/gpt-tokenizer@${version}`) ?? null;
+  }
+  return disk ?? undefined;
+}
 
 function o200k(): typeof O200k {
   // Loaded on first use: building the BPE tables takes about 300 ms.
@@ -40,24 +56,135 @@ export function countTokens(text: string, model?: string): TokenCount {
   if (typeof text !== 'string' || text.length === 0) return { tokens: 0, exact: isO200kModel(model) };
   if (text.length > MAX_TOKENIZED_CHARS) return { tokens: estimateTokensFromChars(text.length), exact: false };
   try {
-    const { countTokens: count } = o200k();
     let tokens = 0;
     let sliced = false;
-    let last = 0;
-    for (const run of text.matchAll(LONG_RUN)) {
-      const start = run.index ?? 0;
-      tokens += count(text.slice(last, start), PLAIN_TEXT);
-      for (let offset = 0; offset < run[0].length; offset += SLICE) {
-        tokens += count(run[0].slice(offset, offset + SLICE), PLAIN_TEXT);
-      }
-      last = start + run[0].length;
-      sliced = true;
+    let start = 0;
+    for (const end of paragraphEnds(text)) {
+      const part = countParagraph(start === 0 && end === text.length ? text : text.slice(start, end));
+      tokens += part.tokens;
+      sliced ||= part.sliced;
+      start = end;
     }
-    tokens += count(text.slice(last), PLAIN_TEXT);
     return { tokens, exact: !sliced && isO200kModel(model) };
   } catch {
     return { tokens: estimateTokensFromChars(text.length), exact: false };
   }
+}
+
+// Prompts are counted paragraph by paragraph, and each paragraph's count is remembered: thousands of
+// sessions share a few hundred stored prompts, which share most of their paragraphs (SOUL.md, the
+// skills index, memory), and a rebuilt prompt differs from the stored one in a block or two. The sum
+// is exactly the count of the whole text: o200k splits text into pre-tokens before BPE, and a
+// pre-token never spans a position that follows a newline and holds a character other than
+// whitespace or "/" (only the `[\r\n/]*` tail of a punctuation run and whitespace runs can contain a
+// newline, and neither continues into such a character). Paragraph starts after a blank line are
+// such positions; a long run (below) never spans one either, since it is all whitespace or none.
+interface ParagraphCount {
+  readonly tokens: number;
+  /** A long run was counted in slices: not exact. */
+  readonly sliced: boolean;
+}
+
+const remembered = new Map<string, ParagraphCount>();
+let rememberedChars = 0;
+/** About 32 MB of remembered paragraph text at most; the older half goes when it is full. */
+const MAX_REMEMBERED_CHARS = 16_000_000;
+
+function countParagraph(text: string): ParagraphCount {
+  const hit = remembered.get(text);
+  if (hit) return hit;
+  const store = diskStore();
+  const key = store ? TokenCountStore.keyOf(text) : '';
+  let counted = store?.get(key);
+  if (!counted) {
+    counted = countUncached(text);
+    store?.set(key, counted);
+  }
+  if (rememberedChars + text.length > MAX_REMEMBERED_CHARS) forgetOlderHalf();
+  // Keep a flat copy as the key: a slice would keep the whole prompt it was cut from alive.
+  remembered.set(text.length > 64 ? (' ' + text).slice(1) : text, counted);
+  rememberedChars += text.length;
+  return counted;
+}
+
+function forgetOlderHalf(): void {
+  let drop = Math.ceil(remembered.size / 2);
+  for (const key of remembered.keys()) {
+    if (drop-- <= 0) break;
+    remembered.delete(key);
+    rememberedChars -= key.length;
+  }
+}
+
+function countUncached(text: string): ParagraphCount {
+  const { countTokens: count } = o200k();
+  let tokens = 0;
+  let sliced = false;
+  let last = 0;
+  for (const [start, end] of longRuns(text)) {
+    tokens += count(text.slice(last, start), PLAIN_TEXT);
+    for (let offset = start; offset < end; offset += SLICE) tokens += count(text.slice(offset, Math.min(end, offset + SLICE)), PLAIN_TEXT);
+    last = end;
+    sliced = true;
+  }
+  tokens += count(last === 0 ? text : text.slice(last), PLAIN_TEXT);
+  return { tokens, sliced };
+}
+
+/** Where each paragraph ends (the last one at `text.length`): after blank lines, before a safe character. */
+function paragraphEnds(text: string): number[] {
+  const ends: number[] = [];
+  let from = 0;
+  for (;;) {
+    const at = text.indexOf('\n\n', from);
+    if (at < 0) break;
+    let p = at + 2;
+    while (text.charCodeAt(p) === 0x0a) p++;
+    if (p < text.length && isParagraphStart(text.charCodeAt(p))) ends.push(p);
+    from = p;
+  }
+  ends.push(text.length);
+  return ends;
+}
+
+/** Not whitespace (as the pre-tokenizer's `\s`) and not "/". */
+function isParagraphStart(code: number): boolean {
+  return code !== 0x2f && !isWhitespace(code);
+}
+
+// `\s` of JavaScript regular expressions (the o200k pre-tokenizer's class).
+function isWhitespace(code: number): boolean {
+  return (
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0x20 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/**
+ * Maximal runs of at least LONG_RUN_CHARS UTF-16 units that are all whitespace or all not (what
+ * `/\S{1000,}|\s{1000,}/g` finds), by a single scan.
+ */
+function longRuns(text: string): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  let start = 0;
+  let space = text.length > 0 && isWhitespace(text.charCodeAt(0));
+  for (let i = 1; i <= text.length; i++) {
+    const s = i < text.length ? isWhitespace(text.charCodeAt(i)) : !space;
+    if (s === space) continue;
+    if (i - start >= LONG_RUN_CHARS) runs.push([start, i]);
+    start = i;
+    space = s;
+  }
+  return runs;
 }
 
 /** Tokens of text known only by its length (transcript messages whose token_count Hermes did not record). */

@@ -1,9 +1,15 @@
 // Memoised work for re-evaluation. Stored prompts are keyed by content (`hash:<sha>`), so their
 // anatomy never goes stale; inline (pre-v25) keys are per session and dropped on a database change.
-// Rendered sources are per session cwd and dropped when an instruction file changes.
+// Sources are kept per part: the profile's own files (config.yaml, SOUL.md, skills, MEMORY.md,
+// USER.md) once per profile, project context once per session cwd. A change drops only the parts
+// its paths can affect (a save of SOUL.md re-reads SOUL.md, not a thousand skills), and the
+// staleness judged from them.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { PromptAnatomy } from '../anatomy/types';
+import type { ProfileConfig } from '../config';
 import type { StaleReason, TranscriptSize } from '../model';
-import type { RenderedSources } from '../sources/types';
+import type { MemorySource, ProjectContext, RenderedSources, SkillsIndex, SoulSource } from '../sources/types';
 
 export interface CachedTranscript {
   /** Hermes bumps these on every turn; equal values mean the transcript is unchanged. */
@@ -11,16 +17,73 @@ export interface CachedTranscript {
   readonly size: TranscriptSize;
 }
 
+export interface JudgedPrompt {
+  readonly reasons: StaleReason[];
+  readonly deltaTokens: number;
+}
+
+/** The profile's own sources, each read on first use after a change. */
+export interface ProfileParts {
+  config?: ProfileConfig;
+  soul?: SoulSource;
+  skills?: SkillsIndex;
+  memory?: MemorySource;
+  user?: MemorySource;
+}
+
 export class AnalysisCache {
   readonly anatomies = new Map<string, PromptAnatomy>();
+  /** Rendered sources per session cwd ('' = none), assembled from `parts` and `projectContexts`. */
   readonly sources = new Map<string, RenderedSources>();
-  readonly staleness = new Map<string, { reasons: StaleReason[]; deltaTokens: number }>();
+  readonly parts: ProfileParts = {};
+  readonly projectContexts = new Map<string, ProjectContext>();
+  /** Staleness and ΔS per `promptKey \0 cwd`. */
+  readonly staleness = new Map<string, JudgedPrompt>();
+  /** Skill reasons per stored skills-index text (thousands of sessions share a few indexes). */
+  readonly skillReasons = new Map<string, StaleReason[]>();
   readonly transcripts = new Map<string, CachedTranscript>();
+  /** The profile directory this cache belongs to (set by analyzeProfile). */
+  profileDir: string | undefined;
 
-  /** An instruction file changed: everything derived from the sources goes. */
-  sourcesChanged(): void {
-    this.sources.clear();
-    this.staleness.clear();
+  /**
+   * Instruction files changed. With `paths`, only what those files can feed is dropped; without,
+   * everything derived from the sources goes.
+   */
+  sourcesChanged(paths?: readonly string[]): void {
+    if (!paths || !this.profileDir) return this.dropAllSources();
+    // Compared as real paths: an editor may name SOUL.md through a link to the profile.
+    const dir = canonical(this.profileDir);
+    const cwds = new Set<string>();
+    let profileLevel = false;
+    for (const changed of paths) {
+      const file = canonical(changed);
+      const kinds = profileParts(dir, file);
+      if (kinds.includes('config')) return this.dropAllSources();
+      if (kinds.length > 0) {
+        for (const kind of kinds) delete this.parts[kind];
+        if (kinds.includes('skills')) this.skillReasons.clear();
+        profileLevel = true;
+        continue;
+      }
+      // A project file feeds the cwds at or below its folder (discovery walks up from cwd to the git
+      // root; `.cursor/rules/*.mdc` is read in cwd only).
+      const folder = path.dirname(file);
+      const rulesOf = path.basename(folder) === 'rules' && path.basename(path.dirname(folder)) === '.cursor' ? path.dirname(path.dirname(folder)) : undefined;
+      for (const key of this.projectContexts.keys()) {
+        const cwd = key && canonical(key);
+        if (cwd === folder || cwd.startsWith(folder + path.sep) || cwd === rulesOf) cwds.add(key);
+      }
+    }
+    for (const cwd of cwds) {
+      this.projectContexts.delete(cwd);
+      this.sources.delete(cwd);
+    }
+    if (profileLevel) {
+      this.sources.clear();
+      this.staleness.clear();
+    } else if (cwds.size > 0) {
+      for (const key of [...this.staleness.keys()]) if (cwds.has(key.slice(key.indexOf('\u0000') + 1))) this.staleness.delete(key);
+    }
   }
 
   /** Hermes wrote to the database: per-session prompt keys may now point elsewhere. */
@@ -28,4 +91,39 @@ export class AnalysisCache {
     for (const key of [...this.anatomies.keys()]) if (key.startsWith('inline:')) this.anatomies.delete(key);
     for (const key of [...this.staleness.keys()]) if (key.startsWith('inline:')) this.staleness.delete(key);
   }
+
+  private dropAllSources(): void {
+    for (const key of Object.keys(this.parts) as Array<keyof ProfileParts>) delete this.parts[key];
+    this.projectContexts.clear();
+    this.sources.clear();
+    this.staleness.clear();
+    this.skillReasons.clear();
+  }
+}
+
+/** The real path of `file` (of its folder when the file is gone), else its resolved path. */
+function canonical(file: string): string {
+  try {
+    return fs.realpathSync.native(file);
+  } catch {
+    try {
+      return path.join(fs.realpathSync.native(path.dirname(file)), path.basename(file));
+    } catch {
+      return path.resolve(file);
+    }
+  }
+}
+
+/** Which of the profile's own sources `file` feeds, if any. */
+function profileParts(profileDir: string, file: string): Array<keyof ProfileParts> {
+  const dir = path.resolve(profileDir);
+  const inside = (sub: string) => file === path.join(dir, sub) || file.startsWith(path.join(dir, sub) + path.sep);
+  if (file === path.join(dir, 'config.yaml')) return ['config'];
+  if (file === path.join(dir, 'SOUL.md')) return ['soul'];
+  if (file === path.join(dir, 'memories', 'MEMORY.md')) return ['memory'];
+  if (file === path.join(dir, 'memories', 'USER.md')) return ['user'];
+  if (inside('skills')) return ['skills'];
+  // Anything else in the memories folder (a rename, an editor's temporary file): both memory files.
+  if (inside('memories')) return ['memory', 'user'];
+  return [];
 }

@@ -10,11 +10,11 @@ import { countTokens, estimateTokensFromChars, toolSchemaTokens } from '../cost/
 import { cacheTtlSeconds } from '../cost/ttl';
 import { describeError } from '../errors';
 import { profilePaths } from '../home';
-import type { Profile, SessionRecord, SessionState, StaleReason } from '../model';
+import type { Profile, SessionRecord, SessionState, StaleReason, TranscriptSize } from '../model';
 import { compactionTip } from '../refresh/compactionTip';
 import { profileRequestedEpoch, requestedEpoch, stampedEpoch } from '../refresh/epochs';
 import { rebuildPrompt } from '../sources/promptBuilder';
-import { renderSources } from '../sources/renderSources';
+import { renderProfileSources, renderProjectContext } from '../sources/renderSources';
 import type { RenderedSources } from '../sources/types';
 import { staleReasons } from '../staleness';
 import { StateStore } from '../store/stateStore';
@@ -44,11 +44,20 @@ export interface ProfileAnalysis {
 
 export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): ProfileAnalysis {
   const paths = profilePaths(profile);
-  const config = readProfileConfig(paths.config);
   const cache = options.cache ?? new AnalysisCache();
+  cache.profileDir = profile.dir;
+  const parts = cache.parts;
+  const config = (parts.config ??= readProfileConfig(paths.config));
   const now = options.now ?? Date.now() / 1000;
   const problems = config.problem ? [config.problem] : [];
-  const sourcesFor = (cwd: string | undefined) => memo(cache.sources, cwd ?? '', () => renderSources(profile, config, cwd));
+  // The profile's own files are read once; project context once per cwd (FACTS §4).
+  const sourcesFor = (cwd: string | undefined) =>
+    memo(cache.sources, cwd ?? '', () => {
+      const own = renderProfileSources(profile, config, {}, parts);
+      Object.assign(parts, own);
+      const projectContext = memo(cache.projectContexts, cwd ?? '', () => renderProjectContext(config, cwd));
+      return { soul: own.soul, skills: own.skills, projectContext, memory: own.memory, user: own.user };
+    });
   const base = { name: profile.name, home: profile.dir, dbFile: paths.stateDb, isActive: profile.isActive };
 
   if (config.databaseBackend === 'postgres') {
@@ -62,18 +71,25 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     return unavailableAnalysis(profile, config, { ...base, unavailable: describeError(error), problems }, sourcesFor);
   }
   try {
-    const everything = store.listSessions({ includeEnded: true });
+    // Ended sessions are read only when reported (compaction tips are needed for them alone); the
+    // count of stored prompts over all sessions is then one aggregate query.
+    const includeEnded = options.includeEnded ?? false;
+    const listed = store.listSessions({ includeEnded });
+    const everything = includeEnded ? listed : undefined;
+    const storedPromptSessions = includeEnded ? listed.filter((s) => s.promptKey).length : store.countStoredPromptSessions();
     const meta = store.stateMeta();
+    const transcripts = transcriptSizes(listed, store, cache);
     const anatomyByKey = (key: string, model: string | undefined) =>
       memo(cache.anatomies, key, () =>
         parsePrompt(store.promptText(key) ?? '', { model, identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt }));
     const sessionAnatomy = new Map<string, PromptAnatomy>();
     const sessions: SessionReport[] = [];
-    for (const record of everything) {
-      if (record.endedAt !== undefined && !options.includeEnded) continue;
+    const lookups: Lookups = { prices: new Map(), tools: new Map() };
+    for (const record of listed) {
       const anatomy = record.promptKey ? anatomyByKey(record.promptKey, record.model) : undefined;
       if (anatomy) sessionAnatomy.set(record.id, anatomy);
-      sessions.push(reportSession({ profile, config, record, everything, meta, anatomy, store, cache, now, options, sourcesFor }));
+      const transcript = transcripts.get(record.id)!;
+      sessions.push(reportSession({ profile, config, record, everything, meta, anatomy, transcript, cache, lookups, now, options, sourcesFor }));
     }
     return {
       profile,
@@ -81,10 +97,10 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       report: {
         ...base,
         unavailable: undefined,
-        storedPromptSessions: everything.filter((s) => s.promptKey).length,
+        storedPromptSessions,
         requestedEpoch: profileRequestedEpoch(meta),
         sessions,
-        problems: [...problems, ...sourceProblemsOf(sourcesFor(undefined))],
+        problems: [...problems, ...sourceProblemsOf([sourcesFor(undefined), ...cwdsOf(sessions).map(sourcesFor)])],
         totals: totalsOf(sessions),
       },
       sourcesFor,
@@ -95,15 +111,23 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
   }
 }
 
+interface Lookups {
+  readonly prices: Map<string, ReturnType<typeof lookupPrices> | null>;
+  readonly tools: Map<string, number>;
+}
+
 interface SessionContext {
   readonly profile: Profile;
   readonly config: ProfileConfig;
   readonly record: SessionRecord;
-  readonly everything: readonly SessionRecord[];
+  /** Every session, ended ones included (only when ended sessions are reported). */
+  readonly everything: readonly SessionRecord[] | undefined;
   readonly meta: ReadonlyMap<string, string>;
   readonly anatomy: PromptAnatomy | undefined;
-  readonly store: StateStore;
+  readonly transcript: TranscriptSize;
   readonly cache: AnalysisCache;
+  /** Per-evaluation lookups shared by sessions on the same model and tools (prices depend on the overrides). */
+  readonly lookups: Lookups;
   readonly now: number;
   readonly options: AnalyzeOptions;
   readonly sourcesFor: (cwd: string | undefined) => RenderedSources;
@@ -116,13 +140,13 @@ function reportSession(ctx: SessionContext): SessionReport {
   const provider = providerOf(record);
   const judged = anatomy && record.promptKey ? judge(ctx, record.promptKey, anatomy) : { reasons: [], deltaTokens: 0 };
   const state = stateOf(record, anatomy, requested > stamped, judged.reasons);
-  const tip = record.endedAt !== undefined && record.endReason === 'compression' ? compactionTip(record, ctx.everything) : undefined;
+  const tip = record.endedAt !== undefined && record.endReason === 'compression' && ctx.everything ? compactionTip(record, ctx.everything) : undefined;
 
-  const transcript = transcriptTokens(ctx);
-  const tools = toolSchemaTokens(record.toolNames);
+  const transcript = ctx.transcript.recordedTokens + estimateTokensFromChars(ctx.transcript.uncountedChars);
+  const tools = memo(ctx.lookups.tools, record.toolNames.join('\u0000'), () => toolSchemaTokens(record.toolNames));
   const systemPromptTokens = anatomy?.tokens ?? 0;
   const prefixTokens = systemPromptTokens + tools + transcript;
-  const prices = lookupPrices(record.model, provider, ctx.options.priceOverrides);
+  const prices = memo(ctx.lookups.prices, `${record.model ?? ''}\u0000${provider ?? ''}`, () => lookupPrices(record.model, provider, ctx.options.priceOverrides) ?? null) ?? undefined;
   const ttlSeconds = cacheTtlSeconds(ctx.config.cacheTtl, record.source, prices);
   const cost = estimateRefreshCost({
     prefixTokens,
@@ -180,21 +204,34 @@ function judge(ctx: SessionContext, promptKey: string, anatomy: PromptAnatomy) {
   const key = `${promptKey}\u0000${ctx.record.cwd ?? ''}`;
   return memo(ctx.cache.staleness, key, () => {
     const sources = ctx.sourcesFor(ctx.record.cwd);
-    const reasons = staleReasons(anatomy, sources, ctx.record.cwd);
+    const reasons = staleReasons(anatomy, sources, ctx.record.cwd, ctx.cache.skillReasons);
     if (reasons.length === 0) return { reasons, deltaTokens: 0 };
     const rebuilt = rebuildPrompt(anatomy.text, sources);
     return { reasons, deltaTokens: countTokens(rebuilt, ctx.record.model).tokens - anatomy.tokens };
   });
 }
 
-/** Live transcript tokens: Hermes' own counts where recorded, estimated from size elsewhere. */
-function transcriptTokens(ctx: SessionContext): number {
-  const { record, store, cache } = ctx;
-  const fingerprint = `${record.messageCount ?? ''}:${record.lastActivityAt ?? ''}:${record.endedAt ?? ''}`;
-  const cached = cache.transcripts.get(record.id);
-  const size = cached && cached.fingerprint === fingerprint ? cached.size : store.transcriptSize(record.id);
-  if (!cached || cached.fingerprint !== fingerprint) cache.transcripts.set(record.id, { fingerprint, size });
-  return size.recordedTokens + estimateTokensFromChars(size.uncountedChars);
+/**
+ * Live transcript sizes of the listed sessions: kept from the last evaluation while Hermes' counters
+ * say the transcript is unchanged, the others read in one grouped query.
+ */
+function transcriptSizes(listed: readonly SessionRecord[], store: StateStore, cache: AnalysisCache): Map<string, TranscriptSize> {
+  const sizes = new Map<string, TranscriptSize>();
+  const stale: Array<{ id: string; fingerprint: string }> = [];
+  for (const record of listed) {
+    const fingerprint = `${record.messageCount ?? ''}:${record.lastActivityAt ?? ''}:${record.endedAt ?? ''}`;
+    const cached = cache.transcripts.get(record.id);
+    if (cached && cached.fingerprint === fingerprint) sizes.set(record.id, cached.size);
+    else stale.push({ id: record.id, fingerprint });
+  }
+  if (stale.length === 0) return sizes;
+  const read = stale.length === 1 ? new Map([[stale[0]!.id, store.transcriptSize(stale[0]!.id)]]) : store.transcriptSizes(stale.map((s) => s.id));
+  for (const { id, fingerprint } of stale) {
+    const size = read.get(id)!;
+    cache.transcripts.set(id, { fingerprint, size });
+    sizes.set(id, size);
+  }
+  return sizes;
 }
 
 function providerOf(record: SessionRecord): string | undefined {
@@ -214,9 +251,20 @@ function totalsOf(sessions: readonly SessionReport[]): ProfileReport['totals'] {
   };
 }
 
-function sourceProblemsOf(sources: RenderedSources): string[] {
-  const all = [...sources.soul.problems, ...sources.skills.problems, ...sources.memory.problems, ...sources.user.problems];
-  return all.filter((p) => p.code === 'unreadable' || p.code === 'binary' || p.code === 'frontmatter-invalid').map((p) => p.message);
+/** Problems the user must fix in a file (shown by the CLI and the session list), each naming it. */
+const REPORTED_PROBLEMS = new Set(['unreadable', 'binary', 'frontmatter-invalid', 'frontmatter-missing', 'truncated']);
+
+function sourceProblemsOf(rendered: readonly RenderedSources[]): string[] {
+  const out = new Set<string>();
+  for (const sources of rendered) {
+    const all = [...sources.soul.problems, ...sources.skills.problems, ...sources.memory.problems, ...sources.user.problems, ...sources.projectContext.problems];
+    for (const p of all) if (REPORTED_PROBLEMS.has(p.code)) out.add(p.message.includes(p.file) ? p.message : `${p.file}: ${p.message}`);
+  }
+  return [...out];
+}
+
+function cwdsOf(sessions: readonly SessionReport[]): string[] {
+  return [...new Set(sessions.filter((s) => s.cwd && s.state !== 'ended').map((s) => s.cwd!))];
 }
 
 function unavailableAnalysis(

@@ -1,5 +1,7 @@
 // Recording a refresh request (FACTS §5): the only write the lens ever makes to a state.db, and only
 // when the user asked for it. One short BEGIN IMMEDIATE transaction; a dry run reads and reports.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { HermesError } from '../errors';
 import type { SessionRecord } from '../model';
 import { StateStore, type StateWriteTx } from '../store/stateStore';
@@ -18,6 +20,13 @@ export interface RefreshRequest {
   readonly strategy?: RefreshStrategy;
   readonly dryRun?: boolean;
   readonly retry?: Partial<RetryPolicy>;
+  /**
+   * The profile directory the database belongs to (default: its folder). A write is refused when
+   * state.db or a sidecar resolves outside it.
+   */
+  readonly profileDir?: string;
+  /** The root home: a named profile's directory must resolve inside it for a write. */
+  readonly homeRoot?: string;
 }
 
 export interface RefreshResult {
@@ -40,6 +49,7 @@ export interface RefreshResult {
 export function requestRefresh(request: RefreshRequest): RefreshResult {
   const strategy = request.strategy ?? 'epoch';
   const dryRun = request.dryRun ?? false;
+  if (!dryRun) guardWriteTarget(request.dbFile, request.profileDir ?? path.dirname(request.dbFile), request.homeRoot, request.profileName);
   const store = dryRun ? StateStore.openReadOnly(request.dbFile) : StateStore.openForWrite(request.dbFile);
   try {
     const named = request.sessionIds;
@@ -83,6 +93,59 @@ export function requestRefresh(request: RefreshRequest): RefreshResult {
   } finally {
     store.close();
   }
+}
+
+/**
+ * Writes go only to a state.db that really lives in its profile: links are resolved (fs.realpathSync)
+ * and a database, sidecar or named profile folder that leads outside the profile (or the home) is
+ * refused before anything is opened for writing. Reads may follow such links; writes never do.
+ */
+export function guardWriteTarget(dbFile: string, profileDir: string, homeRoot: string | undefined, profileName: string): void {
+  const instead = `Nothing was written. Run "hermes sessions refresh-prompts -p ${profileName}" where that file belongs, or replace the link with the real file or folder.`;
+  const realDir = realpathOrUndefined(profileDir);
+  if (realDir === undefined) return; // a missing profile is reported when the database is opened
+  if (homeRoot !== undefined && path.resolve(profileDir) !== path.resolve(homeRoot)) {
+    const realRoot = realpathOrUndefined(homeRoot);
+    if (realRoot !== undefined && !isInside(realDir, realRoot)) {
+      throw new HermesError(
+        'db-outside-profile',
+        `The profile folder ${profileDir} leads to ${realDir}, outside the Hermes home ${homeRoot}; the lens does not write through links that leave the home. ${instead}`,
+        dbFile,
+      );
+    }
+  }
+  for (const file of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`, `${dbFile}-journal`]) {
+    let link: fs.Stats;
+    try {
+      link = fs.lstatSync(file);
+    } catch {
+      continue; // absent: SQLite creates sidecars next to the real database
+    }
+    const real = link.isSymbolicLink() ? realpathOrUndefined(file) : path.join(realDir, path.relative(profileDir, file));
+    // A database link that resolves nowhere fails to open (it must exist); a sidecar's would be created.
+    if (real === undefined && file === dbFile) continue;
+    if (real === undefined || !isInside(real, realDir)) {
+      const where = real === undefined ? 'a link that does not resolve' : `a link to ${real}`;
+      throw new HermesError(
+        'db-outside-profile',
+        `${file} is ${where}, outside the profile folder ${profileDir}; the lens does not write through links that leave the profile. ${instead}`,
+        dbFile,
+      );
+    }
+  }
+}
+
+function realpathOrUndefined(p: string): string | undefined {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel !== '' && rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel);
 }
 
 /** Each named session's compaction tip, once each, in the order named. */

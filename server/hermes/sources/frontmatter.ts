@@ -46,6 +46,8 @@ export function parseFrontmatter(text: string): Frontmatter {
   const bodyStart = fence.index + fence[0].length + 3;
   const body = content.slice(bodyStart);
   const bodyStartLine = countNewlines(content, bodyStart);
+  const simple = simpleMapping(yamlText);
+  if (simple) return { data: simple, body, bodyStartLine };
   try {
     // PyYAML's SafeLoader speaks YAML 1.1 and lets a repeated key win silently.
     const parsed: unknown = parse(yamlText, { version: '1.1', uniqueKeys: false, prettyErrors: true, logLevel: 'error' });
@@ -59,6 +61,49 @@ export function parseFrontmatter(text: string): Frontmatter {
   } catch (error) {
     return { data: fallbackKeyValues(yamlText), body, bodyStartLine, problem: yamlProblem(error, yamlText) };
   }
+}
+
+// Most frontmatter is a few `key: plain words` lines. Those are read without the YAML parser (a
+// thousand skills took a third of a second of parsing): keys and values that YAML 1.1 reads as plain
+// strings only (starting with a letter, no quotes, colons, comments, flow or block indicators, no
+// yes/no/on/off/null words), one per line. Anything else goes to the parser.
+const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+const SIMPLE_VALUE = /^[A-Za-z][A-Za-z0-9 .,;?()/+=$~^_'\u00c0-\u024f\u2013\u2014\u2018\u2019\u201c\u201d-]*$/;
+const YAML11_WORDS = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL)$/;
+
+/** The mapping of `key: value` lines when every line is that simple, else undefined. */
+export function simpleMapping(yamlText: string): Record<string, string> | undefined {
+  const lines = simpleLines(yamlText);
+  if (!lines) return undefined;
+  const data: Record<string, string> = {};
+  for (const line of lines) data[line.key] = yamlText.slice(line.start, line.end);
+  return data;
+}
+
+/** Each simple line's key and where its value is (offsets in `yamlText`); undefined unless all are simple. */
+function simpleLines(yamlText: string): Array<{ key: string; start: number; end: number }> | undefined {
+  if (!yamlText.startsWith('\n')) return undefined;
+  const out: Array<{ key: string; start: number; end: number }> = [];
+  for (let at = 1; at <= yamlText.length; ) {
+    const next = yamlText.indexOf('\n', at);
+    const lineEnd = next < 0 ? yamlText.length : next;
+    const line = yamlText.slice(at, lineEnd);
+    if (line !== '') {
+      const colon = line.indexOf(': ');
+      if (colon <= 0) return undefined;
+      const key = line.slice(0, colon);
+      if (!SIMPLE_KEY.test(key) || YAML11_WORDS.test(key) || key === '__proto__') return undefined;
+      let start = colon + 2;
+      while (line.charCodeAt(start) === 0x20) start++;
+      let end = line.length;
+      while (end > start && line.charCodeAt(end - 1) === 0x20) end--;
+      const value = line.slice(start, end);
+      if (!SIMPLE_VALUE.test(value) || YAML11_WORDS.test(value)) return undefined;
+      out.push({ key, start: at + start, end: at + end });
+    }
+    at = lineEnd + 1;
+  }
+  return out.length > 0 ? out : undefined;
 }
 
 /** Hermes' fallback for malformed YAML: every `key: value` line, split at the first colon. */
@@ -102,6 +147,11 @@ export function frontmatterValueSpan(text: string, key: string): { start: number
   if (!yaml) return undefined;
   const yamlText = text.slice(yaml.start, yaml.end);
   const base = yaml.start;
+  const simple = simpleLines(yamlText);
+  if (simple) {
+    const last = simple.filter((l) => l.key === key).pop();
+    return last ? { start: base + last.start, end: base + last.end } : undefined;
+  }
   try {
     const doc = parseDocument(yamlText, { version: '1.1', uniqueKeys: false, logLevel: 'silent' });
     if (doc.errors.length === 0 && isMap(doc.contents)) {

@@ -33,13 +33,22 @@ export function renderSources(
 /** The sources that belong to the profile, the same for every session cwd. */
 export type ProfileSources = Omit<RenderedSources, 'projectContext'>;
 
-/** SOUL.md, the skills index, MEMORY.md and USER.md: read once per profile, not once per cwd. */
-export function renderProfileSources(profile: { readonly dir: string }, config: ProfileConfig, options: RenderOptions = {}): ProfileSources {
+/**
+ * SOUL.md, the skills index, MEMORY.md and USER.md: read once per profile, not once per cwd. Parts
+ * given in `reuse` (still current, e.g. kept by the language server across a save of another
+ * file) are taken as they are.
+ */
+export function renderProfileSources(
+  profile: { readonly dir: string },
+  config: ProfileConfig,
+  options: RenderOptions = {},
+  reuse: Partial<ProfileSources> = {},
+): ProfileSources {
   return {
-    soul: readSoul(profile.dir, config, options.contextWindow),
-    skills: readSkillsIndex(path.join(profile.dir, 'skills'), config, options.platform),
-    memory: readMemory(path.join(profile.dir, 'memories', 'MEMORY.md'), 'memory', DEFAULT_MEMORY_LIMIT),
-    user: readMemory(path.join(profile.dir, 'memories', 'USER.md'), 'user', DEFAULT_USER_LIMIT),
+    soul: reuse.soul ?? readSoul(profile.dir, config, options.contextWindow),
+    skills: reuse.skills ?? readSkillsIndex(path.join(profile.dir, 'skills'), config, options.platform),
+    memory: reuse.memory ?? readMemory(path.join(profile.dir, 'memories', 'MEMORY.md'), 'memory', DEFAULT_MEMORY_LIMIT),
+    user: reuse.user ?? readMemory(path.join(profile.dir, 'memories', 'USER.md'), 'user', DEFAULT_USER_LIMIT),
   };
 }
 

@@ -72,7 +72,9 @@ function isDirectory(full: string, entry: fs.Dirent): boolean {
 
 function realpath(dir: string): string | undefined {
   try {
-    return fs.realpathSync(dir);
+    // One realpath(3) call; the JavaScript realpathSync lstat()s every component of every path.
+    // Only compared with each other (loop detection), so the two never mix.
+    return fs.realpathSync.native(dir);
   } catch {
     return undefined;
   }

@@ -2,10 +2,12 @@
 // connections with Hermes' 5 s reader timeout; the only writes are refresh requests, made through
 // `writeTransaction` in one short BEGIN IMMEDIATE transaction. No DDL, no VACUUM, no pragma that
 // changes the file, ever.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { HermesError } from '../errors';
 import type { SessionRecord, TranscriptMessage, TranscriptSize } from '../model';
 import { decodeMessageContent, optionalNumber, optionalString, parseModelConfig, parseToolNames } from './codec';
-import { openConnection, type Row, type SqliteConnection } from './connection';
+import { openConnection, type Row, type SqliteConnection, type SqliteStatement } from './connection';
 import { hasColumn, hasTable, readSchema, type SchemaInfo } from './schema';
 import { runImmediate, type RetryPolicy } from './transaction';
 
@@ -17,7 +19,10 @@ export interface StateWriteTx {
   readonly schema: SchemaInfo;
   stateMeta(): Map<string, string>;
   setStateMeta(key: string, value: string): void;
-  /** `id` and raw `model_config` of every session (to read epoch stamps). */
+  /**
+   * `id` and parsed `model_config` of every session that may hold an epoch stamp (to read them).
+   * Sessions whose `model_config` cannot hold one are left out: their stamp is 0.
+   */
   sessionModelConfigs(): Array<{ id: string; modelConfig: Record<string, unknown> }>;
   /** Number of sessions holding a stored prompt (what Hermes' command reports). */
   countStoredPromptSessions(): number;
@@ -41,6 +46,10 @@ export class StateStore {
     }
   }
 
+  /** Prepared statements by SQL text, reused for the per-prompt and per-session reads. */
+  private readonly statements = new Map<string, SqliteStatement>();
+  private octetLength: boolean | undefined;
+
   static openReadOnly(file: string): StateStore {
     return StateStore.open(file, false);
   }
@@ -61,7 +70,7 @@ export class StateStore {
       return new StateStore(file, db, readSchema(db), writable);
     } catch (error) {
       db?.close();
-      throw translateSqliteError(error, file);
+      throw translateSqliteError(error, file, writable ? 'write' : 'read');
     }
   }
 
@@ -115,7 +124,7 @@ export class StateStore {
   /** The text behind a `promptKey` of `listSessions` (one read per distinct prompt). */
   promptText(promptKey: string): string | undefined {
     if (promptKey.startsWith('hash:') && hasTable(this.schema, 'system_prompts')) {
-      const row = this.read(() => this.db.prepare('SELECT prompt FROM system_prompts WHERE hash = ?').get(promptKey.slice(5)));
+      const row = this.read(() => this.statement('SELECT prompt FROM system_prompts WHERE hash = ?').get(promptKey.slice(5)));
       if (typeof row?.prompt === 'string') return row.prompt;
     }
     if (promptKey.startsWith('inline:')) return this.storedPrompt(promptKey.slice(7));
@@ -143,23 +152,34 @@ export class StateStore {
 
   /** Sizes of the live transcript, computed in SQL so no message text is loaded. */
   transcriptSize(sessionId: string): TranscriptSize {
-    if (!hasTable(this.schema, 'messages')) return { messages: 0, chars: 0, recordedTokens: 0, uncountedChars: 0 };
+    if (!hasTable(this.schema, 'messages')) return EMPTY_TRANSCRIPT;
+    const row = this.read(() => this.statement(this.transcriptSizeSql('session_id = ?', false)).get(sessionId));
+    return row ? toTranscriptSize(row) : EMPTY_TRANSCRIPT;
+  }
+
+  /**
+   * `transcriptSize` of many sessions in one grouped query (one pass over their messages instead
+   * of one query each); sessions without live messages get zeros.
+   */
+  transcriptSizes(sessionIds: readonly string[]): Map<string, TranscriptSize> {
+    const sizes = new Map<string, TranscriptSize>(sessionIds.map((id) => [id, EMPTY_TRANSCRIPT]));
+    if (!hasTable(this.schema, 'messages') || sessionIds.length === 0) return sizes;
+    const sql = this.transcriptSizeSql('session_id IN (SELECT value FROM json_each(?))', true);
+    const rows = this.read(() => this.statement(sql).all(JSON.stringify(sessionIds)));
+    for (const row of rows) sizes.set(String(row.session_id), toTranscriptSize(row));
+    return sizes;
+  }
+
+  private transcriptSizeSql(where: string, grouped: boolean): string {
     const s = this.schema;
     // CAST AS BLOB: length() of text stops at the first NUL, and JSON content starts with one.
     const len = (c: string) => (hasColumn(s, 'messages', c) ? `COALESCE(LENGTH(CAST(${c} AS BLOB)), 0)` : '0');
     const size = `${len('content')} + ${len('tool_calls')}`;
     const tokens = hasColumn(s, 'messages', 'token_count') ? 'token_count' : 'NULL';
     const active = hasColumn(s, 'messages', 'active') ? 'AND active = 1' : '';
-    const sql = `SELECT COUNT(*) AS n, SUM(${size}) AS chars, SUM(COALESCE(${tokens}, 0)) AS tokens,
+    return `SELECT ${grouped ? 'session_id, ' : ''}COUNT(*) AS n, SUM(${size}) AS chars, SUM(COALESCE(${tokens}, 0)) AS tokens,
         SUM(CASE WHEN ${tokens} IS NULL THEN ${size} ELSE 0 END) AS uncounted
-      FROM messages WHERE session_id = ? ${active}`;
-    const row = this.read(() => this.db.prepare(sql).get(sessionId)) ?? {};
-    return {
-      messages: Number(row.n ?? 0),
-      chars: Number(row.chars ?? 0),
-      recordedTokens: Number(row.tokens ?? 0),
-      uncountedChars: Number(row.uncounted ?? 0),
-    };
+      FROM messages WHERE ${where} ${active}${grouped ? ' GROUP BY session_id' : ''}`;
   }
 
   /** Every `state_meta` row (empty when the table is missing). */
@@ -178,7 +198,7 @@ export class StateStore {
     try {
       return runImmediate(this.db, () => work(tx), retry);
     } catch (error) {
-      throw translateSqliteError(error, this.file);
+      throw translateSqliteError(error, this.file, 'write');
     }
   }
 
@@ -194,13 +214,16 @@ export class StateStore {
       },
       sessionModelConfigs() {
         if (!hasColumn(schema, 'sessions', 'model_config')) return [];
-        return db.prepare('SELECT id, model_config FROM sessions').all().map((r) => ({
+        // Inside the write lock, Hermes waits while this runs: SQLite skips (without parsing) every
+        // config that cannot name the key, i.e. holds neither its literal name nor a JSON escape.
+        const sql = "SELECT id, model_config FROM sessions WHERE instr(model_config, 'prompt_refresh_epoch') > 0 OR instr(model_config, '\\') > 0";
+        return db.prepare(sql).all().map((r) => ({
           id: String(r.id),
           modelConfig: parseModelConfig(r.model_config),
         }));
       },
       countStoredPromptSessions() {
-        const sql = `SELECT COUNT(*) AS n FROM sessions s ${store.promptJoinSql()} WHERE COALESCE(${store.promptTextSql()}, '') <> ''`;
+        const sql = `SELECT COUNT(*) AS n FROM sessions s ${store.promptJoinSql()} WHERE ${store.hasPromptSql()}`;
         return Number(db.prepare(sql).get()?.n ?? 0);
       },
       clearStoredPrompts(ids) {
@@ -228,11 +251,30 @@ export class StateStore {
 
   private promptKeySql(): string {
     const inline = hasColumn(this.schema, 'sessions', 'system_prompt')
-      ? "CASE WHEN COALESCE(s.system_prompt, '') <> '' THEN 'inline:' || s.id END"
+      ? `CASE WHEN ${this.nonEmpty('s.system_prompt')} THEN 'inline:' || s.id END`
       : 'NULL';
-    return this.hasPromptTable()
-      ? `CASE WHEN COALESCE(sp.prompt, '') <> '' THEN 'hash:' || sp.hash ELSE ${inline} END`
-      : inline;
+    return this.hasPromptTable() ? `CASE WHEN ${this.nonEmpty('sp.prompt')} THEN 'hash:' || sp.hash ELSE ${inline} END` : inline;
+  }
+
+  /** SQL true when the session holds a stored prompt (`COALESCE(NULLIF(sp.prompt, ''), s.system_prompt) <> ''`). */
+  private hasPromptSql(): string {
+    const inline = hasColumn(this.schema, 'sessions', 'system_prompt') ? this.nonEmpty('s.system_prompt') : '0';
+    return this.hasPromptTable() ? `(${this.nonEmpty('sp.prompt')} OR ${inline})` : inline;
+  }
+
+  /**
+   * `COALESCE(column, '') <> ''` without reading the text: octet_length() (SQLite 3.43+) takes the
+   * size from the record header, where the comparison would load each ~30 KB prompt of every row.
+   */
+  private nonEmpty(column: string): string {
+    this.octetLength ??= sqliteAtLeast(this.db, 3, 43);
+    return this.octetLength ? `COALESCE(octet_length(${column}), 0) > 0` : `COALESCE(${column}, '') <> ''`;
+  }
+
+  private statement(sql: string): SqliteStatement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
   }
 
   private hasPromptTable(): boolean {
@@ -243,8 +285,28 @@ export class StateStore {
     try {
       return query();
     } catch (error) {
-      throw translateSqliteError(error, this.file);
+      throw translateSqliteError(error, this.file, this.writable ? 'write' : 'read');
     }
+  }
+}
+
+const EMPTY_TRANSCRIPT: TranscriptSize = { messages: 0, chars: 0, recordedTokens: 0, uncountedChars: 0 };
+
+function toTranscriptSize(row: Row): TranscriptSize {
+  return {
+    messages: Number(row.n ?? 0),
+    chars: Number(row.chars ?? 0),
+    recordedTokens: Number(row.tokens ?? 0),
+    uncountedChars: Number(row.uncounted ?? 0),
+  };
+}
+
+function sqliteAtLeast(db: SqliteConnection, major: number, minor: number): boolean {
+  try {
+    const [a = 0, b = 0] = String(db.prepare('SELECT sqlite_version() AS v').get()?.v ?? '').split('.').map(Number);
+    return a > major || (a === major && b >= minor);
+  } catch {
+    return false;
   }
 }
 
@@ -281,10 +343,27 @@ function toSessionRecord(r: Row): SessionRecord {
 }
 
 /** Turns SQLite's codes into messages that name the file and say what to do. */
-export function translateSqliteError(error: unknown, file: string): unknown {
+export function translateSqliteError(error: unknown, file: string, purpose: 'read' | 'write' = 'read'): unknown {
   if (error instanceof HermesError) return error;
   const code = String((error as { code?: string }).code ?? '');
   const message = (error as Error)?.message ?? String(error);
+  const nothing = purpose === 'write' ? ' Nothing was written.' : ' The lens wrote nothing.';
+  if (code === 'SQLITE_READONLY_ROLLBACK' || code === 'SQLITE_READONLY_RECOVERY') {
+    // A writer (Hermes) stopped mid-transaction; only a read-write open may repair the file.
+    const sidecar = code === 'SQLITE_READONLY_ROLLBACK' ? `${file}-journal` : `${file}-wal`;
+    return new HermesError(
+      'db-unfinished',
+      `${file} holds an unfinished write of a process that stopped mid-transaction (${sidecar}), and the lens only reads, so it cannot roll it back. Start Hermes with this profile once (its next open repairs the file), then reload.`,
+      file,
+    );
+  }
+  const openFailed =
+    code === 'ENOENT' || code === 'SQLITE_CANTOPEN' || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_IOERR') ||
+    /does not exist|unable to open database file/i.test(message);
+  if (openFailed) {
+    const diagnosed = diagnoseOpen(file, purpose);
+    if (diagnosed) return diagnosed;
+  }
   if (code === 'ENOENT' || /does not exist|unable to open database file/i.test(message)) {
     return new HermesError('db-missing', `Cannot open ${file}: it does not exist or its folder is not readable. Run Hermes once with this profile, or check the path.`, file);
   }
@@ -295,7 +374,7 @@ export function translateSqliteError(error: unknown, file: string): unknown {
     return new HermesError('db-not-sqlite', `${file} is damaged ("${message}"). Stop Hermes and check it with "sqlite3 ${file} 'PRAGMA integrity_check'".`, file);
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || /database is locked|busy/i.test(message)) {
-    return new HermesError('db-locked', `${file} stayed locked by another writer past the timeout; nothing was written. Try again in a moment.`, file);
+    return new HermesError('db-locked', `${file} stayed locked by another writer past the timeout.${nothing} Try again in a moment.`, file);
   }
   if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY') || /readonly|read-only/i.test(message)) {
     return new HermesError('db-readonly', `${file} is read-only (file mode, owner or filesystem), so the refresh request cannot be recorded. Fix its permissions; nothing was written.`, file);
@@ -303,8 +382,69 @@ export function translateSqliteError(error: unknown, file: string): unknown {
   if (code === 'SQLITE_CANTOPEN' || code === 'EACCES') {
     return new HermesError('db-unreadable', `Cannot open ${file} (${message}). Check its permissions and those of its folder.`, file);
   }
+  if (code.startsWith('SQLITE_IOERR')) {
+    return new HermesError('db-unreadable', `Reading ${file} failed with an I/O error (${message}). Check the disk and the file.${nothing}`, file);
+  }
   if (/no such (table|column)/i.test(message)) {
     return new HermesError('db-schema', `${file} lacks what the lens expected (${message}). Run Hermes once to migrate it.`, file);
   }
   return error;
+}
+
+/**
+ * Why SQLite could not open `file`, found with stat/access only: those never open the file, so they
+ * cannot drop the POSIX locks this process may hold on it (FACTS §2).
+ */
+function diagnoseOpen(file: string, purpose: 'read' | 'write'): HermesError | undefined {
+  const dir = path.dirname(file);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return new HermesError('db-unreadable', `${file} is a symbolic link that loops. Point it at the real state.db, or remove it so Hermes creates a new one.`, file);
+    if (code === 'EACCES') return new HermesError('db-unreadable', `Cannot open ${file}: its folder ${dir} is not accessible to this user. Run the lens as the user that runs Hermes, or fix the folder's permissions.`, file);
+    return undefined;
+  }
+  if (stat.isDirectory()) {
+    return new HermesError('db-unreadable', `${file} is a directory, not Hermes' database. Move it out of the way; Hermes creates state.db on its next start.`, file);
+  }
+  const owner = `owner uid ${stat.uid}, mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}`;
+  if (!accessible(file, fs.constants.R_OK)) {
+    return new HermesError('db-unreadable', `Cannot read ${file}: permission denied for this user (${owner}). Run the lens as the user that runs Hermes, or fix the file's owner or mode.`, file);
+  }
+  const dirWrite = accessError(dir, fs.constants.W_OK);
+  if (dirWrite === 'EROFS') {
+    return new HermesError(
+      purpose === 'write' ? 'db-readonly' : 'db-unreadable',
+      purpose === 'write'
+        ? `${file} is on a read-only file system, so the refresh request cannot be recorded. Nothing was written; remount it read-write (Hermes needs that too).`
+        : `Cannot read ${file}: it is on a read-only file system, and SQLite needs to create ${path.basename(file)}-shm next to a WAL database to read it. Remount it read-write (Hermes needs that too); the lens wrote nothing.`,
+      file,
+    );
+  }
+  if (dirWrite === 'EACCES') {
+    return new HermesError(
+      purpose === 'write' ? 'db-readonly' : 'db-unreadable',
+      `Cannot ${purpose === 'write' ? 'write to' : 'read'} ${file}: its folder ${dir} is not writable for this user, and SQLite must create ${path.basename(file)}-wal/-shm (or -journal) there. Run the lens as the user that runs Hermes, or make the folder writable.${purpose === 'write' ? ' Nothing was written.' : ''}`,
+      file,
+    );
+  }
+  if (purpose === 'write' && !accessible(file, fs.constants.W_OK)) {
+    return new HermesError('db-readonly', `${file} is read-only for this user (${owner}), so the refresh request cannot be recorded. Nothing was written; run the lens as the user that runs Hermes, or fix the file's owner or mode.`, file);
+  }
+  return undefined;
+}
+
+function accessError(file: string, mode: number): string | undefined {
+  try {
+    fs.accessSync(file, mode);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'EACCES';
+  }
+}
+
+function accessible(file: string, mode: number): boolean {
+  return accessError(file, mode) === undefined;
 }

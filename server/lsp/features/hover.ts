@@ -20,8 +20,9 @@ export function provideHover(model: HermesModel, document: TextDocument | undefi
   const file = uriToPath(params.textDocument.uri);
   const role = file ? model.roleOf(file) : undefined;
   if (!role) return null;
-  const lines = [...headline(role, document, params.position.line), '', ...figures(role)];
-  return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n') } };
+  // Markdown paragraphs: each figure on its own line in the hover.
+  const lines = [...headline(role, document, params.position.line), '', ...figures(role).flatMap((line) => [line, ''])];
+  return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n').trimEnd() } };
 }
 
 function headline(role: SourceRole, document: TextDocument | undefined, line: number): string[] {

@@ -1,0 +1,43 @@
+// The parser-free reading of simple frontmatter must give exactly what the YAML 1.1 parser gives.
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { isMap, isScalar, parse, parseDocument } from 'yaml';
+import { frontmatterValueSpan, simpleMapping } from '../../../server/hermes/sources/frontmatter';
+
+const KEYS = ['name', 'description', 'version', 'author', 'on', 'yes', 'y', 'Name', '_x', 'a-b', 'x1', 'null', '__proto__', 'key with space', '1key'];
+const PLAIN = ['Deploy', 'the', 'service', "Dana's", 'v2', 'a/b', 'x=y', 'C++', 'é', '—', 'a,b', 'why?', '$5', '-', 'it', 'Y', 'on', '~x'];
+const WORDS = ['Deploy', 'the', 'service', "Dana's", 'notes', '(beta)', 'v2', 'a/b', 'x=y', 'C++', 'yes', 'no', 'On', 'null', 'NULL', 'true', 'é', 'Ünïcode', '—', '“quoted”', 'a,b', 'why?', '~', '^', '$5', '-', ':', '#', 'C#', "'", '"', '[x]', '{y}', '&a', '*b', '!t', '%p', '@u', '|', '>', '\t', '\r', '0', '12', '1.5', '2024-01-01', '.inf'];
+
+describe('sources/frontmatter: simple mappings without the parser', () => {
+  it('agrees with the YAML 1.1 parser whenever it answers', () => {
+    const line = fc.tuple(fc.oneof({ arbitrary: fc.constantFrom('name', 'description', 'author'), weight: 6 }, { arbitrary: fc.constantFrom(...KEYS), weight: 1 }), fc.array(fc.oneof({ arbitrary: fc.constantFrom(...PLAIN), weight: 12 }, { arbitrary: fc.constantFrom(...WORDS), weight: 1 }), { maxLength: 6 }), fc.constantFrom('', ' ', '  '), fc.constantFrom(': ', ':  ', ':'));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 5 }), fc.boolean(), (lines, blank) => {
+        const text = '\n' + lines.map(([k, words, trail, sep]) => `${k}${sep}${words.join(' ')}${trail}`).join(blank ? '\n\n' : '\n');
+        const fast = simpleMapping(text);
+        if (fast === undefined) return;
+        assert.deepEqual(fast, { ...(parse(text, { version: '1.1', uniqueKeys: false }) as object) }, JSON.stringify(text));
+        // And the value spans the diagnostics point at are the parser's.
+        const doc = parseDocument(text, { version: '1.1', uniqueKeys: false });
+        for (const key of Object.keys(fast)) {
+          let span: { start: number; end: number } | undefined;
+          if (isMap(doc.contents)) {
+            for (const pair of doc.contents.items) {
+              const range = (pair.value as { range?: number[] } | null)?.range;
+              if (isScalar(pair.key) && String(pair.key.value) === key && range) span = { start: 3 + range[0]!, end: 3 + range[1]! };
+            }
+          }
+          assert.deepEqual(frontmatterValueSpan(`---${text}\n---\n`, key), span, JSON.stringify(text));
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('answers the common shape and leaves the rest to the parser', () => {
+    assert.deepEqual(simpleMapping('\nname: deploy-service\ndescription: Deploy a service, then check it'), { name: 'deploy-service', description: 'Deploy a service, then check it' });
+    for (const text of ['\nname: x\nplatforms: [linux]', '\ndescription: "quoted"', '\nenabled: yes', '\nname: a: b', ' trailing\nname: x', '\nname: x\n  continued']) {
+      assert.equal(simpleMapping(text), undefined, text);
+    }
+  });
+});

@@ -18,12 +18,19 @@ export interface SessionDto {
   title: string | null;
   source: string | null;
   model: string | null;
+  provider: string | null;
   state: SessionStateName;
   reasons: StaleReasonDto[];
   tipSessionId: string | null;
   lastActivityAt: number | null;
+  requestedEpoch: number;
+  stampedEpoch: number;
+  systemPromptTokens: number;
   prefixTokens: number;
   tokensExact: boolean;
+  /** Change in system prompt tokens a refresh would make. */
+  deltaTokens: number;
+  ttlSeconds: number;
   cacheWarm: boolean;
   cacheExpiresAt: number | null;
   /** null = unknown (no prices for the model). */
@@ -42,6 +49,7 @@ export interface ProfileDto {
   requestedEpoch: number;
   sessions: SessionDto[];
   problems: string[];
+  totals: { sessions: number; stale: number; pending: number; fresh: number; staleRefreshCostUsd: number; unknownCost: number };
   stale: number;
   pending: number;
   staleRefreshCostUsd: number;

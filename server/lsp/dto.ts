@@ -1,41 +1,14 @@
-// Engine reports → the plain DTOs of shared/protocol.ts.
-import type { ProfileReport, SessionReport } from '../hermes/engine/types';
-import type { ProfileDto, SessionDto, SessionListResult, StatusParams } from '../../shared/protocol';
+// Engine reports → the plain DTOs of shared/protocol.ts (the same JSON as `status --json`, plus
+// the totals flattened for the views).
+import { profileJson } from '../hermes/engine/reportJson';
+import type { ProfileReport } from '../hermes/engine/types';
+import type { ProfileDto, SessionListResult, StatusParams } from '../../shared/protocol';
 import { formatUsd } from '../hermes/cost/refreshCost';
 import type { HermesModel } from './hermesModel';
 
-export function sessionDto(s: SessionReport): SessionDto {
-  return {
-    profile: s.profile,
-    id: s.id,
-    title: s.title ?? null,
-    source: s.source ?? null,
-    model: s.model ?? null,
-    state: s.state,
-    reasons: s.reasons.map((r) => ({ ...r })),
-    tipSessionId: s.tipSessionId ?? null,
-    lastActivityAt: s.lastActivityAt ?? null,
-    prefixTokens: s.prefixTokens,
-    tokensExact: s.tokensExact,
-    cacheWarm: s.cacheWarm,
-    cacheExpiresAt: s.cacheExpiresAt ?? null,
-    refreshCostUsd: s.refreshCostUsd ?? null,
-    refreshCostColdUsd: s.refreshCostColdUsd ?? null,
-    apiEquivalent: s.apiEquivalent,
-  };
-}
-
 export function profileDto(r: ProfileReport): ProfileDto {
   return {
-    name: r.name,
-    home: r.home,
-    dbFile: r.dbFile,
-    active: r.isActive,
-    unavailable: r.unavailable ?? null,
-    storedPromptSessions: r.storedPromptSessions,
-    requestedEpoch: r.requestedEpoch,
-    sessions: r.sessions.map(sessionDto),
-    problems: [...r.problems],
+    ...profileJson(r),
     stale: r.totals.stale,
     pending: r.totals.pending,
     staleRefreshCostUsd: r.totals.staleRefreshCostUsd,

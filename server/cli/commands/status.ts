@@ -1,6 +1,7 @@
 // `hermes-lens status`: which sessions are stale, why, and what refreshing them costs now.
 import { analyzeProfile } from '../../hermes/engine/analyzeProfile';
-import type { ProfileReport, SessionReport } from '../../hermes/engine/types';
+import { profileJson } from '../../hermes/engine/reportJson';
+import type { ProfileReport } from '../../hermes/engine/types';
 import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
 import { formatUsd } from '../../hermes/cost/refreshCost';
 import { commonOptions, parse } from '../args';
@@ -17,7 +18,7 @@ export function statusCommand(argv: string[], io: CommandIO): number {
   const now = io.now();
   const reports = profiles.map((p) => analyzeProfile(p, { includeEnded: args.all, now }).report);
   if (args.json) {
-    io.out(JSON.stringify({ home: home.root, profiles: reports.map(jsonProfile) }, null, 2));
+    io.out(JSON.stringify({ home: home.root, profiles: reports.map(profileJson) }, null, 2));
   } else {
     io.out(reports.map((r) => renderProfile(r, now)).join('\n\n'));
   }
@@ -55,45 +56,4 @@ function renderProfile(report: ProfileReport, now: number): string {
   const unknown = t.unknownCost ? ` + ${t.unknownCost} of unknown cost` : '';
   const totals = `  Totals: ${t.sessions} session(s) · ${t.stale} stale (${formatUsd(t.staleRefreshCostUsd, true)} to refresh now${unknown}) · ${t.pending} pending · ${t.fresh} fresh`;
   return [header, ...problems, rendered[0]!, ...lines, totals].join('\n');
-}
-
-function jsonProfile(r: ProfileReport) {
-  return {
-    name: r.name,
-    home: r.home,
-    dbFile: r.dbFile,
-    active: r.isActive,
-    unavailable: r.unavailable ?? null,
-    storedPromptSessions: r.storedPromptSessions,
-    requestedEpoch: r.requestedEpoch,
-    problems: r.problems,
-    totals: r.totals,
-    sessions: r.sessions.map(jsonSession),
-  };
-}
-
-function jsonSession(s: SessionReport) {
-  return {
-    id: s.id,
-    title: s.title ?? null,
-    source: s.source ?? null,
-    model: s.model ?? null,
-    provider: s.provider ?? null,
-    state: s.state,
-    reasons: s.reasons.map((r) => ({ source: r.source, path: r.path, change: r.change, detail: r.detail })),
-    tipSessionId: s.tipSessionId ?? null,
-    lastActivityAt: s.lastActivityAt ?? null,
-    requestedEpoch: s.requestedEpoch,
-    stampedEpoch: s.stampedEpoch,
-    systemPromptTokens: s.systemPromptTokens,
-    prefixTokens: s.prefixTokens,
-    tokensExact: s.tokensExact,
-    deltaTokens: s.deltaTokens,
-    ttlSeconds: s.ttlSeconds,
-    cacheWarm: s.cacheWarm,
-    cacheExpiresAt: s.cacheExpiresAt ?? null,
-    refreshCostUsd: s.refreshCostUsd ?? null,
-    refreshCostColdUsd: s.refreshCostColdUsd ?? null,
-    apiEquivalent: s.apiEquivalent,
-  };
 }

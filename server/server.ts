@@ -26,6 +26,7 @@ import { HermesModel } from './lsp/hermesModel';
 import { Log } from './lsp/log';
 import { RefreshService } from './lsp/refreshService';
 import { SettingsService } from './lsp/settings';
+import { StaleBaseline } from './lsp/staleBaseline';
 import { uriToPath } from './lsp/uri';
 import { SourceWatcher } from './lsp/watch';
 import {
@@ -54,6 +55,10 @@ export function startServer(connection: Connection): void {
   let folders: string[] = [];
   const settingsService = new SettingsService(connection, () => canPullConfiguration);
   const refresh = new RefreshService(model, () => trusted, () => settings?.refreshStrategy ?? 'epoch');
+  const staleBaseline = new StaleBaseline();
+  /** The first configuration is read: requests for the session list wait for it. */
+  let markConfigured: () => void = () => undefined;
+  const configured = new Promise<void>((resolve) => (markConfigured = resolve));
   /** Saves already evaluated, so the watcher's echo of the same write is skipped. */
   const handledSaves = new Map<string, number>();
   const watcher = new SourceWatcher({
@@ -94,8 +99,8 @@ export function startServer(connection: Connection): void {
     await reconfigure();
   });
 
-  connection.onDidChangeConfiguration(async () => {
-    settingsService.invalidate();
+  connection.onDidChangeConfiguration(async (change) => {
+    settingsService.invalidate(change.settings);
     await reconfigure();
   });
 
@@ -111,15 +116,18 @@ export function startServer(connection: Connection): void {
     progress?.begin('Hermes: reading sessions', undefined, settings.home || 'default home');
     const started = Date.now();
     model.configure({ home: settings.home, profiles: settings.profiles, priceOverrides: priceOverridesOf(settings, log) });
+    staleBaseline.reset(staleIds());
     progress?.done();
     log.info(`Hermes home ${model.home?.root ?? '(none)'}: ${model.profiles().length} profile(s) read in ${Date.now() - started} ms.`);
     if (model.problem) log.warn(model.problem);
     publishAll();
+    markConfigured();
   }
 
   function publishAll(): void {
     const driver = sqliteDriverStatus();
     watcher.update(model.profiles().map((a) => a.profile.dir), model.projectDirs());
+    staleBaseline.settle(staleIds());
     void connection.sendNotification(StatusNotification, statusOf(model, driver.driver ?? null, driver.problem));
     void connection.sendNotification(SessionListChangedNotification, sessionList(model));
     refreshLenses();
@@ -143,23 +151,19 @@ export function startServer(connection: Connection): void {
   documents.onDidSave((e) => {
     const file = uriToPath(e.document.uri);
     if (!file) return;
-    const before = staleIds();
     handledSaves.set(file, mtimeOf(file));
     model.sourcesChanged([file]);
-    const role = model.roleOf(file);
     publishAll();
-    if (!role) return;
-    const after = staleIds();
-    for (const analysis of model.profiles()) {
-      const name = analysis.profile.name;
-      const newly = [...(after.get(name) ?? [])].filter((id) => !before.get(name)?.has(id));
-      if (newly.length === 0) continue;
+    if (!model.roleOf(file)) return;
+    const reports = new Map(model.profiles().map((a) => [a.profile.name, a.report]));
+    for (const [profile, newly] of staleBaseline.takeNew(staleIds())) {
+      const report = reports.get(profile)!;
       void connection.sendNotification(SavedSourceNotification, {
         uri: e.document.uri,
-        profile: name,
+        profile,
         newlyStale: newly.length,
-        staleTotal: analysis.report.totals.stale,
-        staleRefreshCostUsd: analysis.report.totals.staleRefreshCostUsd,
+        staleTotal: report.totals.stale,
+        staleRefreshCostUsd: report.totals.staleRefreshCostUsd,
       });
     }
   });
@@ -178,7 +182,10 @@ export function startServer(connection: Connection): void {
   });
   connection.onRequest(RefreshRequest, (params) => runRefresh(params));
   connection.onRequest(RefreshPreviewRequest, (params) => asResponse(() => refresh.preview(params)));
-  connection.onRequest(SessionListRequest, () => sessionList(model));
+  connection.onRequest(SessionListRequest, async () => {
+    await configured;
+    return sessionList(model);
+  });
   connection.onRequest(PromptAnatomyRequest, (params) => asResponse(() => anatomyDto(model, params)));
   connection.onRequest(PromptDiffRequest, (params) => asResponse(() => diffDto(model, params)));
 

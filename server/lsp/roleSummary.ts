@@ -15,6 +15,8 @@ export interface RoleSummary {
   readonly sessions: number;
   readonly profiles: number;
   readonly stale: number;
+  /** Sessions carrying the file whose refresh is requested and not yet adopted. */
+  readonly pending: number;
   readonly costUsd: number;
   readonly unknownCost: number;
   readonly warm: number;
@@ -41,6 +43,7 @@ export function summarizeRole(role: SourceRole): RoleSummary {
     sessions,
     profiles: role.uses.filter((u) => u.sessions.length > 0).length,
     stale: all.length,
+    pending: role.uses.reduce((n, u) => n + u.sessions.filter((s) => s.state === 'pending').length, 0),
     costUsd: byProfile.reduce((n, p) => n + p.costUsd, 0),
     unknownCost: byProfile.reduce((n, p) => n + p.unknownCost, 0),
     warm: all.filter((s) => s.cacheWarm).length,

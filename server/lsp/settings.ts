@@ -1,11 +1,13 @@
-// Settings pulled from the client per resource through workspace/configuration (never pushed and
-// held as globals): the home and profiles are read for the first workspace folder; per-document
-// options are read for that document.
+// Settings pulled from the client per resource through workspace/configuration: the home and
+// profiles are read for the first workspace folder; per-document options for that document. A
+// client that cannot be asked (Neovim 0.7 does not announce it) is served what it last pushed with
+// workspace/didChangeConfiguration.
 import type { Connection } from 'vscode-languageserver/node';
 import { DEFAULT_SETTINGS, normalizeSettings, SETTINGS_SECTION, type HermesLensSettings } from '../../shared/settings';
 
 export class SettingsService {
   private cache = new Map<string, Promise<HermesLensSettings>>();
+  private pushed: HermesLensSettings = DEFAULT_SETTINGS;
 
   constructor(
     private readonly connection: Connection,
@@ -13,7 +15,7 @@ export class SettingsService {
   ) {}
 
   get(scopeUri?: string): Promise<HermesLensSettings> {
-    if (!this.canPull()) return Promise.resolve(DEFAULT_SETTINGS);
+    if (!this.canPull()) return Promise.resolve(this.pushed);
     const key = scopeUri ?? '';
     let pending = this.cache.get(key);
     if (!pending) {
@@ -26,7 +28,9 @@ export class SettingsService {
   }
 
   /** workspace/didChangeConfiguration: forget everything, pull again on next use. */
-  invalidate(): void {
+  invalidate(pushedSettings?: unknown): void {
     this.cache.clear();
+    const section = pushedSettings && typeof pushedSettings === 'object' ? (pushedSettings as Record<string, unknown>)[SETTINGS_SECTION] : undefined;
+    if (section !== undefined) this.pushed = normalizeSettings(section);
   }
 }

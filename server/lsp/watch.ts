@@ -19,6 +19,8 @@ export class SourceWatcher {
   private watchers = new Map<string, fs.FSWatcher>();
   private pendingSources = new Set<string>();
   private pendingDbs = new Set<string>();
+  /** Size and mtime of state.db and its WAL per profile dir, as last reported. */
+  private dbSignatures = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   /** Until when (epoch ms) a new change waits for the window to end instead of being reported at once. */
   private quietUntil = 0;
@@ -34,6 +36,7 @@ export class SourceWatcher {
   update(profileDirs: readonly string[], projectDirs: readonly string[]): void {
     const wanted = new Map<string, { recursive: boolean; profileDir?: string }>();
     for (const dir of profileDirs) {
+      if (!this.dbSignatures.has(dir)) this.dbSignatures.set(dir, databaseSignature(dir));
       wanted.set(dir, { recursive: false, profileDir: dir });
       wanted.set(path.join(dir, 'memories'), { recursive: false });
       wanted.set(path.join(dir, 'skills'), { recursive: true });
@@ -90,7 +93,14 @@ export class SourceWatcher {
   private flush(): void {
     this.timer = undefined;
     const sources = [...this.pendingSources];
-    const dbs = [...this.pendingDbs];
+    // Opening a WAL database (our own reads, a read-only `hermes-lens status`) raises events on
+    // state.db-wal without changing it; only a real change in size or mtime is a Hermes write.
+    const dbs = [...this.pendingDbs].filter((dir) => {
+      const signature = databaseSignature(dir);
+      if (this.dbSignatures.get(dir) === signature) return false;
+      this.dbSignatures.set(dir, signature);
+      return true;
+    });
     this.pendingSources.clear();
     this.pendingDbs.clear();
     try {
@@ -101,4 +111,18 @@ export class SourceWatcher {
       this.quietUntil = Date.now() + this.debounceMs;
     }
   }
+}
+
+/** stat() only: the database file is never opened here (FACTS §2, POSIX locks are per process). */
+function databaseSignature(profileDir: string): string {
+  return [...DB_FILES]
+    .map((name) => {
+      try {
+        const stat = fs.statSync(path.join(profileDir, name));
+        return `${stat.size}@${stat.mtimeMs}`;
+      } catch {
+        return '-';
+      }
+    })
+    .join('|');
 }

@@ -123,6 +123,30 @@ describe('language server over stdio (bundled dist/server.js)', function () {
     const updated = await client.waitFor<SessionListResult>(SESSION_LIST, (l) => staleIn(l, 'default').every((id) => !staleBySoul.includes(id)), { since });
     const states = updated.profiles.find((p) => p.name === 'default')!.sessions.filter((s) => staleBySoul.includes(s.id)).map((s) => s.state);
     assert.ok(states.every((s) => s === 'pending'), states.join(','));
+    const lensAfter = (await client.codeLens(uri)) as CodeLens[];
+    const pendingNow = updated.profiles.find((p) => p.name === 'default')!.sessions.filter((s) => s.state === 'pending').length;
+    assert.ok(pendingNow >= staleBySoul.length);
+    assert.match(lensAfter[0]!.command!.title, new RegExp(`^${pendingNow} of \\d+ sessions pending refresh`));
+  });
+
+  it('tells how many sessions a save made stale, even when the file watcher saw the write first', async () => {
+    await client.initialize({ isTrusted: true });
+    const first = await client.waitFor<SessionListResult>(SESSION_LIST);
+    const staleBefore = staleIn(first, 'work').length;
+    const workSoul = path.join(demo.profiles.find((p) => p.name === 'work')!.dir, 'SOUL.md');
+    const text = fs.readFileSync(workSoul, 'utf8') + '\nAlways answer in French.\n';
+    const uri = await client.open(workSoul, text);
+    let since = client.mark();
+    fs.writeFileSync(workSoul, text);
+    // The watcher re-evaluates on its own before the editor's didSave arrives.
+    await client.waitFor<SessionListResult>(SESSION_LIST, (l) => staleIn(l, 'work').length > staleBefore, { since });
+    since = client.mark();
+    await client.save(uri);
+    const saved = await client.waitFor<{ profile: string; newlyStale: number }>('hermes/savedSource', () => true, { since });
+    assert.equal(saved.profile, 'work');
+    const after = await client.waitFor<SessionListResult>(SESSION_LIST, () => true, { since });
+    assert.equal(saved.newlyStale, staleIn(after, 'work').length - staleBefore);
+    assert.ok(saved.newlyStale > 0);
   });
 
   it('follows a settings change', async () => {

@@ -1,5 +1,5 @@
 // The lens at the top of a source file: `N sessions stale · ≈ $X now · Refresh`, or
-// `All N sessions current`.
+// `All N sessions current` (or how many still have to adopt a requested refresh).
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver/node';
 import { formatUsd } from '../../hermes/cost/refreshCost';
 import { Commands, type RefreshParams } from '../../../shared/protocol';
@@ -19,7 +19,11 @@ export function provideCodeLenses(model: HermesModel, params: CodeLensParams): C
   }
   const summary = summarizeRole(role);
   if (summary.stale === 0) {
-    return [{ range: TOP, command: { title: `All ${summary.sessions} session${plural(summary.sessions)} current`, command: SHOW_SESSIONS_COMMAND } }];
+    const title =
+      summary.pending > 0
+        ? `${summary.pending} of ${summary.sessions} session${plural(summary.sessions)} pending refresh (adopted on their next turn)`
+        : `All ${summary.sessions} session${plural(summary.sessions)} current`;
+    return [{ range: TOP, command: { title, command: SHOW_SESSIONS_COMMAND } }];
   }
   const unknown = summary.unknownCost ? ` + ${summary.unknownCost} unknown` : '';
   const lenses: CodeLens[] = [

@@ -11,6 +11,8 @@
 #        CODE_SERVER_BIN="$(scripts/e2e-setup.sh | tail -n1)"
 #      works. test/e2e/support/codeServer.ts finds the same path by itself.
 #
+#   scripts/e2e-setup.sh --packages-only   does step 1 only (what `npm run test:nvim` needs).
+#
 # See /work/shared/design/REAL-VSCODE.md for why each quirk below exists.
 set -euo pipefail
 
@@ -45,6 +47,9 @@ if ((${#missing[@]})); then
   $SUDO apt-get install -y -qq "${missing[@]}" >&2
 else
   log "Debian packages present: ${APT_PACKAGES[*]}"
+fi
+if [ "${1:-}" = "--packages-only" ]; then
+  exit 0
 fi
 
 # ---------------------------------------------------------------------------------------------

@@ -446,6 +446,10 @@ export interface TreeItem {
   level: number;
   /** undefined for leaves. */
   expanded?: boolean;
+  /** The row's aria-label (a TreeItem's accessibilityInformation.label when it sets one). */
+  ariaLabel: string;
+  /** The codicon of the item's icon (`warning`, `sync`, `pass`, …), when it has one. */
+  icon?: string;
 }
 
 /**
@@ -475,11 +479,15 @@ export async function treeItems(
     pane.locator('.pane-body .monaco-list-row').evaluateAll((rows: any[]) =>
       rows.map((r) => {
         const exp = r.getAttribute('aria-expanded');
+        const iconEl = r.querySelector('.custom-view-tree-node-item-icon');
+        const icon = iconEl ? [...iconEl.classList].find((c: string) => c.startsWith('codicon-'))?.slice('codicon-'.length) : undefined;
         return {
           label: (r.querySelector('.label-name')?.textContent ?? r.textContent ?? '').replace(/\s+/g, ' ').trim(),
           description: (r.querySelector('.label-description')?.textContent ?? '').replace(/\s+/g, ' ').trim(),
           level: Number(r.getAttribute('aria-level') ?? 1),
           expanded: exp === null ? undefined : exp === 'true',
+          ariaLabel: (r.getAttribute('aria-label') ?? '').replace(/\s+/g, ' ').trim(),
+          icon,
           top: parseFloat(r.style.top) || 0,
         };
       }),
@@ -523,4 +531,211 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(dir, `${name.replace(/[^\w.-]+/g, '_')}.png`);
   await page.screenshot({ path: file, animations: 'disabled' });
   return file;
+}
+
+// ---------------------------------------------------------------------------------------------
+// More workbench parts: status bar items by id, code lenses, dialogs, tree row actions, layout
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The exact text of the status bar item with this entry id (for an extension's item:
+ * `<publisher>.<name>.<item id>`), or undefined when it is not shown.
+ */
+export async function statusBarItemText(page: Page, entryId: string): Promise<string | undefined> {
+  const item = page.locator(`${SEL.statusbar} [id="${entryId}"]`);
+  if ((await item.count()) === 0) return undefined;
+  return norm(await item.first().textContent());
+}
+
+/**
+ * Waits until the status bar item `entryId` shows a text that equals `want` (string), matches it
+ * (RegExp) or satisfies it (function); returns that text. On timeout the message holds the last text.
+ */
+export async function waitForStatusBarItem(
+  page: Page,
+  entryId: string,
+  want: string | RegExp | ((text: string) => boolean),
+  timeoutMs = STEP_TIMEOUT,
+): Promise<string> {
+  let last: string | undefined;
+  return pollUntil(
+    `status bar item ${entryId} to show ${typeof want === 'function' ? 'the awaited text' : want}`,
+    async () => {
+      last = await statusBarItemText(page, entryId);
+      return last !== undefined && (typeof want === 'function' ? want(last) : matches(last, want)) ? last : undefined;
+    },
+    { timeoutMs, intervalMs: 100 },
+  ).catch((e) => {
+    throw new Error(`${(e as Error).message}; last text: ${JSON.stringify(last)}`);
+  });
+}
+
+/** The titles of the code lenses rendered in the active editor, top to bottom, left to right. */
+export async function codeLensTitles(page: Page): Promise<string[]> {
+  return activeEditor(page)
+    .locator('.codelens-decoration a')
+    .evaluateAll((as: any[]) => as.map((a) => (a.textContent ?? '').replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').trim()));
+}
+
+/** Waits until the active editor's code lenses satisfy `accept` (e.g. a title matches); returns them. */
+export async function waitForCodeLenses(
+  page: Page,
+  accept: (titles: string[]) => boolean,
+  what = 'code lenses',
+  timeoutMs = STEP_TIMEOUT,
+): Promise<string[]> {
+  let last: string[] = [];
+  return pollUntil(
+    what,
+    async () => {
+      last = await codeLensTitles(page);
+      return last.length > 0 && accept(last) ? last : undefined;
+    },
+    { timeoutMs, intervalMs: 100 },
+  ).catch((e) => {
+    throw new Error(`${(e as Error).message}; last lenses: ${JSON.stringify(last)}`);
+  });
+}
+
+/** Clicks the code lens of the active editor whose title equals / matches `title`. */
+export async function clickCodeLens(page: Page, title: string | RegExp): Promise<void> {
+  const titles = await waitForCodeLenses(page, (t) => t.some((x) => matches(x, title)), `a code lens ${title}`);
+  const index = titles.findIndex((x) => matches(x, title));
+  await activeEditor(page).locator('.codelens-decoration a').nth(index).click();
+}
+
+/**
+ * The content of `::before` decorations (`TextEditorDecorationType` with `before.contentText`)
+ * rendered in the active editor's visible lines, top to bottom.
+ */
+export async function beforeDecorations(page: Page): Promise<string[]> {
+  return activeEditor(page)
+    .locator('.view-lines .view-line span')
+    .evaluateAll((spans: any[]) => {
+      const out: { top: number; text: string }[] = [];
+      for (const s of spans) {
+        const c = (globalThis as any).getComputedStyle(s, '::before').content as string;
+        if (!c || c === 'none' || c === 'normal') continue;
+        const line = s.closest('.view-line');
+        out.push({ top: parseFloat(line?.style.top ?? '0') || 0, text: c.replace(/^"|"$/g, '') });
+      }
+      return out.sort((a, b) => a.top - b.top).map((o) => o.text);
+    });
+}
+
+/** The modal dialog (e.g. `showWarningMessage(…, { modal: true })`) whose text matches; waits for it. */
+export async function waitForDialog(page: Page, match: string | RegExp, timeoutMs = STEP_TIMEOUT): Promise<{ text: string; buttons: string[] }> {
+  const dialog = page.locator(SEL.dialog).filter({ hasText: match }).first();
+  await dialog.waitFor({ state: 'visible', timeout: timeoutMs });
+  const text = (await dialog.locator('.dialog-message-row').first().innerText().catch(() => dialog.innerText())).trim();
+  const buttons = (await dialog.locator('.dialog-buttons a.monaco-button').allTextContents()).map(norm);
+  return { text, buttons };
+}
+
+/** Clicks `button` of the modal dialog whose text matches, and waits for the dialog to close. */
+export async function answerDialog(page: Page, match: string | RegExp, button: string): Promise<void> {
+  const dialog = page.locator(SEL.dialog).filter({ hasText: match }).first();
+  await dialog.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+  await dialog.locator('.dialog-buttons a.monaco-button', { hasText: new RegExp(`^\\s*${escapeRe(button)}\\s*$`) }).first().click();
+  await dialog.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
+}
+
+/** Clicks a button of the notification toast whose message matches, and waits for the toast to go. */
+export async function clickNotificationButton(page: Page, match: string | RegExp, button: string): Promise<void> {
+  const toast = page.locator(SEL.notificationToast).filter({ has: page.locator('.notification-list-item-message', { hasText: match }) }).first();
+  await toast.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+  await toast.locator('a.monaco-button', { hasText: new RegExp(`^\\s*${escapeRe(button)}\\s*$`) }).first().click();
+  await toast.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
+}
+
+/** Closes every notification toast (Notifications: Clear All Notifications) and waits until none shows. */
+export async function clearNotifications(page: Page): Promise<void> {
+  if ((await page.locator(SEL.notificationToast).count()) === 0) return;
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  await pollUntil('notification toasts to close', async () => (await page.locator(SEL.notificationToast).count()) === 0, {
+    timeoutMs: STEP_TIMEOUT,
+    intervalMs: 100,
+  });
+}
+
+function treeRow(page: Page, viewTitle: string, label: string): Locator {
+  return paneByTitle(page, viewTitle)
+    .locator('.pane-body .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRe(label)}\\s*$`) }) })
+    .first();
+}
+
+/** Clicks a tree row by its label (runs the item's command, as a user's click does). */
+export async function clickTreeItem(page: Page, viewTitle: string, label: string): Promise<void> {
+  const row = treeRow(page, viewTitle, label);
+  await row.waitFor({ timeout: STEP_TIMEOUT });
+  await row.locator('.label-name').first().click();
+}
+
+/** The titles of the inline actions a tree row shows when hovered. */
+export async function treeItemActions(page: Page, viewTitle: string, label: string): Promise<string[]> {
+  const row = treeRow(page, viewTitle, label);
+  await row.waitFor({ timeout: STEP_TIMEOUT });
+  await row.hover();
+  return (await row.locator('.actions a.action-label').evaluateAll((as: any[]) => as.map((a) => a.getAttribute('aria-label') ?? ''))) as string[];
+}
+
+/** Hovers a tree row and clicks its inline action with this title (aria-label). */
+export async function clickTreeItemAction(page: Page, viewTitle: string, label: string, action: string): Promise<void> {
+  const row = treeRow(page, viewTitle, label);
+  await row.waitFor({ timeout: STEP_TIMEOUT });
+  await row.hover();
+  const button = row.locator(`.actions a.action-label[aria-label="${action.replace(/"/g, '\\"')}"]`).first();
+  await button.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+  await button.click();
+}
+
+/**
+ * Drags the sash between the primary side bar and the editor until the side bar is `width` px wide
+ * (for screenshots where tree descriptions must not be cut). Waits for the new layout.
+ */
+export async function setSideBarWidth(page: Page, width: number): Promise<void> {
+  const sidebar = page.locator('.part.sidebar').first();
+  await sidebar.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+  const box = (await sidebar.boundingBox())!;
+  const edge = box.x + box.width;
+  const sashes = await page.locator('.monaco-sash.vertical').evaluateAll((els: any[]) =>
+    els.map((e, i) => {
+      const r = e.getBoundingClientRect();
+      return { i, x: r.left + r.width / 2, y: r.top + r.height / 2, h: r.height, visible: r.width > 0 && r.height > 0 };
+    }),
+  );
+  const sash = sashes.filter((s) => s.visible && s.h > 200).sort((a, b) => Math.abs(a.x - edge) - Math.abs(b.x - edge))[0];
+  if (!sash || Math.abs(sash.x - edge) > 8) throw new Error(`no sash at the side bar's edge (x=${edge})`);
+  await page.mouse.move(sash.x, sash.y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width, sash.y, { steps: 8 });
+  await page.mouse.up();
+  await pollUntil(`side bar to be ${width}px wide`, async () => Math.abs(((await sidebar.boundingBox())?.width ?? 0) - width) <= 6, {
+    timeoutMs: STEP_TIMEOUT,
+    intervalMs: 50,
+  });
+}
+
+/** Presses a key (or chord) in the active editor and returns the editor's overlay message once shown. */
+export async function editorMessageAfter(page: Page, key: string): Promise<string> {
+  await focusEditor(page);
+  await page.keyboard.press(key);
+  const message = page.locator(SEL.overlayMessage).filter({ visible: true }).first();
+  await message.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+  return norm(await message.innerText());
+}
+
+/**
+ * Moves the mouse to an empty corner of the editor area, so no tooltip or hover (left by an earlier
+ * step) covers a screenshot. Waits until no hover widget shows.
+ */
+export async function parkMouse(page: Page): Promise<void> {
+  const editorPart = page.locator('.monaco-workbench .part.editor').first();
+  const box = await editorPart.boundingBox();
+  if (!box) return;
+  await page.mouse.move(box.x + box.width - 40, box.y + box.height - 40);
+  await page.locator('.monaco-hover:not(.hidden), .workbench-hover-container').filter({ visible: true }).first()
+    .waitFor({ state: 'hidden', timeout: STEP_TIMEOUT })
+    .catch(() => {});
 }

@@ -161,6 +161,13 @@ export interface StartOptions {
   disableWorkspaceTrust?: boolean;
   /** Merged over defaultSettings() into <userDataDir>/User/settings.json. */
   settings?: Record<string, unknown>;
+  /**
+   * The remote machine's settings (<userDataDir>/Machine/settings.json: the "Remote" tab of the
+   * Settings editor). The workbench is a remote window, so settings with `machine` or
+   * `machine-overridable` scope are ignored in User settings (VS Code filters them out once the
+   * extension's schema is registered: a race) and must be set here.
+   */
+  machineSettings?: Record<string, unknown>;
   /** Where code-server's output and (at stop()) VS Code's own logs are kept. Default: test-output/logs/<name>. */
   logDir?: string;
   /** Readiness timeout (default 90 s). */
@@ -344,6 +351,10 @@ export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
   const settings = { ...defaultSettings({ trust }), ...opts.settings };
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  if (opts.machineSettings) {
+    fs.mkdirSync(path.join(userDataDir, 'Machine'), { recursive: true });
+    fs.writeFileSync(path.join(userDataDir, 'Machine', 'settings.json'), JSON.stringify(opts.machineSettings, null, 2));
+  }
   // Our own config file, so nothing is read from or written to ~/.config/code-server.
   const config = path.join(userDataDir, 'code-server-config.yaml');
   fs.writeFileSync(config, 'auth: none\ncert: false\n');

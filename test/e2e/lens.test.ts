@@ -1,0 +1,303 @@
+// End to end in a real VS Code (code-server 4.100.3 in Debian's headless Chromium), trusted
+// workspace: the packaged extension on a generated Hermes home, driven the way a user drives it.
+// Every figure the UI shows is checked against what the CLI (the engine outside the editor) or the
+// demo's manifest says, and every write against Hermes' state.db read directly from here.
+// The steps build on each other (edit → refresh → Hermes adopts), so they run in order.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { savedSourceMessage } from '../../client/format';
+import { adoptRefresh } from '../../server/demo/hermesWriter';
+import {
+  answerDialog,
+  beforeDecorations,
+  clickNotificationButton,
+  clickTreeItem,
+  clickTreeItemAction,
+  dismissHover,
+  hoverAt,
+  openFile,
+  openQuickFix,
+  parkMouse,
+  runCommand,
+  save,
+  screenshot,
+  SEL,
+  setSideBarWidth,
+  treeItems,
+  typeInEditor,
+  waitForCodeLenses,
+  waitForDialog,
+  waitForNotification,
+  waitForStatusBarItem,
+} from './support/browser';
+import {
+  cliProfile,
+  cliStatus,
+  expectedStatusText,
+  readModelConfig,
+  readStateMeta,
+  requestedEpochOf,
+  staleBecauseOf,
+  totals,
+  usd,
+  type CliStatus,
+} from './support/hermesHome';
+import {
+  endOf,
+  endOfLine,
+  reportFailures,
+  clearScreenshots,
+  openLensWorkbench,
+  pollUntil,
+  rowState,
+  sessionRows,
+  SESSIONS_VIEW,
+  STARTUP_TIMEOUT,
+  STATUS_ITEM,
+  waitForFile,
+  waitForTreeStates,
+  type LensWorkbench,
+} from './lensWorkbench';
+
+/** The code lens at the top of a source file, as issue 3 words it, from the CLI's figures. */
+function lensTitles(stale: { sessions: unknown[]; cost: number; unknown: number }): string[] {
+  const n = stale.sessions.length;
+  return [`${n} session${n === 1 ? '' : 's'} stale · ${usd(stale.cost)} now${stale.unknown ? ` + ${stale.unknown} unknown` : ''}`, 'Refresh'];
+}
+
+describe('e2e (code-server + Chromium): the packaged extension in a trusted workspace', function () {
+  this.timeout(120_000);
+  let w: LensWorkbench | undefined;
+  const page = () => w!.page;
+  const home = () => w!.home;
+  const soulStale = (s: CliStatus) => staleBecauseOf(s, 'default', home().soul);
+
+  before(async function () {
+    this.timeout(STARTUP_TIMEOUT + 180_000); // the first run on a machine may install code-server (~90 s)
+    clearScreenshots('lens');
+    w = await openLensWorkbench({ trust: true });
+  });
+  after(async () => {
+    await w?.stop();
+  });
+  reportFailures(() => w, 'lens');
+
+  it('1. the status item shows the demo’s stale count and refresh cost; the tree lists the sessions', async () => {
+    const cli = cliStatus(home().root);
+    const manifestStale = Object.values(home().manifest.sessions).filter((s) => s.state === 'stale').length;
+    assert.equal(totals(cli).stale, manifestStale, 'the CLI and the demo manifest agree on the stale count');
+
+    const shown = await waitForStatusBarItem(page(), STATUS_ITEM, /\d+ stale/, STARTUP_TIMEOUT);
+
+    await setSideBarWidth(page(), 560);
+    const rows = await treeItems(page(), SESSIONS_VIEW, { minItems: 3 });
+    for (const p of cli.profiles) {
+      const row = rows.find((r) => r.level === 1 && r.label === p.name);
+      assert.ok(row, `profile row ${p.name} in ${JSON.stringify(rows.map((r) => r.label))}`);
+      if (p.totals.stale > 0) assert.match(row.description, new RegExp(`${p.totals.stale} stale · ${escape(usd(p.totals.staleRefreshCostUsd))}`));
+      if (p.totals.pending > 0) assert.match(row.description, new RegExp(`${p.totals.pending} pending`));
+    }
+    const def = cliProfile(cli, 'default');
+    const live = def.sessions.filter((s) => s.state !== 'ended');
+    const shownRows = sessionRows(rows, 'default');
+    assert.deepEqual(
+      shownRows.map((r) => `${r.label}=${rowState(r)}`).sort(),
+      live.map((s) => `${s.title}=${s.state}`).sort(),
+      'the default profile lists every live session with the state the CLI computes',
+    );
+    for (const r of shownRows) {
+      const icon = { stale: 'warning', fresh: 'pass', pending: 'sync', 'no-prompt': 'circle-slash', ended: 'archive' }[rowState(r)!];
+      assert.equal(r.icon, icon, `icon of ${r.label}`);
+    }
+    await parkMouse(page());
+    await screenshot(page(), 'lens-01-status-and-tree');
+    assert.equal(shown, expectedStatusText(cli), 'the status item');
+  });
+
+  it('2. editing and saving SOUL.md changes the stale count and the code lens', async () => {
+    const soul = home().soul;
+    const before = cliStatus(home().root);
+    await openFile(page(), 'SOUL.md');
+    const lenses = await waitForCodeLenses(page(), (t) => /stale|current/.test(t[0] ?? ''), 'the SOUL.md code lens');
+    assert.deepEqual(lenses, lensTitles(soulStale(before)));
+
+    const added = 'Always name the ticket in the commit message.';
+    await typeInEditor(page(), `\n${added}`, endOf(soul));
+    await save(page());
+    await waitForFile(soul, (t) => t.endsWith(`\n${added}`), 'SOUL.md saved to disk');
+
+    const after = cliStatus(home().root);
+    const newly = soulStale(after).sessions.filter((s) => !soulStale(before).sessions.some((b) => b.id === s.id));
+    assert.ok(newly.length > 0, 'the demo has fresh sessions that a SOUL.md edit makes stale');
+    assert.equal(totals(after).stale, totals(before).stale + newly.length);
+
+    // One click after a save: the notification names the count and the cost, with Refresh / Not now.
+    const message = savedSourceMessage({
+      uri: pathToFileURL(soul).toString(),
+      profile: 'default',
+      newlyStale: newly.length,
+      staleRefreshCostUsd: cliProfile(after, 'default').totals.staleRefreshCostUsd,
+    });
+    assert.deepEqual(await waitForCodeLenses(page(), (t) => t[0] === lensTitles(soulStale(after))[0], 'the updated code lens'), lensTitles(soulStale(after)));
+    const stale = new RegExp(`\\b${totals(after).stale} stale\\b`);
+    await waitForStatusBarItem(page(), STATUS_ITEM, stale);
+    assert.equal(await waitForNotification(page(), /^Saving SOUL\.md made/), message);
+    await screenshot(page(), 'lens-02-saved-soul-notification');
+    await clickNotificationButton(page(), /^Saving SOUL\.md made/, 'Not now');
+    assert.equal(await waitForStatusBarItem(page(), STATUS_ITEM, stale), expectedStatusText(after), 'the status item');
+  });
+
+  it('3. hovering a line of SOUL.md shows its tier and what refreshing costs', async () => {
+    const cli = cliStatus(home().root);
+    const stale = soulStale(cli);
+    const live = cliProfile(cli, 'default').sessions.filter((s) => s.state !== 'ended' && s.state !== 'no-prompt');
+    const text = (await hoverAt(page(), 2, 5)).replace(/\s+/g, ' ');
+    assert.match(text, /Hermes · stable tier/);
+    assert.match(text, /This file puts [\d,]+ bytes \(≈?[\d,]+ tokens\) into the prompt · \d+% of the system prompt\./);
+    assert.ok(text.includes(`Carried by ${live.length} live sessions in 1 profile.`), text);
+    assert.ok(text.includes(`${stale.sessions.length} stale because of this file · refreshing them now: ${usd(stale.cost)}`), text);
+    await screenshot(page(), 'lens-03-hover');
+    await dismissHover(page());
+  });
+
+  it('a session’s stored prompt opens with its tiers marked, and the diff shows what a refresh changes', async () => {
+    const id = home().id('atlas-tui');
+    const title = 'Review the deploy pipeline';
+    await clickTreeItem(page(), SESSIONS_VIEW, title);
+    await page().locator(SEL.activeTab).filter({ hasText: `${id}.hermes-prompt` }).waitFor({ timeout: 20_000 });
+    await pollUntil('the language mode Hermes Prompt', async () => (await page().locator('#status\\.editor\\.mode').textContent())?.trim() === 'Hermes Prompt', {
+      timeoutMs: 20_000,
+    });
+    const tiers = await pollUntil('tier decorations in the stored prompt', async () => {
+      const d = await beforeDecorations(page());
+      // Decorations render as the editor lays out: wait for all three boundaries.
+      return ['stable', 'context', 'volatile'].every((t) => d.some((x) => x.startsWith(`── ${t} tier`))) ? d : undefined;
+    }, { timeoutMs: 20_000 });
+    // The demo's prompts are short enough that all three tier boundaries are on the first screen.
+    assert.deepEqual(tiers.map((t) => /^── (\w+) tier · [\d.]+ (B|KB) · (≈ )?[\d,]+ tokens ──$/.exec(t)?.[1]), ['stable', 'context', 'volatile'], JSON.stringify(tiers));
+    await parkMouse(page());
+    await screenshot(page(), 'lens-04-stored-prompt-tiers');
+
+    await clickTreeItemAction(page(), SESSIONS_VIEW, title, 'Compare Stored Prompt with Refreshed Prompt');
+    const diff = page().locator('.monaco-diff-editor').first();
+    await diff.waitFor({ state: 'visible', timeout: 20_000 });
+    await page().locator(SEL.activeTab).filter({ hasText: `${title}: stored ↔ after refresh` }).waitFor({ timeout: 20_000 });
+    // The modified side holds the sentence typed into SOUL.md in step 2, marked as inserted.
+    await pollUntil('the inserted SOUL.md line in the diff', async () => {
+      const lines = await diff.locator('.editor.modified .view-line').allTextContents();
+      return lines.some((l) => l.replace(/\u00a0/g, ' ').includes('Always name the ticket in the commit message.'));
+    }, { timeoutMs: 20_000 });
+    assert.ok((await diff.locator('.editor.modified .line-insert, .editor.modified .char-insert').count()) > 0, 'insertions are marked');
+    await parkMouse(page());
+    await screenshot(page(), 'lens-05-diff');
+    await runCommand(page(), 'View: Close All Editors');
+  });
+
+  it('4. the quick fix on SOUL.md refreshes the stale sessions after a modal confirmation, writing the epoch keys', async () => {
+    const cli = cliStatus(home().root);
+    const stale = soulStale(cli);
+    const n = stale.sessions.length;
+    const db = home().profile('default').dbFile;
+    const metaBefore = readStateMeta(db);
+
+    await openFile(page(), 'SOUL.md');
+    const expectedTitle = `Refresh ${n} stale sessions in profile default (${usd(stale.cost)}${stale.unknown ? `, ${stale.unknown} of unknown cost` : ''})`;
+    // Right after a save the server may still be re-evaluating: ask again until the actions are there.
+    const titles = await pollUntil('the refresh quick fixes on SOUL.md', async () => {
+      const offered = await openQuickFix(page(), { at: { line: 1, column: 1 } });
+      if (offered.length > 0) return offered;
+      await page().keyboard.press('Escape');
+      return undefined;
+    }, { timeoutMs: 30_000 });
+    assert.equal(titles[0], expectedTitle, 'the profile-wide refresh comes first');
+    assert.equal(titles.length, 1 + n, 'plus one action per stale session');
+    await screenshot(page(), 'lens-06-quick-fix');
+    await page().keyboard.press('Escape');
+    await page().locator(SEL.actionWidget).filter({ visible: true }).first().waitFor({ state: 'hidden', timeout: 20_000 });
+    await openQuickFix(page(), { at: { line: 1, column: 1 }, pick: expectedTitle });
+
+    // The real modal: count and the warm/cold split of the cost.
+    const dialog = await waitForDialog(page(), `Refresh ${n} stale sessions in profile default?`);
+    const warm = stale.sessions.filter((s) => s.cacheWarm).length;
+    if (warm > 0) assert.match(dialog.text, new RegExp(`${warm} sessions? with a warm cache: `));
+    if (warm < n) assert.match(dialog.text, new RegExp(`${n - warm} sessions? with an expired cache: `));
+    assert.ok(dialog.buttons.includes('Refresh'), JSON.stringify(dialog.buttons));
+    await screenshot(page(), 'lens-07-confirm-refresh');
+    await answerDialog(page(), `Refresh ${n} stale sessions in profile default?`, 'Refresh');
+
+    const message = await waitForNotification(page(), /^Requested a system prompt refresh/);
+    assert.match(message, new RegExp(`^Requested a system prompt refresh for ${n} sessions`));
+
+    // The tree follows by itself: the sessions turn pending.
+    await waitForTreeStates(page(), 'default', stale.sessions.map((s) => s.title!), 'pending');
+
+    // The state.db, read from here: one epoch key per session, ahead of what each session stamped.
+    const meta = readStateMeta(db);
+    for (const s of stale.sessions) {
+      const key = `prompt_refresh_epoch:${s.id}`;
+      assert.ok(meta.has(key), `${key} in state_meta (keys: ${[...meta.keys()].join(', ')})`);
+      assert.ok(requestedEpochOf(meta, s.id) > s.stampedEpoch, `${s.id}: requested ${requestedEpochOf(meta, s.id)} > stamped ${s.stampedEpoch}`);
+      assert.ok(requestedEpochOf(meta, s.id) > requestedEpochOf(metaBefore, s.id));
+    }
+    const after = cliStatus(home().root);
+    for (const s of stale.sessions) assert.equal(cliProfile(after, 'default').sessions.find((x) => x.id === s.id)?.state, 'pending');
+    await parkMouse(page());
+    await screenshot(page(), 'lens-08-refreshed-pending');
+    const text = await waitForStatusBarItem(page(), STATUS_ITEM, new RegExp(`\\b${totals(after).pending} pending\\b`));
+    assert.equal(text, expectedStatusText(after), 'the status item');
+  });
+
+  it('5. when Hermes adopts the refresh (stamps the epoch, rebuilds the prompt) the tree shows the session fresh', async () => {
+    const def = home().profile('default');
+    const id = home().id('atlas-tui');
+    const adopted = adoptRefresh(def.dbFile, id, def.dir);
+    assert.ok(adopted.epoch > 0);
+    assert.equal(readModelConfig(def.dbFile, id).prompt_refresh_epoch, adopted.epoch);
+    // No click, no command: the server watches state.db and pushes the new list.
+    await waitForTreeStates(page(), 'default', ['Review the deploy pipeline'], 'fresh');
+    const after = cliStatus(home().root);
+    assert.equal(cliProfile(after, 'default').sessions.find((s) => s.id === id)?.state, 'fresh');
+    await parkMouse(page());
+    await screenshot(page(), 'lens-09-adopted-fresh');
+    const text = await waitForStatusBarItem(page(), STATUS_ITEM, new RegExp(`\\b${totals(after).pending} pending\\b`));
+    assert.equal(text, expectedStatusText(after), 'the status item');
+  });
+
+  it('6. a skill body edit leaves the stale count unchanged; a description edit raises it', async () => {
+    const work = home().profile('work');
+    const skill = path.join(work.dir, 'skills', 'ops', 'ticket-triage', 'SKILL.md');
+    const rel = path.relative(home().root, skill);
+    const before = cliStatus(home().root);
+    const statusBefore = await waitForStatusBarItem(page(), STATUS_ITEM, /./);
+
+    await openFile(page(), rel);
+    await typeInEditor(page(), '\nEscalate anything that blocks a release.', endOf(skill));
+    await save(page());
+    await waitForFile(skill, (t) => t.includes('Escalate anything that blocks a release.'), 'the body edit on disk');
+    // The hover is answered after the server handled the save (one ordered connection): a barrier.
+    const hover = (await hoverAt(page(), endOf(skill).line, 2)).replace(/\s+/g, ' ');
+    assert.match(hover, /skill's body: it is not in the system prompt/);
+    await dismissHover(page());
+    const afterBody = cliStatus(home().root);
+    assert.equal(totals(afterBody).stale, totals(before).stale, 'the CLI agrees: a body edit changes no session');
+    assert.equal(await waitForStatusBarItem(page(), STATUS_ITEM, /./), statusBefore, 'the status item did not change');
+
+    const fresh = cliProfile(before, 'work').sessions.filter((s) => s.state === 'fresh');
+    assert.ok(fresh.length > 0, 'profile work has fresh sessions');
+    await typeInEditor(page(), ', then link the runbook', endOfLine(skill, 'description:'));
+    await save(page());
+    await waitForFile(skill, (t) => t.includes('owner, then link the runbook'), 'the description edit on disk');
+    const afterDescription = cliStatus(home().root);
+    assert.equal(totals(afterDescription).stale, totals(before).stale + fresh.length, 'the CLI: every fresh work session is now stale');
+    assert.match(await waitForNotification(page(), /^Saving SKILL\.md made/), new RegExp(`made ${fresh.length} sessions? stale in profile work`));
+    const text = await waitForStatusBarItem(page(), STATUS_ITEM, new RegExp(`\\b${totals(afterDescription).stale} stale\\b`));
+    await parkMouse(page());
+    await screenshot(page(), 'lens-10-skill-description-edit');
+    assert.equal(text, expectedStatusText(afterDescription), 'the status item');
+  });
+});
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

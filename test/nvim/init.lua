@@ -1,0 +1,154 @@
+-- Neovim (0.7+) as a second LSP client of the Hermes Prompt Lens server, run headless by
+-- test/nvim/nvim.test.ts:
+--   nvim --headless --clean -u test/nvim/init.lua
+-- It starts `node dist/server.js --stdio`, attaches it to a SOUL.md of a generated Hermes home,
+-- requests hover, code lens and code actions, executes the refresh command of the first code
+-- action, edits and saves the file, and writes everything it saw as JSON to $HERMES_LENS_RESULTS
+-- (the test checks the figures and reads the state.db itself). Every wait is vim.wait() on a
+-- condition (a response or a notification arriving), never a fixed sleep.
+local env = function(name)
+  local v = os.getenv(name)
+  assert(v and v ~= '', name .. ' is not set')
+  return v
+end
+local NODE = env('HERMES_LENS_NODE')
+local SERVER = env('HERMES_LENS_SERVER')
+local HOME = env('HERMES_LENS_HOME')
+local SOUL = env('HERMES_LENS_SOUL')
+local OUT = env('HERMES_LENS_RESULTS')
+local TIMEOUT = tonumber(os.getenv('HERMES_LENS_NVIM_TIMEOUT') or '20000')
+
+local results = {
+  nvim = vim.version(),
+  configurationRequests = {},
+  statuses = {},
+  sessionLists = 0,
+}
+
+local function write_results()
+  local f = assert(io.open(OUT .. '.tmp', 'w'))
+  f:write(vim.fn.json_encode(results))
+  f:close()
+  assert(os.rename(OUT .. '.tmp', OUT))
+end
+
+local settings = { hermesLens = { home = HOME, profiles = {}, confirmRefresh = false } }
+
+-- Neovim 0.7 answers workspace/configuration but does not announce it; the server pulls settings
+-- only from clients that do (as the LSP says), so announce it, as Neovim 0.8+ does by default.
+local capabilities = vim.lsp.protocol.make_client_capabilities()
+capabilities.workspace = capabilities.workspace or {}
+capabilities.workspace.configuration = true
+
+local function wait_for(what, cond)
+  local ok = vim.wait(TIMEOUT, cond, 20)
+  if not ok then error('timed out after ' .. TIMEOUT .. ' ms waiting for ' .. what) end
+end
+
+local function only_result(responses, err, method)
+  if not responses then error(method .. ' failed: ' .. tostring(err)) end
+  for _, r in pairs(responses) do
+    if r.error then error(method .. ' returned an error: ' .. vim.inspect(r.error)) end
+    return r.result
+  end
+  error(method .. ': no response')
+end
+
+local function main()
+  vim.cmd('filetype on')
+  vim.cmd('edit ' .. vim.fn.fnameescape(SOUL))
+  local bufnr = vim.api.nvim_get_current_buf()
+  local uri = vim.uri_from_bufnr(bufnr)
+
+  local client_id = vim.lsp.start_client({
+    name = 'hermes-prompt-lens',
+    cmd = { NODE, SERVER, '--stdio' },
+    root_dir = HOME,
+    settings = settings,
+    capabilities = capabilities,
+    handlers = {
+      ['workspace/configuration'] = function(err, params, ctx, config)
+        for _, item in ipairs(params.items or {}) do
+          table.insert(results.configurationRequests, item.section or vim.NIL)
+        end
+        return vim.lsp.handlers['workspace/configuration'](err, params, ctx, config)
+      end,
+      ['hermes/status'] = function(_, params)
+        table.insert(results.statuses, params)
+      end,
+      ['hermes/sessionListChanged'] = function(_, params)
+        results.sessionLists = results.sessionLists + 1
+        results.lastSessionList = params
+      end,
+    },
+  })
+  assert(client_id, 'vim.lsp.start_client failed')
+  assert(vim.lsp.buf_attach_client(bufnr, client_id), 'buf_attach_client failed')
+  local client = vim.lsp.get_client_by_id(client_id)
+  wait_for('the client to be initialized', function() return client.initialized end)
+  results.serverCapabilities = client.server_capabilities
+  -- The server pulls the hermesLens settings, reads the home, then reports its status.
+  wait_for('a hermes/status with the home read', function()
+    local last = results.statuses[#results.statuses]
+    return last ~= nil and last.stale ~= nil and last.stale > 0
+  end)
+
+  local doc = { uri = uri }
+  local top = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 0 } }
+
+  local r, e = vim.lsp.buf_request_sync(bufnr, 'textDocument/hover', { textDocument = doc, position = { line = 1, character = 4 } }, TIMEOUT)
+  results.hover = only_result(r, e, 'textDocument/hover')
+
+  r, e = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeLens', { textDocument = doc }, TIMEOUT)
+  results.codeLens = only_result(r, e, 'textDocument/codeLens')
+
+  r, e = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeAction', { textDocument = doc, range = top, context = { diagnostics = {} } }, TIMEOUT)
+  results.codeActions = only_result(r, e, 'textDocument/codeAction')
+
+  -- Run the first code action's command (refresh the profile's stale sessions) as a user's pick would.
+  local action = results.codeActions[1]
+  assert(action and action.command, 'no code action with a command')
+  r, e = vim.lsp.buf_request_sync(bufnr, 'workspace/executeCommand', { command = action.command.command, arguments = action.command.arguments }, TIMEOUT)
+  results.executeCommand = only_result(r, e, 'workspace/executeCommand')
+  local function state_of(list, id)
+    for _, p in ipairs(list and list.profiles or {}) do
+      for _, s in ipairs(p.sessions) do
+        if s.id == id then return s.state end
+      end
+    end
+  end
+  wait_for('a session list with the refreshed sessions pending', function()
+    for _, id in ipairs(results.executeCommand.sessionIds or {}) do
+      if state_of(results.lastSessionList, id) ~= 'pending' then return false end
+    end
+    return true
+  end)
+  results.sessionListAfterRefresh = results.lastSessionList
+
+  -- Edit and save: didChange + didSave; the server re-evaluates and pushes a new status.
+  local stale_before = results.statuses[#results.statuses].stale
+  vim.api.nvim_buf_set_lines(bufnr, -1, -1, false, { 'Prefer small, reversible changes.' })
+  vim.cmd('write')
+  wait_for('a hermes/status with more stale sessions after the save', function()
+    return results.statuses[#results.statuses].stale > stale_before
+  end)
+  results.statusAfterSave = results.statuses[#results.statuses]
+  r, e = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeLens', { textDocument = doc }, TIMEOUT)
+  results.codeLensAfterSave = only_result(r, e, 'textDocument/codeLens')
+
+  -- shutdown + exit, and wait for the server process to go.
+  vim.lsp.stop_client(client_id)
+  wait_for('the server to stop', function() return vim.lsp.client_is_stopped(client_id) end)
+  results.stopped = true
+end
+
+vim.api.nvim_create_autocmd('VimEnter', {
+  once = true,
+  callback = function()
+    local ok, err = xpcall(main, debug.traceback)
+    if not ok then results.error = tostring(err) end
+    local wrote, werr = pcall(write_results)
+    if not wrote then io.stderr:write('cannot write results: ' .. tostring(werr) .. '\n') end
+    vim.cmd(ok and wrote and 'qall!' or 'cquit 1')
+  end,
+})

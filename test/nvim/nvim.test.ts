@@ -1,0 +1,153 @@
+// Neovim as a second LSP client: Debian's neovim (0.7) runs headless with test/nvim/init.lua, which
+// attaches the bundled stdio server (`node dist/server.js --stdio`) to SOUL.md of a generated Hermes
+// home, requests hover, code lens and code actions, executes the refresh command, edits and saves,
+// and writes what it saw to a JSON file. This test checks those results against the CLI and reads
+// Hermes' state.db itself.
+import * as assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { REPO_ROOT } from '../e2e/support/codeServer';
+import { cliStatus, createDemoHome, readStateMeta, SERVER, staleBecauseOf, totals, usd, type CliStatus, type DemoHome } from '../e2e/support/hermesHome';
+
+const NVIM = process.env.HERMES_LENS_NVIM || 'nvim';
+const INIT = path.join(REPO_ROOT, 'test', 'nvim', 'init.lua');
+
+interface NvimResults {
+  nvim: { major: number; minor: number; patch: number };
+  error?: string;
+  configurationRequests: string[];
+  statuses: Array<{ text: string; stale: number; pending: number; driver: string | null }>;
+  serverCapabilities: Record<string, unknown>;
+  hover: { contents: { kind: string; value: string } };
+  codeLens: Array<{ range: unknown; command: { title: string; command: string; arguments?: unknown[] } }>;
+  codeActions: Array<{ title: string; kind: string; isPreferred?: boolean; command: { command: string; arguments: Array<{ profile: string; sessionIds: string[] }> } }>;
+  executeCommand: { profile: string; sessionIds: string[]; epoch: number; message: string };
+  sessionListAfterRefresh: { profiles: Array<{ name: string; sessions: Array<{ id: string; state: string }> }> };
+  statusAfterSave: { text: string; stale: number };
+  codeLensAfterSave: Array<{ command: { title: string } }>;
+  stopped?: boolean;
+}
+
+function nvimVersion(): string | undefined {
+  const r = spawnSync(NVIM, ['--version'], { encoding: 'utf8' });
+  return r.status === 0 ? /NVIM v(\S+)/.exec(r.stdout)?.[1] : undefined;
+}
+
+/** Runs Neovim headless with our init.lua; resolves when it exits (killed after `timeoutMs`). */
+function runNvim(home: DemoHome, resultsFile: string, timeoutMs = 120_000): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(NVIM, ['--headless', '--clean', '-u', INIT], {
+      cwd: home.root,
+      env: {
+        ...process.env,
+        HERMES_LENS_NODE: process.execPath,
+        HERMES_LENS_SERVER: SERVER,
+        HERMES_LENS_HOME: home.root,
+        HERMES_LENS_SOUL: home.soul,
+        HERMES_LENS_RESULTS: resultsFile,
+        // Neovim keeps its log, shada and swap files under XDG dirs: keep them in the temp folder.
+        XDG_STATE_HOME: path.join(home.dir, 'xdg-state'),
+        XDG_DATA_HOME: path.join(home.dir, 'xdg-data'),
+        XDG_CACHE_HOME: path.join(home.dir, 'xdg-cache'),
+        XDG_CONFIG_HOME: path.join(home.dir, 'xdg-config'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += String(c)));
+    child.stderr.on('data', (c) => (stderr += String(c)));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`nvim did not exit within ${timeoutMs} ms; stderr:\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr, stdout });
+    });
+  });
+}
+
+describe('Neovim (headless) as an LSP client of the bundled server', function () {
+  this.timeout(60_000);
+  let home: DemoHome;
+  let initial: CliStatus;
+  let metaBefore: Map<string, string>;
+  let r: NvimResults;
+
+  before(async function () {
+    this.timeout(180_000);
+    const version = nvimVersion();
+    assert.ok(version, `${NVIM} not found: run scripts/e2e-setup.sh --packages-only (apt-get install neovim)`);
+    const [major, minor] = version.split('.').map(Number);
+    assert.ok(major! > 0 || minor! >= 7, `Neovim ${version}: 0.7 or later is needed`);
+    assert.ok(fs.existsSync(SERVER), `${SERVER} not found: run \`npm run build\``);
+    home = createDemoHome('hl-nvim');
+    initial = cliStatus(home.root);
+    metaBefore = readStateMeta(home.profile('default').dbFile);
+    const resultsFile = path.join(home.dir, 'nvim-results.json');
+    const run = await runNvim(home, resultsFile);
+    assert.ok(fs.existsSync(resultsFile), `nvim exited with ${run.code} and wrote no results; stderr:\n${run.stderr}\nstdout:\n${run.stdout}`);
+    r = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as NvimResults;
+    assert.equal(r.error, undefined, `init.lua failed: ${r.error}`);
+    assert.equal(run.code, 0, `nvim exit code; stderr:\n${run.stderr}`);
+  });
+  after(() => home?.dispose());
+
+  it('initializes over stdio, pulls the hermesLens settings through workspace/configuration, and reports status', () => {
+    assert.ok(r.nvim.major > 0 || r.nvim.minor >= 7);
+    assert.equal(r.serverCapabilities.hoverProvider, true);
+    assert.deepEqual((r.serverCapabilities.executeCommandProvider as { commands: string[] }).commands, ['hermesLens.server.refresh']);
+    assert.ok(r.configurationRequests.includes('hermesLens'), JSON.stringify(r.configurationRequests));
+    const first = r.statuses.find((s) => s.stale > 0)!;
+    assert.equal(first.driver, 'better-sqlite3');
+    assert.equal(first.stale, totals(initial).stale);
+  });
+
+  it('hover (buf_request_sync textDocument/hover): tier, size and refresh cost of SOUL.md', () => {
+    const stale = staleBecauseOf(initial, 'default', home.soul);
+    assert.equal(r.hover.contents.kind, 'markdown');
+    assert.match(r.hover.contents.value, /\*\*Hermes · stable tier\*\*/);
+    assert.ok(r.hover.contents.value.includes(`**${stale.sessions.length} stale** because of this file · refreshing them now: **${usd(stale.cost)}**`), r.hover.contents.value);
+  });
+
+  it('code lens and code actions: count, cost, and a refresh command per profile and per session', () => {
+    const stale = staleBecauseOf(initial, 'default', home.soul);
+    const n = stale.sessions.length;
+    assert.equal(r.codeLens[0]!.command.title, `${n} sessions stale · ${usd(stale.cost)} now${stale.unknown ? ` + ${stale.unknown} unknown` : ''}`);
+    assert.equal(r.codeLens[1]!.command.title, 'Refresh');
+    assert.equal(r.codeActions.length, 1 + n);
+    const all = r.codeActions[0]!;
+    assert.equal(all.title, `Refresh ${n} stale sessions in profile default (${usd(stale.cost)}${stale.unknown ? `, ${stale.unknown} of unknown cost` : ''})`);
+    assert.equal(all.kind, 'quickfix');
+    assert.equal(all.command.command, 'hermesLens.server.refresh');
+    assert.deepEqual([...all.command.arguments[0]!.sessionIds].sort(), stale.sessions.map((s) => s.id).sort());
+  });
+
+  it('workspace/executeCommand with the code action’s command writes the epoch keys to state.db', () => {
+    const stale = staleBecauseOf(initial, 'default', home.soul);
+    const res = r.executeCommand;
+    assert.match(res.message, new RegExp(`^Requested a system prompt refresh for ${stale.sessions.length} sessions`));
+    assert.deepEqual([...res.sessionIds].sort(), stale.sessions.map((s) => s.id).sort());
+    const meta = readStateMeta(home.profile('default').dbFile);
+    for (const s of stale.sessions) {
+      const key = `prompt_refresh_epoch:${s.id}`;
+      assert.equal(meta.get(key), String(res.epoch), `${key} (before: ${metaBefore.get(key)})`);
+      assert.ok(res.epoch > s.stampedEpoch);
+    }
+    const listed = r.sessionListAfterRefresh.profiles.find((p) => p.name === 'default')!.sessions;
+    for (const s of stale.sessions) assert.equal(listed.find((x) => x.id === s.id)?.state, 'pending');
+  });
+
+  it('an edit saved from Neovim (:write) makes the fresh sessions stale: status and code lens follow', () => {
+    assert.ok(fs.readFileSync(home.soul, 'utf8').includes('Prefer small, reversible changes.'), 'the edit is on disk');
+    const after = cliStatus(home.root);
+    assert.equal(r.statusAfterSave.stale, totals(after).stale);
+    const stale = staleBecauseOf(after, 'default', home.soul);
+    assert.ok(stale.sessions.length > 0);
+    assert.match(r.codeLensAfterSave[0]!.command.title, new RegExp(`^${stale.sessions.length} sessions? stale · `));
+    assert.equal(r.stopped, true, 'the client shut the server down');
+  });
+});

@@ -1,0 +1,197 @@
+// Runs inside the extension host with the real `vscode` API, against the extension under
+// development and a generated Hermes home (the runner generates it and points `hermesLens.home` at
+// it, with `hermesLens.confirmRefresh: false`: VS Code refuses modal dialogs in test mode).
+// Nothing sleeps: the extension's API `ready` promise and its `onDidChangeSessions` event say when
+// the server has caught up. Hermes' state.db is read outside the host (../outside.ts).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { HermesLensApi } from '../../../client/api';
+import type { DemoManifest } from '../../../server/demo/demoHome';
+import { Commands, type RefreshResultDto, type SessionListResult, type SessionStateName } from '../../../shared/protocol';
+import { expectedStatusText, staleBecauseOf, totals, usd, type CliStatus } from '../../e2e/support/hermesHome';
+import { outside } from '../outside';
+
+const EXTENSION_ID = 'hermes-lens.hermes-prompt-lens';
+
+function manifest(): DemoManifest {
+  const file = process.env.HERMES_LENS_TEST_MANIFEST;
+  if (!file || !fs.existsSync(file)) throw new Error(`HERMES_LENS_TEST_MANIFEST does not name the demo manifest (${file})`);
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as DemoManifest;
+}
+
+const cli = (root: string) => outside<CliStatus>('cliStatus', root);
+const stateMeta = (dbFile: string) => outside<Record<string, string>>('stateMeta', dbFile);
+
+/** Resolves with the first session list (the current one or a later one) that satisfies `accept`. */
+function waitForSessions(api: HermesLensApi, accept: (list: SessionListResult) => boolean, what: string, timeoutMs = 20_000): Promise<SessionListResult> {
+  const now = api.sessions();
+  if (now && accept(now)) return Promise.resolve(now);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`no session list with ${what} within ${timeoutMs} ms; last: ${summary(api.sessions())}`));
+    }, timeoutMs);
+    const sub = api.onDidChangeSessions((list) => {
+      if (!accept(list)) return;
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(list);
+    });
+  });
+}
+
+function summary(list: SessionListResult | undefined): string {
+  return list ? list.profiles.map((p) => `${p.name}: ${p.stale} stale, ${p.pending} pending`).join('; ') : '(none)';
+}
+
+function stateOf(list: SessionListResult, profile: string, id: string): SessionStateName | undefined {
+  return list.profiles.find((p) => p.name === profile)?.sessions.find((s) => s.id === id)?.state;
+}
+
+function hoverText(hovers: vscode.Hover[]): string {
+  return hovers
+    .flatMap((h) => h.contents)
+    .map((c) => (typeof c === 'string' ? c : c.value))
+    .join('\n');
+}
+
+describe('Hermes Prompt Lens in the extension host', function () {
+  this.timeout(60_000);
+  const demo = manifest();
+  const soul = path.join(demo.root, 'SOUL.md');
+  const soulUri = vscode.Uri.file(soul);
+  const def = demo.profiles.find((p) => p.name === 'default')!;
+  const work = demo.profiles.find((p) => p.name === 'work')!;
+  let api: HermesLensApi;
+
+  before(async function () {
+    this.timeout(120_000);
+    const ext = vscode.extensions.getExtension<HermesLensApi>(EXTENSION_ID);
+    assert.ok(ext, `${EXTENSION_ID} is loaded in this host`);
+    api = await ext.activate();
+    await api.ready;
+    await vscode.workspace.openTextDocument(soulUri);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('activates: the API’s ready promise resolves with the server running and the demo’s sessions read', async () => {
+    assert.ok(api.client()?.isRunning(), 'the language client runs');
+    const list = api.sessions();
+    assert.deepEqual(list?.profiles.map((p) => p.name).sort(), ['default', 'work']);
+    assert.equal(list?.home, demo.root);
+    const status = api.status();
+    assert.equal(status?.driver, 'better-sqlite3');
+    const manifestStale = Object.values(demo.sessions).filter((s) => s.state === 'stale').length;
+    assert.equal(status?.stale, manifestStale);
+    // The status bar shows `Hermes: <text>` (issue 3: `Hermes: 3 stale · ≈ $0.84`).
+    assert.equal(`Hermes: ${status?.text}`, expectedStatusText(cli(demo.root)));
+  });
+
+  it('hover provider (vscode.executeHoverProvider): the tier and the refresh cost of SOUL.md', async () => {
+    const stale = staleBecauseOf(cli(demo.root), 'default', soul);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', soulUri, new vscode.Position(1, 4));
+    const text = hoverText(hovers);
+    assert.match(text, /\*\*Hermes · stable tier\*\*/);
+    assert.ok(text.includes(`**${stale.sessions.length} stale** because of this file · refreshing them now: **${usd(stale.cost)}**`), text);
+  });
+
+  it('code lens provider (vscode.executeCodeLensProvider): count, cost and the Refresh command', async () => {
+    const stale = staleBecauseOf(cli(demo.root), 'default', soul);
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', soulUri, 10);
+    assert.equal(lenses[0]?.command?.title, `${stale.sessions.length} sessions stale · ${usd(stale.cost)} now${stale.unknown ? ` + ${stale.unknown} unknown` : ''}`);
+    assert.equal(lenses[1]?.command?.title, 'Refresh');
+    assert.equal(lenses[1]?.command?.command, Commands.refresh);
+    assert.equal(lenses[0]!.range.start.line, 0);
+  });
+
+  it('code action provider (vscode.executeCodeActionProvider): the profile refresh, then one per stale session', async () => {
+    const stale = staleBecauseOf(cli(demo.root), 'default', soul);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', soulUri, new vscode.Range(0, 0, 0, 0));
+    assert.equal(actions.length, 1 + stale.sessions.length);
+    const all = actions[0]!;
+    assert.equal(all.title, `Refresh ${stale.sessions.length} stale sessions in profile default (${usd(stale.cost)}${stale.unknown ? `, ${stale.unknown} of unknown cost` : ''})`);
+    assert.equal(all.kind?.value, vscode.CodeActionKind.QuickFix.value);
+    assert.equal(all.isPreferred, true);
+    assert.equal(all.disabled, undefined, 'enabled in a trusted workspace');
+    assert.equal(all.command?.command, Commands.refresh);
+    const args = all.command?.arguments?.[0] as { profile: string; sessionIds: string[] };
+    assert.equal(args.profile, 'default');
+    assert.deepEqual([...args.sessionIds].sort(), stale.sessions.map((s) => s.id).sort());
+  });
+
+  it('commands: showPrompt opens the stored prompt as a hermes-prompt document, diffPrompt the refresh diff', async () => {
+    const ref = { profile: 'default', sessionId: demo.labels['atlas-tui']! };
+    await vscode.commands.executeCommand('hermesLens.showPrompt', ref);
+    const editor = vscode.window.activeTextEditor;
+    assert.equal(editor?.document.uri.scheme, 'hermes-prompt');
+    assert.equal(editor?.document.languageId, 'hermes-prompt');
+    assert.ok(editor?.document.getText().startsWith("You are Hermes, Dana's engineering assistant."), editor?.document.getText().slice(0, 80));
+
+    await vscode.commands.executeCommand('hermesLens.diffPrompt', ref);
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    assert.ok(input instanceof vscode.TabInputTextDiff, `the active tab is a diff (${vscode.window.tabGroups.activeTabGroup.activeTab?.label})`);
+    assert.equal(input.original.scheme, 'hermes-prompt');
+    assert.equal(input.modified.scheme, 'hermes-prompt');
+
+    await vscode.commands.executeCommand('hermesLens.reloadSessions');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('saving an edit of SOUL.md makes the fresh sessions stale: the API and the code lens follow', async () => {
+    const before = cli(demo.root);
+    const doc = await vscode.workspace.openTextDocument(soulUri);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(soulUri, doc.lineAt(doc.lineCount - 1).range.end, '\nKeep answers under twenty lines.');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await doc.save(), 'saved');
+    const after = cli(demo.root);
+    const expected = totals(after).stale;
+    assert.ok(expected > totals(before).stale, 'the CLI: more sessions are stale after the edit');
+    const list = await waitForSessions(api, (l) => l.profiles.reduce((n, p) => n + p.stale, 0) === expected, `${expected} stale sessions`);
+    assert.equal(list.profiles.find((p) => p.name === 'default')?.stale, after.profiles.find((p) => p.name === 'default')?.totals.stale);
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', soulUri, 10);
+    assert.match(lenses[0]?.command?.title ?? '', new RegExp(`^${staleBecauseOf(after, 'default', soul).sessions.length} sessions stale · `));
+    assert.equal(`Hermes: ${api.status()?.text}`, expectedStatusText(after));
+  });
+
+  it('the refresh code action, executed, records the epoch keys in state.db and the sessions turn pending', async () => {
+    const stale = staleBecauseOf(cli(demo.root), 'default', soul);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', soulUri, new vscode.Range(0, 0, 0, 0));
+    const command = actions[0]!.command!;
+    const metaBefore = stateMeta(def.dbFile);
+    const result = (await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []))) as RefreshResultDto;
+    assert.ok(result, 'the refresh ran (no confirmation in test mode: hermesLens.confirmRefresh is off)');
+    assert.match(result.message, new RegExp(`^Requested a system prompt refresh for ${stale.sessions.length} sessions`));
+    assert.deepEqual([...result.sessionIds].sort(), stale.sessions.map((s) => s.id).sort());
+
+    const meta = stateMeta(def.dbFile);
+    for (const s of stale.sessions) {
+      const key = `prompt_refresh_epoch:${s.id}`;
+      assert.equal(meta[key], String(result.epoch), `${key} (before: ${metaBefore[key]})`);
+      assert.ok(Number(meta[key]) > s.stampedEpoch);
+    }
+    await waitForSessions(api, (l) => stale.sessions.every((s) => stateOf(l, 'default', s.id) === 'pending'), 'the refreshed sessions pending');
+  });
+
+  it('hermesLens.refreshSession with a session reference refreshes that one session', async () => {
+    const id = demo.labels['work-telegram-new']!;
+    const result = (await vscode.commands.executeCommand('hermesLens.refreshSession', { profile: 'work', sessionId: id })) as RefreshResultDto;
+    assert.deepEqual(result.sessionIds, [id]);
+    assert.equal(stateMeta(work.dbFile)[`prompt_refresh_epoch:${id}`], String(result.epoch));
+    await waitForSessions(api, (l) => stateOf(l, 'work', id) === 'pending', `work/${id} pending`);
+  });
+
+  it('a Hermes-side write (the session adopts the refresh) reaches the API: the session is fresh', async () => {
+    const id = demo.labels['atlas-tui']!;
+    assert.equal(stateOf(api.sessions()!, 'default', id), 'pending');
+    const epoch = outside<number>('adoptRefresh', def.dbFile, id, def.dir);
+    assert.ok(epoch > 0);
+    assert.equal(outside<Record<string, unknown>>('modelConfig', def.dbFile, id).prompt_refresh_epoch, epoch);
+    await waitForSessions(api, (l) => stateOf(l, 'default', id) === 'fresh', `default/${id} fresh`);
+  });
+});

@@ -104,7 +104,8 @@ describe('reliability: a live Hermes writer, the refresh loop and the language s
       const failed = looped.runs.filter((r) => r.code !== 0);
       assert.deepEqual(failed, [], 'the refresh loop saw failures');
       assert.deepEqual(lsp.errors, [], 'refreshes from the editor failed');
-      await sleep(500); // the server's last re-read after the final commits
+      // A round trip: the server answers only after handling everything sent before it.
+      await client.connection.sendRequest('hermes/sessionList', {});
       const logs = client.notifications.filter((n) => n.method === 'window/logMessage').map((n) => n.params as { type: number; message: string });
       assert.deepEqual(logs.filter((m) => m.type === 1 || /busy|locked/i.test(m.message)), [], 'the server logged errors');
       const lists = client.notifications.filter((n) => n.method === 'hermes/sessionListChanged').map((n) => n.params as SessionListResult);

@@ -221,7 +221,11 @@ export function startServer(connection: Connection): void {
     return folders[0];
   }
 
-  connection.onShutdown(() => watcher.dispose());
+  connection.onShutdown(() => {
+    watcher.dispose();
+    // Close the read connections kept per profile (on Windows an open handle would lock the file).
+    model.dispose();
+  });
   documents.listen(connection);
   connection.listen();
 }

@@ -57,7 +57,7 @@ export class HermesModel {
 
   configure(options: ModelOptions): void {
     this.options = options;
-    this.caches.clear();
+    this.dispose();
     this.reloadAll();
   }
 
@@ -184,8 +184,17 @@ export class HermesModel {
     return { kind: 'project-context', file, tier: 'context', uses, shadowedBy: uses.length ? undefined : shadowedBy };
   }
 
+  /** Closes the read connections kept between evaluations and forgets every cache. */
+  dispose(): void {
+    for (const cache of this.caches.values()) cache.closeConnection();
+    this.caches.clear();
+  }
+
   private analyze(dir: string, profile: ProfileAnalysis['profile']): void {
-    this.analyses.set(dir, analyzeProfile(profile, { now: this.clock(), cache: this.cacheFor(dir), priceOverrides: this.options.priceOverrides }));
+    this.analyses.set(
+      dir,
+      analyzeProfile(profile, { now: this.clock(), cache: this.cacheFor(dir), priceOverrides: this.options.priceOverrides, keepConnection: true }),
+    );
   }
 
   private byDir(dir: string): ProfileAnalysis | undefined {

@@ -29,7 +29,7 @@ export class SourceWatcher {
     private readonly events: WatchEvents,
     private readonly debounceMs = 150,
     /** How long the events of one write take to arrive. */
-    private readonly settleMs = 15,
+    private readonly settleMs = 8,
   ) {}
 
   /** Replaces the watched set: profile directories (with their skills and memories) and project dirs. */

@@ -135,7 +135,7 @@ export function locateBlocks(text: string, options: LocateOptions = {}): Located
   const caller = options.callerSystemMessage ? pyStrip(options.callerSystemMessage) : '';
   // The caller's message sits in the context tier: never inside a SOUL identity the hint matches.
   const hint = options.identityHint;
-  const identityFloor = hint && text.startsWith(hint) && (text.length === hint.length || text.startsWith('\n\n', hint.length)) ? hint.length : 0;
+  const identityFloor = hint && hintOpens(text, hint) ? hint.length : 0;
   const callerAt = caller
     ? paraStarts(caller, identityFloor, firstVolatile).find((p) => p + caller.length === text.length || text.startsWith('\n\n', p + caller.length))
     : undefined;
@@ -166,11 +166,34 @@ export function locateBlocks(text: string, options: LocateOptions = {}): Located
   return withTiers(text, dedupe(found), runtimeStart);
 }
 
+/** The hint is the text's first block: the text starts with it, followed by a blank line or the end. */
+function hintOpens(text: string, hint: string): boolean {
+  return text.startsWith(hint) && (text.length === hint.length || text.startsWith('\n\n', hint.length));
+}
+
+// The identity hint is used only when it opens the text (hintOpens, the two uses above): otherwise
+// the blocks are those found without a hint. rebuildPrompt locates every stored prompt again with
+// today's SOUL.md as the hint, which after an edit opens none of them: their hint-less blocks are
+// kept here (bounded), so a save of SOUL.md does not parse hundreds of prompts again.
+const hintless = new Map<string, Located>();
+const HINTLESS_KEPT = 1024;
+
+/** `locateBlocks(text, { identityHint })`, the hint-less result reused when the hint does not open the text. */
+export function locateBlocksWithHint(text: string, identityHint: string | undefined): Located {
+  if (identityHint && hintOpens(text, identityHint)) return locateBlocks(text, { identityHint });
+  const kept = hintless.get(text);
+  if (kept) return kept;
+  const located = locateBlocks(text);
+  if (hintless.size >= HINTLESS_KEPT) hintless.delete(hintless.keys().next().value!);
+  hintless.set(text, located);
+  return located;
+}
+
 /** Where the identity ends: the hint, the default identity's paragraph, or paragraphs up to guidance. */
 function identityLength(text: string, hint: string | undefined, firstMarker: number, anyMarker: boolean): number {
   if (!text) return 0;
   // A matching hint wins even over marker-like text inside SOUL.md (dedupe drops those).
-  if (hint && text.startsWith(hint) && (text.length === hint.length || text.startsWith('\n\n', hint.length))) return hint.length;
+  if (hint && hintOpens(text, hint)) return hint.length;
   const firstPara = Math.min(firstMarker, endOfParagraph(text, 0));
   if (text.startsWith(DEFAULT_IDENTITY_OPENING)) return firstPara;
   if (!anyMarker || firstMarker === 0) return 0;

@@ -47,8 +47,27 @@ function indexOrEnd(text: string, needle: string, from: number, end: number): nu
   return at < 0 || at > end ? end : at;
 }
 
-/** The lines between `<available_skills>` and `</available_skills>`, and the category descriptions. */
-export function skillIndexLines(block: string): { lines: SkillIndexLine[]; categories: Map<string, string> } {
+type IndexLines = { lines: SkillIndexLine[]; categories: Map<string, string> };
+
+// Hundreds of stored prompts of a profile carry one of a few skills indexes: parse each once and share
+// the (read-only) result, instead of holding a thousand line objects per prompt.
+const recentIndexes = new Map<string, IndexLines>();
+const RECENT_INDEXES = 16;
+
+/**
+ * The lines between `<available_skills>` and `</available_skills>`, and the category descriptions.
+ * The result may be shared between calls with the same block: do not change it.
+ */
+export function skillIndexLines(block: string): IndexLines {
+  const hit = recentIndexes.get(block);
+  if (hit) return hit;
+  const parsed = parseIndexLines(block);
+  if (recentIndexes.size >= RECENT_INDEXES) recentIndexes.delete(recentIndexes.keys().next().value!);
+  recentIndexes.set(block, parsed);
+  return parsed;
+}
+
+function parseIndexLines(block: string): IndexLines {
   const lines: SkillIndexLine[] = [];
   const categories = new Map<string, string>();
   const open = block.indexOf(SKILLS_OPEN);

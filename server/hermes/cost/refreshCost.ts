@@ -72,13 +72,25 @@ export function estimateRefreshCost(input: RefreshCostInput): RefreshCost {
   const lost = prefix * Math.max(0, write - read);
   const extraUsd = warm ? lost + coldUsd : coldUsd;
 
-  const rate = `${formatRate(writePerMTok)}/MTok write`;
-  const growth = added > 0 ? `${formatCount(added)} added tokens × ${rate}` : 'no added tokens';
-  const formula = warm
-    ? `cache warm: ${formatCount(prefix)} prefix tokens × (${formatRate(writePerMTok)} write − ${formatRate(readPerMTok)} read)/MTok + ${growth}${note}`
-    : `cache ${last === undefined ? 'state unknown, counted as expired' : 'expired'}: the next turn re-writes the prefix anyway; only ${growth}${note}`;
-
-  return { warm, ...(cacheExpiresAt !== undefined ? { cacheExpiresAt } : {}), extraUsd, coldUsd, apiEquivalent, formula };
+  // Written out only when read: the engine costs thousands of sessions per evaluation and shows none
+  // of these sentences (number formatting is most of a cost estimate's time).
+  const formula = () => {
+    const rate = `${formatRate(writePerMTok)}/MTok write`;
+    const growth = added > 0 ? `${formatCount(added)} added tokens × ${rate}` : 'no added tokens';
+    return warm
+      ? `cache warm: ${formatCount(prefix)} prefix tokens × (${formatRate(writePerMTok)} write − ${formatRate(readPerMTok)} read)/MTok + ${growth}${note}`
+      : `cache ${last === undefined ? 'state unknown, counted as expired' : 'expired'}: the next turn re-writes the prefix anyway; only ${growth}${note}`;
+  };
+  return {
+    warm,
+    ...(cacheExpiresAt !== undefined ? { cacheExpiresAt } : {}),
+    extraUsd,
+    coldUsd,
+    apiEquivalent,
+    get formula() {
+      return formula();
+    },
+  };
 }
 
 /**

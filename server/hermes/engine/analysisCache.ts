@@ -8,13 +8,23 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PromptAnatomy } from '../anatomy/types';
 import type { ProfileConfig } from '../config';
-import type { StaleReason, TranscriptSize } from '../model';
+import type { SessionRecord, StaleReason, TranscriptSize } from '../model';
+import { StateStore, type StampedSession } from '../store/stateStore';
 import type { MemorySource, ProjectContext, RenderedSources, SkillsIndex, SoulSource } from '../sources/types';
 
 export interface CachedTranscript {
   /** Hermes bumps these on every turn; equal values mean the transcript is unchanged. */
   readonly fingerprint: string;
   readonly size: TranscriptSize;
+}
+
+export interface KeptRead {
+  readonly dataVersion: number;
+  readonly includeEnded: boolean;
+  readonly stamped: ReadonlyMap<string, StampedSession>;
+  readonly listed: readonly SessionRecord[];
+  readonly storedPromptSessions: number;
+  readonly meta: ReadonlyMap<string, string>;
 }
 
 export interface JudgedPrompt {
@@ -44,6 +54,35 @@ export class AnalysisCache {
   readonly transcripts = new Map<string, CachedTranscript>();
   /** The profile directory this cache belongs to (set by analyzeProfile). */
   profileDir: string | undefined;
+  /** What the kept connection read last (analyzeProfile's `keepConnection`). */
+  lastRead: KeptRead | undefined;
+  private kept: { store: StateStore; ino: number; dev: number; schemaVersion: number } | undefined;
+
+  /**
+   * The read connection kept between evaluations, opened again when the file was replaced (another
+   * inode) or Hermes migrated its schema. stat() never opens the file (FACTS §2).
+   */
+  connection(file: string): StateStore {
+    const st = statOf(file);
+    const kept = this.kept;
+    if (kept && st && kept.store.file === file && kept.ino === st.ino && kept.dev === st.dev && kept.store.schemaVersion() === kept.schemaVersion) return kept.store;
+    this.closeConnection();
+    // Throws the store's own explanation when the file is missing or unreadable.
+    const store = StateStore.openReadOnly(file);
+    const opened = st ?? statOf(file);
+    this.kept = { store, ino: opened?.ino ?? -1, dev: opened?.dev ?? -1, schemaVersion: store.schemaVersion() };
+    return store;
+  }
+
+  closeConnection(): void {
+    try {
+      this.kept?.store.close();
+    } catch {
+      // already closed
+    }
+    this.kept = undefined;
+    this.lastRead = undefined;
+  }
 
   /**
    * Instruction files changed. With `paths`, only what those files can feed is dropped; without,
@@ -98,6 +137,14 @@ export class AnalysisCache {
     this.sources.clear();
     this.staleness.clear();
     this.skillReasons.clear();
+  }
+}
+
+function statOf(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file);
+  } catch {
+    return undefined;
   }
 }
 

@@ -29,6 +29,11 @@ export interface AnalyzeOptions {
   readonly priceOverrides?: PriceOverrides;
   /** Reused across re-evaluations by the language server. */
   readonly cache?: AnalysisCache;
+  /**
+   * Keep a read connection open in `cache` between evaluations (the language server): what Hermes
+   * did not change since is not read again. Close it with `cache.closeConnection()`.
+   */
+  readonly keepConnection?: boolean;
 }
 
 /** Everything analyzeProfile learned, for features that need more than the report. */
@@ -64,20 +69,21 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const unavailable = `${paths.config} sets database.backend: postgres, so this profile keeps its sessions in PostgreSQL, not state.db; the lens reads state.db only.`;
     return unavailableAnalysis(profile, config, { ...base, unavailable, problems }, sourcesFor);
   }
+  const keep = options.keepConnection === true;
   let store: StateStore;
   try {
-    store = StateStore.openReadOnly(paths.stateDb);
+    store = keep ? cache.connection(paths.stateDb) : StateStore.openReadOnly(paths.stateDb);
   } catch (error) {
+    if (keep) cache.closeConnection();
     return unavailableAnalysis(profile, config, { ...base, unavailable: describeError(error), problems }, sourcesFor);
   }
   try {
     // Ended sessions are read only when reported (compaction tips are needed for them alone); the
     // count of stored prompts over all sessions is then one aggregate query.
     const includeEnded = options.includeEnded ?? false;
-    const listed = store.listSessions({ includeEnded });
+    const db = keep ? readKept(store, cache, includeEnded) : readOnce(store, includeEnded);
+    const { listed, storedPromptSessions, meta } = db;
     const everything = includeEnded ? listed : undefined;
-    const storedPromptSessions = includeEnded ? listed.filter((s) => s.promptKey).length : store.countStoredPromptSessions();
-    const meta = store.stateMeta();
     const transcripts = transcriptSizes(listed, store, cache);
     const anatomyByKey = (key: string, model: string | undefined) =>
       memo(cache.anatomies, key, () =>
@@ -106,9 +112,42 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       sourcesFor,
       anatomyOf: (id) => sessionAnatomy.get(id),
     };
+  } catch (error) {
+    if (keep) cache.closeConnection();
+    throw error;
   } finally {
-    store.close();
+    if (!keep) store.close();
   }
+}
+
+interface DatabaseRead {
+  readonly listed: readonly SessionRecord[];
+  readonly storedPromptSessions: number;
+  readonly meta: ReadonlyMap<string, string>;
+}
+
+function readOnce(store: StateStore, includeEnded: boolean): DatabaseRead {
+  const listed = store.listSessions({ includeEnded });
+  const storedPromptSessions = includeEnded ? listed.filter((s) => s.promptKey).length : store.countStoredPromptSessions();
+  return { listed, storedPromptSessions, meta: store.stateMeta() };
+}
+
+/**
+ * Through the kept connection: nothing is read when no other connection committed since the last
+ * evaluation (`PRAGMA data_version`, e.g. after a save of SOUL.md), and after a Hermes write only the
+ * session rows that changed are read again.
+ */
+function readKept(store: StateStore, cache: AnalysisCache, includeEnded: boolean): DatabaseRead {
+  const version = store.dataVersion();
+  const last = cache.lastRead;
+  if (last && last.dataVersion === version && last.includeEnded === includeEnded) return last;
+  const known = last && last.includeEnded === includeEnded ? last.stamped : new Map();
+  const stamped = store.listSessionsSince(known, { includeEnded });
+  const listed = stamped.map((s) => s.record);
+  const storedPromptSessions = includeEnded ? listed.filter((s) => s.promptKey).length : store.countStoredPromptSessions();
+  const read = { dataVersion: version, includeEnded, stamped: new Map(stamped.map((s) => [s.record.id, s])), listed, storedPromptSessions, meta: store.stateMeta() };
+  cache.lastRead = read;
+  return read;
 }
 
 interface Lookups {

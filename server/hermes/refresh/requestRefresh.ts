@@ -150,13 +150,16 @@ function isInside(child: string, parent: string): boolean {
 
 /** Each named session's compaction tip, once each, in the order named. */
 function resolveTargets(store: StateStore, sessionIds: readonly string[]): SessionRecord[] {
-  const all = store.listSessions({ includeEnded: true });
-  const byId = new Map(all.map((s) => [s.id, s]));
+  // Each named session alone; every session only when one was ended by compaction (a tip is looked
+  // for among its children). A profile holds tens of thousands of sessions.
+  let all: SessionRecord[] | undefined;
   return sessionIds.map((id) => {
-    const start = byId.get(id);
+    const start = store.session(id);
     if (!start) {
       throw new HermesError('session-missing', `No session ${id} in ${store.file}. "hermes-lens status --all" lists the sessions.`, store.file);
     }
+    if (start.endReason !== 'compression') return start; // compactionTip stops at once
+    all ??= store.listSessions({ includeEnded: true });
     return compactionTip(start, all);
   });
 }

@@ -3,7 +3,7 @@
 // build today?" for a stored prompt: the blocks our sources render are replaced by today's
 // renderings and every other byte is kept, since Hermes' prose changes between releases and we
 // never re-create it.
-import { locateBlocks, type LocatedBlock } from '../anatomy/locate';
+import { locateBlocksWithHint, type LocatedBlock } from '../anatomy/locate';
 import type { BlockKind, TierName } from '../model';
 import { DEFAULT_GUIDANCE } from './guidance';
 import { activeProfileLine, pluginSectionsBlock, runtimeBlock, trailer, type ActiveProfile, type PluginSection, type RuntimeInput, type TrailerInput } from './promptLines';
@@ -100,7 +100,7 @@ export interface RebuildOptions {
  * when their source is gone. Every other byte is kept.
  */
 export function rebuildPrompt(stored: string, sources: RenderedSources, options: RebuildOptions = {}): string {
-  const located = locateBlocks(stored, sources.soul.exists ? { identityHint: sources.soul.block } : {});
+  const located = locateBlocksWithHint(stored, sources.soul.exists ? sources.soul.block : undefined);
   const first = located.blocks[0];
   const prefix = first ? stored.slice(0, first.start) : stored;
   const items: Item[] = located.blocks.map((b: LocatedBlock, i) => ({

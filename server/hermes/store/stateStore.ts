@@ -30,6 +30,23 @@ export interface StateWriteTx {
   clearStoredPrompts(sessionIds: readonly string[] | 'all'): number;
 }
 
+/** Reads ahead of a write transaction are tried this often before the scans run inside the lock. */
+const READ_AHEAD_ATTEMPTS = 8;
+const STALE_READ_AHEAD = new Error('read-ahead outdated');
+
+/** What a write transaction may take from reads made just before it (see writeTransaction). */
+interface ReadAhead {
+  readonly version: number;
+  readonly configs: ReadonlyArray<{ id: string; modelConfig: Record<string, unknown> }>;
+  readonly storedPromptSessions: number | undefined;
+}
+
+/** A session as listSessionsSince returns it: its record and a digest of the columns it came from. */
+export interface StampedSession {
+  readonly stamp: string;
+  readonly record: SessionRecord;
+}
+
 export class StateStore {
   private constructor(
     readonly file: string,
@@ -89,28 +106,65 @@ export class StateStore {
 
   /** Sessions, newest activity first; ended ones only when asked. */
   listSessions(options: { includeEnded?: boolean } = {}): SessionRecord[] {
+    const q = this.sessionQuery(options);
+    return this.read(() => this.statement(`SELECT ${q.columns.join(', ')} ${q.from} ${q.where} ${q.order}`).all().map(toSessionRecord));
+  }
+
+  /**
+   * `listSessions`, re-reading only the rows that changed since `known` (the previous answer): one
+   * pass compares a digest of every column read (SQLite's `quote()` of each, so any change shows),
+   * then only new or changed rows are read and decoded. Unchanged sessions keep their records.
+   */
+  listSessionsSince(known: ReadonlyMap<string, StampedSession>, options: { includeEnded?: boolean } = {}): StampedSession[] {
+    const q = this.sessionQuery(options);
+    const stamp = q.columns.map((c) => `quote(${c.replace(/ AS \w+$/, '')})`).join(" || ',' || ");
+    return this.read(() => {
+      const rows = this.statement(`SELECT s.id AS id, ${stamp} AS stamp ${q.from} ${q.where} ${q.order}`).all();
+      const changed = rows.filter((r) => known.get(String(r.id))?.stamp !== r.stamp).map((r) => String(r.id));
+      const fresh = new Map<string, SessionRecord>();
+      if (changed.length > 0) {
+        const where = `${q.where ? `${q.where} AND` : 'WHERE'} s.id IN (SELECT value FROM json_each(?))`;
+        for (const row of this.statement(`SELECT ${q.columns.join(', ')} ${q.from} ${where}`).all(JSON.stringify(changed))) {
+          const record = toSessionRecord(row);
+          fresh.set(record.id, record);
+        }
+      }
+      return rows.map((r) => {
+        const id = String(r.id);
+        const record = fresh.get(id);
+        return record ? { stamp: String(r.stamp), record } : known.get(id)!;
+      });
+    });
+  }
+
+  /** Bumped by SQLite whenever the schema changes (Hermes migrating its database). */
+  schemaVersion(): number {
+    return Number(this.read(() => this.db.prepare('PRAGMA schema_version').get()?.schema_version ?? 0));
+  }
+
+  private sessionQuery(options: { includeEnded?: boolean }): { columns: string[]; from: string; where: string; order: string } {
     const s = this.schema;
     const col = (name: string, alias = name) => (hasColumn(s, 'sessions', name) ? `s.${name} AS ${alias}` : `NULL AS ${alias}`);
-    const promptKey = this.promptKeySql();
     const activity = hasColumn(s, 'sessions', 'last_activity_at')
       ? 'COALESCE(s.last_activity_at, s.started_at)'
       : hasColumn(s, 'sessions', 'started_at')
         ? 's.started_at'
         : 'NULL';
+    const columns = [
+      's.id AS id', col('source'), col('user_id'), col('model'), col('model_config'), `${this.promptKeySql()} AS prompt_key`,
+      col('parent_session_id'), col('started_at'), col('ended_at'), col('end_reason'), col('message_count'), col('input_tokens'),
+      col('cache_read_tokens'), col('cache_write_tokens'), col('cwd'), col('billing_provider'), col('billing_mode'), col('title'),
+      `${activity} AS last_activity`, col('profile_name'), col('archived'), col('tool_names'),
+    ];
     const where = !options.includeEnded && hasColumn(s, 'sessions', 'ended_at') ? 'WHERE s.ended_at IS NULL' : '';
-    const sql = `SELECT s.id AS id, ${col('source')}, ${col('user_id')}, ${col('model')}, ${col('model_config')},
-        ${promptKey} AS prompt_key, ${col('parent_session_id')}, ${col('started_at')}, ${col('ended_at')},
-        ${col('end_reason')}, ${col('message_count')}, ${col('input_tokens')}, ${col('cache_read_tokens')},
-        ${col('cache_write_tokens')}, ${col('cwd')}, ${col('billing_provider')}, ${col('billing_mode')},
-        ${col('title')}, ${activity} AS last_activity, ${col('profile_name')}, ${col('archived')}, ${col('tool_names')}
-      FROM sessions s ${this.promptJoinSql()} ${where}
-      ORDER BY last_activity DESC, s.id DESC`;
-    return this.read(() => this.db.prepare(sql).all().map(toSessionRecord));
+    return { columns, from: `FROM sessions s ${this.promptJoinSql()}`, where, order: `ORDER BY ${activity} DESC, s.id DESC` };
   }
 
   /** One session, ended or not. */
   session(id: string): SessionRecord | undefined {
-    return this.listSessions({ includeEnded: true }).find((r) => r.id === id);
+    const q = this.sessionQuery({ includeEnded: true });
+    const row = this.read(() => this.statement(`SELECT ${q.columns.join(', ')} ${q.from} WHERE s.id = ?`).get(id));
+    return row ? toSessionRecord(row) : undefined;
   }
 
   /** The stored prompt of a session: `COALESCE(system_prompts.prompt, sessions.system_prompt)`. */
@@ -194,15 +248,61 @@ export class StateStore {
    */
   writeTransaction<T>(work: (tx: StateWriteTx) => T, retry?: Partial<RetryPolicy>): T {
     if (!this.writable) throw new Error('writeTransaction on a read-only StateStore');
-    const tx = this.writeTx();
     try {
-      return runImmediate(this.db, () => work(tx), retry);
+      // The scans over every session are made before taking the lock, so Hermes does not wait for
+      // them. The stored-prompt count (what Hermes' command prints) is the one read just before the
+      // lock. The epoch stamps are used only when no other connection committed between their read
+      // and the lock (PRAGMA data_version unchanged); else they are read again, and after a few tries
+      // scanned under the lock.
+      const count = this.readCount();
+      for (let attempt = 1; ; attempt++) {
+        const last = attempt >= READ_AHEAD_ATTEMPTS;
+        const early = this.readAhead(count);
+        if (early === 'raced' && !last) continue; // a commit landed during the read: read again
+        const ahead = early === 'raced' ? undefined : early;
+        try {
+          return runImmediate(
+            this.db,
+            () => {
+              const current = ahead !== undefined && this.dataVersion() === ahead.version;
+              // Hermes committed meanwhile: let go of the lock at once (nothing written) and read again.
+              if (!current && ahead !== undefined && !last) throw STALE_READ_AHEAD;
+              return work(this.writeTx(ahead, current));
+            },
+            retry,
+          );
+        } catch (error) {
+          if (error !== STALE_READ_AHEAD) throw error;
+        }
+      }
     } catch (error) {
       throw translateSqliteError(error, this.file, 'write');
     }
   }
 
-  private writeTx(): StateWriteTx {
+  private readCount(): number | undefined {
+    try {
+      return this.writeTx().countStoredPromptSessions();
+    } catch {
+      return undefined; // counted inside the transaction
+    }
+  }
+
+  /**
+   * The epoch stamps read without the lock, with the data version they belong to; 'raced' when
+   * another connection committed during the read; undefined when reading failed.
+   */
+  private readAhead(storedPromptSessions: number | undefined): ReadAhead | 'raced' | undefined {
+    try {
+      const version = this.dataVersion();
+      const configs = this.writeTx().sessionModelConfigs();
+      return this.dataVersion() === version ? { version, configs, storedPromptSessions } : 'raced';
+    } catch {
+      return undefined; // read again inside the transaction
+    }
+  }
+
+  private writeTx(early?: ReadAhead, current = false): StateWriteTx {
     const db = this.db;
     const schema = this.schema;
     const store = this;
@@ -213,6 +313,7 @@ export class StateStore {
         db.prepare('INSERT INTO state_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
       },
       sessionModelConfigs() {
+        if (early && current) return early.configs.map((c) => ({ id: c.id, modelConfig: { ...c.modelConfig } }));
         if (!hasColumn(schema, 'sessions', 'model_config')) return [];
         // Inside the write lock, Hermes waits while this runs: SQLite skips (without parsing) every
         // config that cannot name the key, i.e. holds neither its literal name nor a JSON escape.
@@ -223,6 +324,7 @@ export class StateStore {
         }));
       },
       countStoredPromptSessions() {
+        if (early?.storedPromptSessions !== undefined) return early.storedPromptSessions;
         const sql = `SELECT COUNT(*) AS n FROM sessions s ${store.promptJoinSql()} WHERE ${store.hasPromptSql()}`;
         return Number(db.prepare(sql).get()?.n ?? 0);
       },

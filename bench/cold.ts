@@ -1,0 +1,157 @@
+// Measure 1: a cold `hermes-lens status --json` of the large profile (a fresh Node process running
+// dist/cli.js) against the floor: the sqlite3 command-line tool reading the rows and columns the
+// engine needs for that report, in the same run, alternating the two so both see the same machine.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { LargeHome } from './largeHome';
+import { epochMs, median, round } from './stats';
+
+export const CLI = path.resolve(__dirname, '../../dist/cli.js');
+
+/**
+ * What `status` needs from state.db, read by sqlite3: the live sessions with the columns
+ * StateStore.listSessions reads, the count of sessions holding a stored prompt, each distinct stored
+ * prompt of a live session (the whole text), the live transcript sizes grouped per session, and
+ * state_meta. Without `--all`, ended sessions are only counted.
+ */
+export const FLOOR_SQL = `
+SELECT s.id, s.source, s.user_id, s.model, s.model_config, s.system_prompt_hash, s.parent_session_id, s.started_at,
+       s.ended_at, s.end_reason, s.message_count, s.input_tokens, s.cache_read_tokens, s.cache_write_tokens, s.cwd,
+       s.billing_provider, s.billing_mode, s.title, COALESCE(s.last_activity_at, s.started_at) AS last_activity,
+       s.profile_name, s.archived, s.tool_names
+  FROM sessions s WHERE s.ended_at IS NULL ORDER BY last_activity DESC, s.id DESC;
+SELECT COUNT(*) FROM sessions s LEFT JOIN system_prompts sp ON sp.hash = s.system_prompt_hash
+ WHERE sp.hash IS NOT NULL OR COALESCE(s.system_prompt, '') <> '';
+SELECT hash, prompt FROM system_prompts WHERE hash IN (SELECT system_prompt_hash FROM sessions WHERE ended_at IS NULL);
+SELECT session_id, COUNT(*),
+       SUM(COALESCE(LENGTH(CAST(content AS BLOB)), 0) + COALESCE(LENGTH(CAST(tool_calls AS BLOB)), 0)),
+       SUM(COALESCE(token_count, 0)),
+       SUM(CASE WHEN token_count IS NULL THEN COALESCE(LENGTH(CAST(content AS BLOB)), 0) + COALESCE(LENGTH(CAST(tool_calls AS BLOB)), 0) ELSE 0 END)
+  FROM messages WHERE session_id IN (SELECT id FROM sessions WHERE ended_at IS NULL) AND active = 1 GROUP BY session_id;
+SELECT key, value FROM state_meta;
+`;
+
+export interface ProcessRun {
+  readonly wallMs: number;
+  /** user + system CPU, from GNU time when installed. */
+  readonly cpuMs: number | undefined;
+  readonly maxRssKb: number | undefined;
+  readonly stdoutBytes: number;
+  readonly stdout?: string;
+}
+
+export interface ColdResult {
+  readonly runs: number;
+  readonly coldMs: number;
+  readonly floorMs: number;
+  readonly coldRatio: number;
+  readonly coldCpuMs: number | undefined;
+  readonly floorCpuMs: number | undefined;
+  readonly cpuRatio: number | undefined;
+  /** The same command with an empty token-count cache (the very first run on a machine). */
+  readonly coldFirstRunMs: number;
+  /** `node dist/cli.js --help`: starting Node and loading the CLI bundle, no work. */
+  readonly cliStartupMs: number;
+  readonly coldPeakRssMb: number | undefined;
+  readonly statusJsonBytes: number;
+  readonly samples: { readonly cold: number[]; readonly floor: number[]; readonly cliStartup: number[] };
+}
+
+const GNU_TIME = '/usr/bin/time';
+
+/** Runs a command to completion, timing it from spawn to exit (output drained). */
+export function runTimed(command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; stdinFile?: string; keepStdout?: boolean } = {}): Promise<ProcessRun> {
+  const timeFile = path.join(os.tmpdir(), `lens-bench-time-${process.pid}-${Math.random().toString(36).slice(2)}.txt`);
+  const withTime = fs.existsSync(GNU_TIME);
+  const [cmd, argv] = withTime ? [GNU_TIME, ['-f', '%e %U %S %M', '-o', timeFile, command, ...args]] : [command, [...args]];
+  const stdin = options.stdinFile ? fs.openSync(options.stdinFile, 'r') : 'ignore';
+  return new Promise((resolve, reject) => {
+    const started = epochMs();
+    const child = spawn(cmd, argv, { stdio: [stdin, 'pipe', 'pipe'], env: options.env ?? process.env });
+    let bytes = 0;
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (options.keepStdout) chunks.push(chunk);
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += String(chunk)));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallMs = epochMs() - started;
+      if (typeof stdin === 'number') fs.closeSync(stdin);
+      if (code !== 0) return reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${stderr.trim().slice(0, 500)}`));
+      let cpuMs: number | undefined;
+      let maxRssKb: number | undefined;
+      if (withTime) {
+        try {
+          const [, user, sys, rss] = fs.readFileSync(timeFile, 'utf8').trim().split(/\s+/).map(Number);
+          cpuMs = ((user ?? 0) + (sys ?? 0)) * 1000;
+          maxRssKb = rss;
+        } catch {
+          /* GNU time wrote nothing: no CPU figure */
+        }
+        fs.rmSync(timeFile, { force: true });
+      }
+      resolve({ wallMs, cpuMs, maxRssKb, stdoutBytes: bytes, ...(options.keepStdout ? { stdout: Buffer.concat(chunks).toString('utf8') } : {}) });
+    });
+  });
+}
+
+export async function measureCold(home: LargeHome, runs: number, workDir: string, log: (line: string) => void): Promise<ColdResult> {
+  const floorSql = path.join(workDir, 'floor.sql');
+  fs.writeFileSync(floorSql, FLOOR_SQL);
+  const tokenCache = path.join(workDir, 'token-cache');
+  const env = { ...process.env, HERMES_LENS_TOKEN_CACHE: tokenCache, HERMES_HOME: home.root };
+  const statusArgs = [CLI, 'status', '--json', '--home', home.root];
+  const floorArgs = ['-readonly', home.dbFile];
+
+  // The very first run: an empty token-count cache (the tokenizer loads and counts every paragraph).
+  fs.rmSync(tokenCache, { recursive: true, force: true });
+  const first = await runTimed(process.execPath, statusArgs, { env, keepStdout: true });
+  const report = JSON.parse(first.stdout!) as { profiles: Array<{ sessions: unknown[] }> };
+  const listed = report.profiles[0]?.sessions.length ?? 0;
+  if (listed !== home.liveSessionIds.length) throw new Error(`status listed ${listed} sessions, the home has ${home.liveSessionIds.length} live ones`);
+  // Warm both (page cache) once more before timing.
+  await runTimed('sqlite3', floorArgs, { stdinFile: floorSql });
+  await runTimed(process.execPath, statusArgs, { env });
+
+  const cold: ProcessRun[] = [];
+  const floor: ProcessRun[] = [];
+  const startup: ProcessRun[] = [];
+  for (let i = 0; i < runs; i++) {
+    // Alternate the order so neither always runs right after the other.
+    const pair = i % 2 === 0 ? ['floor', 'cold'] : ['cold', 'floor'];
+    for (const which of pair) {
+      if (which === 'floor') floor.push(await runTimed('sqlite3', floorArgs, { stdinFile: floorSql }));
+      else cold.push(await runTimed(process.execPath, statusArgs, { env }));
+    }
+    startup.push(await runTimed(process.execPath, [CLI, '--help'], { env }));
+    log(`    run ${i + 1}/${runs}: cold ${cold.at(-1)!.wallMs.toFixed(0)} ms, floor ${floor.at(-1)!.wallMs.toFixed(0)} ms`);
+  }
+  const med = (list: ProcessRun[], pick: (r: ProcessRun) => number | undefined) => {
+    const values = list.map(pick).filter((v): v is number => v !== undefined);
+    return values.length === list.length ? median(values) : undefined;
+  };
+  const coldMs = med(cold, (r) => r.wallMs)!;
+  const floorMs = med(floor, (r) => r.wallMs)!;
+  const coldCpu = med(cold, (r) => r.cpuMs);
+  const floorCpu = med(floor, (r) => r.cpuMs);
+  const rss = med(cold, (r) => r.maxRssKb);
+  return {
+    runs,
+    coldMs: round(coldMs, 1),
+    floorMs: round(floorMs, 1),
+    coldRatio: round(coldMs / floorMs, 2),
+    coldCpuMs: coldCpu === undefined ? undefined : round(coldCpu, 1),
+    floorCpuMs: floorCpu === undefined ? undefined : round(floorCpu, 1),
+    cpuRatio: coldCpu !== undefined && floorCpu ? round(coldCpu / floorCpu, 2) : undefined,
+    coldFirstRunMs: round(first.wallMs, 1),
+    cliStartupMs: round(median(startup.map((r) => r.wallMs)), 1),
+    coldPeakRssMb: rss === undefined ? undefined : round(rss / 1024, 1),
+    statusJsonBytes: first.stdoutBytes,
+    samples: { cold: cold.map((r) => round(r.wallMs, 1)), floor: floor.map((r) => round(r.wallMs, 1)), cliStartup: startup.map((r) => round(r.wallMs, 1)) },
+  };
+}

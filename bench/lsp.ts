@@ -1,0 +1,269 @@
+// Measures 2–5, over stdio against the bundled language server (dist/server.js) through the typed
+// test client: re-evaluation after a save of SOUL.md and after a Hermes write, hover latency against
+// a no-op round trip, refresh requests while a separate process writes like Hermes (and that
+// writer's own latency with and without them), and the server's peak RSS.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import { RefreshRequest, SessionListChangedNotification, type SessionListResult } from '../shared/protocol';
+import { TestLspClient } from '../test/support/lspClient';
+import type { LargeHome } from './largeHome';
+import { epochMs, median, round, sleep, summarize, type Summary } from './stats';
+
+const WRITER = path.resolve(__dirname, 'hermesWriterProcess.js');
+
+export interface LspPlan {
+  /** Saves of SOUL.md and Hermes writes timed (each). */
+  readonly reevalRuns: number;
+  /** Hover and no-op requests timed (each). */
+  readonly hoverRuns: number;
+  /** How long the writer runs in each phase (without, then with refresh requests). */
+  readonly writerPhaseMs: number;
+  readonly writerIntervalMs: number;
+  /** Pause between refresh requests in the second phase. */
+  readonly refreshGapMs: number;
+}
+
+export interface LspResult {
+  /** From `initialize` to the first session list holding every live session. */
+  readonly startupMs: number;
+  readonly reeval: {
+    readonly saveMs: number;
+    readonly writeMs: number;
+    readonly saveSamples: number[];
+    readonly writeSamples: number[];
+    /** Parent-side: from sending the write command to the notification (includes the writer's own work). */
+    readonly writeRoundTripMs: number;
+  };
+  readonly hover: { readonly soul: Summary; readonly noop: Summary; readonly hoverP95Ratio: number; readonly noopRequest: string };
+  readonly refresh: {
+    readonly latency: Summary;
+    readonly sessionScope: Summary;
+    readonly profileScope: Summary;
+    readonly writerWithout: Summary & { readonly failures: number };
+    readonly writerWith: Summary & { readonly failures: number };
+    readonly writerP99Ratio: number;
+  };
+  readonly rss: { readonly peakMb: number; readonly endMb: number; readonly byPhase: Readonly<Record<string, number>> };
+  readonly sessionListBytes: number;
+}
+
+export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: string) => void): Promise<LspResult> {
+  const env = { ...process.env, HERMES_LENS_TOKEN_CACHE: path.join(home.dir, 'token-cache'), HERMES_HOME: home.root };
+  const client = new TestLspClient({ home: home.root }, env);
+  const writer = new WriterProcess(home.dbFile);
+  try {
+    const live = home.liveSessionIds.length;
+    const started = epochMs();
+    await client.initialize({ rootDir: home.root });
+    const first = await within(client.waitFor<SessionListResult>(SessionListChangedNotification.method, (p) => (p.profiles[0]?.sessions.length ?? 0) === live), 300_000, 'the first session list');
+    const startupMs = epochMs() - started;
+    const sessionListBytes = Buffer.byteLength(JSON.stringify(first));
+    const pid = client.process.pid!;
+    const rssByPhase: Record<string, number> = { start: readRss(pid).peakMb };
+    log(`    server ready in ${startupMs.toFixed(0)} ms (${live} live sessions, session list ${(sessionListBytes / 1e6).toFixed(2)} MB), peak RSS ${rssByPhase.start} MB`);
+
+    // 2a. Saves of SOUL.md as a user makes them: each save new text (one more sentence), every session
+    // stale once the first edit is saved; each save changes what refreshing them costs (ΔS).
+    const soulFile = path.join(home.profileDir, 'SOUL.md');
+    const original = fs.readFileSync(soulFile, 'utf8');
+    const soulUri = await client.open(soulFile, original);
+    const costOf = (p: SessionListResult) => `${p.profiles[0]?.stale ?? -1}:${p.profiles[0]?.staleRefreshCostUsd ?? -1}`;
+    let cost = costOf(first);
+    const saveSamples: number[] = [];
+    let text = original;
+    for (let i = 0; i < plan.reevalRuns + 2; i++) {
+      text += `\nWhen step ${i + 1} of a plan fails, say which one and propose ${i + 2} ways to recover.\n`;
+      fs.writeFileSync(soulFile, text);
+      await client.change(soulUri, text);
+      await sleep(250); // the watcher's echo of the write (skipped by the server: the save handles it)
+      const mark = client.mark();
+      const before = cost;
+      const t0 = epochMs();
+      await client.save(soulUri);
+      const list = await within(client.waitFor<SessionListResult>(SessionListChangedNotification.method, (p) => costOf(p) !== before, { since: mark }), 60_000, `the session list after save ${i}`);
+      const dt = epochMs() - t0;
+      cost = costOf(list);
+      // The first two saves are a warm-up (the first makes every session stale; the tokenizer may load).
+      if (i >= 2) saveSamples.push(dt);
+    }
+    fs.writeFileSync(soulFile, original);
+    await client.change(soulUri, original);
+    await client.save(soulUri);
+    await sleep(600);
+    rssByPhase.saves = readRss(pid).peakMb;
+    log(`    re-evaluation after a save of SOUL.md: median ${median(saveSamples).toFixed(1)} ms (peak RSS ${rssByPhase.saves} MB)`);
+
+    // 2b. A Hermes write to one session (another process), until the list shows it.
+    const writeSamples: number[] = [];
+    const roundTrips: number[] = [];
+    for (let i = 0; i < plan.reevalRuns; i++) {
+      const session = home.liveSessionIds[(i * 37) % live]!;
+      const now = Math.round(Date.now() / 10) / 100 + i / 1000;
+      const mark = client.mark();
+      const sent = epochMs();
+      const { committedAt } = await writer.request<{ committedAt: number }>({ cmd: 'append', session, now });
+      await within(
+        client.waitFor<SessionListResult>(
+          SessionListChangedNotification.method,
+          (p) => p.profiles[0]?.sessions.some((s) => s.id === session && s.lastActivityAt === now) ?? false,
+          { since: mark },
+        ),
+        60_000,
+        `the session list after write ${i}`,
+      );
+      const arrived = epochMs();
+      writeSamples.push(arrived - committedAt);
+      roundTrips.push(arrived - sent);
+      await sleep(300);
+    }
+    rssByPhase.writes = readRss(pid).peakMb;
+    log(`    re-evaluation after a Hermes write: median ${median(writeSamples).toFixed(1)} ms (peak RSS ${rssByPhase.writes} MB)`);
+
+    // 3. Hover on SOUL.md against a request the server answers at once: hover on a file that is not a
+    // Hermes source (same dispatch, an empty answer).
+    const noopUri = pathToFileURL(path.join(home.dir, 'notes.txt')).toString();
+    for (let i = 0; i < 20; i++) {
+      await client.hover(soulUri, 0, 0);
+      await client.hover(noopUri, 0, 0);
+    }
+    const soulHover: number[] = [];
+    const noop: number[] = [];
+    for (let i = 0; i < plan.hoverRuns; i++) {
+      for (const which of i % 2 === 0 ? ['soul', 'noop'] : ['noop', 'soul']) {
+        const t0 = epochMs();
+        const result = await client.hover(which === 'soul' ? soulUri : noopUri, 0, 0);
+        const dt = epochMs() - t0;
+        if (which === 'soul') {
+          if (!result) throw new Error('no hover on SOUL.md');
+          soulHover.push(dt);
+        } else {
+          noop.push(dt);
+        }
+      }
+    }
+    const soul = summarize(soulHover);
+    const noopSummary = summarize(noop);
+    rssByPhase.hovers = readRss(pid).peakMb;
+    log(`    hover p50/p95 ${soul.p50}/${soul.p95} ms, no-op ${noopSummary.p50}/${noopSummary.p95} ms`);
+
+    // 4. The writer alone, then the writer while refresh requests come in.
+    const sessions = home.liveSessionIds.slice(0, Math.min(200, live));
+    await sleep(500);
+    const without = await within(writer.request<{ latenciesMs: number[]; failures: number }>({ cmd: 'loop', sessions, ms: plan.writerPhaseMs, intervalMs: plan.writerIntervalMs, seed: 1 }), plan.writerPhaseMs + 60_000, 'the writer alone');
+    rssByPhase.writerAlone = readRss(pid).peakMb;
+    await sleep(500);
+    const loopDone = writer.request<{ latenciesMs: number[]; failures: number }>({ cmd: 'loop', sessions, ms: plan.writerPhaseMs, intervalMs: plan.writerIntervalMs, seed: 2 });
+    const refreshAll: number[] = [];
+    const refreshSession: number[] = [];
+    const refreshProfile: number[] = [];
+    let writing = true;
+    void loopDone.finally(() => (writing = false));
+    await sleep(200);
+    for (let i = 0; writing; i++) {
+      const profileScope = i % 4 === 3;
+      const t0 = epochMs();
+      const params = profileScope ? { profile: 'default' } : { profile: 'default', sessionIds: [home.liveSessionIds[(i * 13) % live]!] };
+      const result = await within(client.connection.sendRequest(RefreshRequest, params), 60_000, `refresh request ${i}`);
+      const dt = epochMs() - t0;
+      if (!result || typeof result !== 'object' || !('epoch' in result)) throw new Error(`refresh failed: ${JSON.stringify(result)}`);
+      refreshAll.push(dt);
+      (profileScope ? refreshProfile : refreshSession).push(dt);
+      await sleep(plan.refreshGapMs);
+    }
+    const withRefreshes = await within(loopDone, plan.writerPhaseMs + 60_000, 'the writer with refreshes');
+    const writerWithout = { ...summarize(without.latenciesMs), failures: without.failures };
+    const writerWith = { ...summarize(withRefreshes.latenciesMs), failures: withRefreshes.failures };
+    log(`    writer p99 ${writerWithout.p99} ms alone, ${writerWith.p99} ms with ${refreshAll.length} refresh requests (p95 ${summarize(refreshAll).p95} ms)`);
+
+    // 5. Peak RSS of the server process over everything above.
+    const rss = readRss(pid);
+    rssByPhase.refreshes = rss.peakMb;
+    return {
+      startupMs: round(startupMs, 1),
+      reeval: {
+        saveMs: round(median(saveSamples), 2),
+        writeMs: round(median(writeSamples), 2),
+        saveSamples: saveSamples.map((v) => round(v, 2)),
+        writeSamples: writeSamples.map((v) => round(v, 2)),
+        writeRoundTripMs: round(median(roundTrips), 2),
+      },
+      hover: {
+        soul,
+        noop: noopSummary,
+        hoverP95Ratio: round(soul.p95 / noopSummary.p95, 2),
+        noopRequest: 'textDocument/hover on a file that is no Hermes source (same JSON-RPC path and dispatch, answered null)',
+      },
+      refresh: {
+        latency: summarize(refreshAll),
+        sessionScope: summarize(refreshSession),
+        profileScope: summarize(refreshProfile),
+        writerWithout,
+        writerWith,
+        writerP99Ratio: round(writerWith.p99 / writerWithout.p99, 2),
+      },
+      rss: { ...rss, byPhase: rssByPhase },
+      sessionListBytes,
+    };
+  } finally {
+    writer.close();
+    await Promise.race([client.shutdown().catch(() => undefined), sleep(5000)]);
+    client.kill();
+  }
+}
+
+/** `promise`, or an error naming what did not arrive within `ms`. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** VmHWM (peak resident set) and VmRSS of a process, in MB. */
+export function readRss(pid: number): { peakMb: number; endMb: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { peakMb: round(kb('VmHWM') / 1024, 1), endMb: round(kb('VmRSS') / 1024, 1) };
+}
+
+/** The Hermes-like writer child (bench/hermesWriterProcess.ts), one request at a time. */
+class WriterProcess {
+  private readonly child: ChildProcess;
+  private readonly pending: Array<(value: Record<string, unknown>) => void> = [];
+  private stderr = '';
+
+  constructor(dbFile: string) {
+    this.child = spawn(process.execPath, [WRITER, dbFile], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stderr!.on('data', (chunk) => (this.stderr += String(chunk)));
+    readline.createInterface({ input: this.child.stdout! }).on('line', (line) => this.pending.shift()?.(JSON.parse(line) as Record<string, unknown>));
+  }
+
+  request<T>(command: Record<string, unknown>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push((value) => (value.ok ? resolve(value as T) : reject(new Error(`writer: ${String(value.error)} ${this.stderr}`))));
+      this.child.stdin!.write(JSON.stringify(command) + '\n');
+    });
+  }
+
+  close(): void {
+    if (this.child.exitCode === null) this.child.stdin!.end(JSON.stringify({ cmd: 'exit' }) + '\n');
+  }
+}
+
+/** The server on a home: from `initialize` to the first full session list, and its RSS then. */
+export async function measureLspStartup(home: LargeHome): Promise<{ startupMs: number; rss: { peakMb: number; endMb: number } }> {
+  const env = { ...process.env, HERMES_LENS_TOKEN_CACHE: path.join(home.dir, 'token-cache'), HERMES_HOME: home.root };
+  const client = new TestLspClient({ home: home.root }, env);
+  try {
+    const started = epochMs();
+    await client.initialize({ rootDir: home.root });
+    await client.waitFor<SessionListResult>(SessionListChangedNotification.method, (p) => (p.profiles[0]?.sessions.length ?? 0) === home.liveSessionIds.length);
+    const startupMs = round(epochMs() - started, 1);
+    return { startupMs, rss: readRss(client.process.pid!) };
+  } finally {
+    await Promise.race([client.shutdown().catch(() => undefined), sleep(5000)]);
+    client.kill();
+  }
+}

@@ -1,0 +1,99 @@
+// Re-evaluation as the language server does it — one cache per profile, a read connection kept
+// open, only the sources a change feeds dropped, only changed session rows read again — must report
+// exactly what a fresh evaluation reports, after every kind of change.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
+import { adoptRefresh, appendMessages, startSession } from '../../../server/demo/hermesWriter';
+import { AnalysisCache } from '../../../server/hermes/engine/analysisCache';
+import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
+import { readHome, selectProfile } from '../../../server/hermes/home';
+import type { Profile } from '../../../server/hermes/model';
+import { requestRefresh } from '../../../server/hermes/refresh/requestRefresh';
+import { removeDir, tempDir } from '../demo/support';
+
+const NOW = 1_795_000_000;
+
+describe('engine: incremental re-evaluation equals a fresh one', function () {
+  this.timeout(60000);
+  let dir: string;
+  let demo: DemoManifest;
+  const caches = new Map<string, AnalysisCache>();
+  beforeEach(() => {
+    dir = tempDir('hermes-incremental-');
+    demo = generateDemoHome(dir, { now: NOW, writeManifest: false });
+  });
+  afterEach(() => {
+    for (const cache of caches.values()) cache.closeConnection();
+    caches.clear();
+    removeDir(dir);
+  });
+
+  function profiles(): Profile[] {
+    const home = readHome({ root: demo.root, origin: 'argument' });
+    return ['default', 'work'].map((name) => selectProfile(home, name));
+  }
+
+  /** Every profile, both ways; `change` says what the cache is told. */
+  function check(label: string, change: { sources?: string[]; database?: boolean } = {}, includeEnded = false): void {
+    for (const profile of profiles()) {
+      const key = `${profile.name}:${includeEnded}`;
+      let cache = caches.get(key);
+      if (!cache) caches.set(key, (cache = new AnalysisCache()));
+      if (change.sources) cache.sourcesChanged(change.sources);
+      if (change.database) cache.databaseChanged();
+      const kept = analyzeProfile(profile, { now: NOW, cache, keepConnection: true, includeEnded }).report;
+      const fresh = analyzeProfile(profile, { now: NOW, includeEnded }).report;
+      assert.deepEqual(kept, fresh, `${label} (${profile.name})`);
+    }
+  }
+
+  for (const includeEnded of [false, true]) {
+    it(`after edits, Hermes writes and refresh requests${includeEnded ? ' (ended sessions included)' : ''}`, () => {
+      const def = demo.profiles.find((p) => p.name === 'default')!;
+      const work = demo.profiles.find((p) => p.name === 'work')!;
+      const someone = Object.values(demo.sessions).find((s) => s.profile === 'default' && s.state === 'stale')!.id;
+      check('first evaluation', {}, includeEnded);
+      check('nothing changed', {}, includeEnded);
+
+      const soul = path.join(def.dir, 'SOUL.md');
+      fs.appendFileSync(soul, '\nAnswer in English unless asked otherwise.\n');
+      check('SOUL.md edited', { sources: [soul] }, includeEnded);
+
+      const skill = demo.edits.find((e) => e.source === 'skill' && e.changesPrompts)!.file;
+      fs.writeFileSync(skill, fs.readFileSync(skill, 'utf8').replace(/description: .*/, 'description: Triage incidents and page the owners'));
+      check('skill description edited', { sources: [skill] }, includeEnded);
+
+      const agents = path.join(demo.projects.atlas, 'AGENTS.md');
+      fs.appendFileSync(agents, '\nKeep pull requests small.\n');
+      check('project AGENTS.md edited', { sources: [agents] }, includeEnded);
+
+      const memory = path.join(work.dir, 'memories', 'MEMORY.md');
+      fs.appendFileSync(memory, '\n§\nDeploys freeze on Fridays.');
+      check('MEMORY.md edited', { sources: [memory] }, includeEnded);
+
+      appendMessages(def.dbFile, someone, 3, { now: NOW - 30, seed: 5 });
+      check('Hermes appended messages', { database: true }, includeEnded);
+
+      requestRefresh({ dbFile: def.dbFile, profileName: 'default', sessionIds: [someone] });
+      check('refresh requested for a session', { database: true }, includeEnded);
+
+      adoptRefresh(def.dbFile, someone, def.dir, undefined, { builtAt: NOW - 20 });
+      check('the session adopted it', { database: true }, includeEnded);
+
+      startSession(def.dbFile, def.dir, { source: 'cli', model: 'gpt-5.1', provider: 'openai', startedAt: NOW - 60, lastActivityAt: NOW - 10, messages: 4 });
+      check('Hermes started a session', { database: true }, includeEnded);
+
+      requestRefresh({ dbFile: work.dbFile, profileName: 'work' });
+      check('refresh requested for a profile', { database: true }, includeEnded);
+
+      const config = path.join(def.dir, 'config.yaml');
+      fs.appendFileSync(config, '\nprompt_caching:\n  cache_ttl: 1h\n');
+      check('config.yaml edited', { sources: [config] }, includeEnded);
+
+      fs.appendFileSync(path.join(demo.projects.beacon, 'notes.txt'), 'not a Hermes source\n');
+      check('an unrelated file saved', { sources: [path.join(demo.projects.beacon, 'notes.txt')] }, includeEnded);
+    });
+  }
+});

@@ -4,6 +4,7 @@ import { diffPrompt } from '../../hermes/engine/promptDiff';
 import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
 import { HermesError } from '../../hermes/errors';
 import { commonOptions, parse, UsageError } from '../args';
+import { printable } from '../format';
 import type { CommandIO } from '../io';
 
 export const diffUsage = 'hermes-lens diff --session ID [-p NAME] [--home DIR] [--json]';
@@ -26,7 +27,8 @@ export function diffCommand(argv: string[], io: CommandIO): number {
   } else if (diff.sections.length === 0) {
     io.out(`A refresh would not change the prompt of session ${session.id}: it is current.`);
   } else {
-    const parts = diff.sections.map((s) => `== ${s.section} (${s.change})\n${s.hunks.join('\n')}`);
+    // Prompt text comes from files and the database: escape control characters before a terminal sees them.
+    const parts = diff.sections.map((s) => `== ${s.section} (${s.change})\n${s.hunks.map((h) => h.split('\n').map((line) => printable(line.replace(/\t/g, '    '))).join('\n')).join('\n')}`);
     io.out(`What a refresh would change in session ${session.id}:\n\n${parts.join('\n\n')}`);
   }
   return 0;

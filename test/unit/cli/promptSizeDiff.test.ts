@@ -110,6 +110,16 @@ describe('cli: hermes-lens prompt-size and diff', function () {
       assert.doesNotMatch(run.stdout, /== (memory|skills-index)/, 'unchanged sections are not listed');
     });
 
+    it('shows control characters from the files as \uFFFD, so a terminal never interprets them', () => {
+      const { home, p } = makeHome();
+      const id = addSession(p);
+      p.writeSoul('You are Kit, a \u001b[31mred\u001b[0m assistant.\n');
+      const run = cli(['diff', '--home', home.root, '--session', id]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.doesNotMatch(run.stdout, /\u001b/);
+      assert.match(run.stdout, /^\+You are Kit, a \uFFFD\[31mred\uFFFD\[0m assistant\.$/m);
+    });
+
     it('--json lists exactly the sections a refresh would change (identity, skills index, project context)', () => {
       const { home, p, deploy, agents, cwd } = makeHome();
       const id = addSession(p, { cwd });

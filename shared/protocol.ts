@@ -188,5 +188,11 @@ export const Commands = {
   refresh: 'hermesLens.server.refresh',
 } as const;
 
+/** Client-side commands the server puts on code lenses (an editor without them ignores the click). */
+export const ClientCommands = {
+  /** Reveal the Hermes Sessions view. */
+  showSessions: 'hermesLens.showSessions',
+} as const;
+
 /** client → server: workspace trust changed (the server starts with `initializationOptions.isTrusted`). */
 export const TrustChangedNotification = new NotificationType<{ isTrusted: boolean }>('hermes/trustChanged');

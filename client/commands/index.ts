@@ -2,7 +2,8 @@
 // style), registered under its id from ids.ts (which the schema test checks against package.json).
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
-import { COMMANDS, type CommandName } from '../ids';
+import { ClientCommands } from '../../shared/protocol';
+import { COMMANDS, FOCUS_SESSIONS_COMMAND, type CommandName } from '../ids';
 import type { PromptDocuments } from '../promptDocuments';
 import { diffPrompt, showPrompt, showPromptSize } from './prompt';
 import { interceptServerRefresh, refreshProfile, refreshSession } from './refresh';
@@ -29,5 +30,9 @@ const factories: Record<CommandName, CmdFactory> = {
 
 export function registerCommands(c: CommandContext): vscode.Disposable[] {
   c.ctx.interceptServerCommands(interceptServerRefresh(c.ctx));
-  return (Object.keys(factories) as CommandName[]).map((name) => vscode.commands.registerCommand(COMMANDS[name], factories[name](c)));
+  return [
+    ...(Object.keys(factories) as CommandName[]).map((name) => vscode.commands.registerCommand(COMMANDS[name], factories[name](c))),
+    // Not in the palette: the target of the server's informational code lenses.
+    vscode.commands.registerCommand(ClientCommands.showSessions, () => vscode.commands.executeCommand(FOCUS_SESSIONS_COMMAND)),
+  ];
 }

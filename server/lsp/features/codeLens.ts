@@ -2,13 +2,13 @@
 // `All N sessions current` (or how many still have to adopt a requested refresh).
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver/node';
 import { formatUsd } from '../../hermes/cost/refreshCost';
-import { Commands, type RefreshParams } from '../../../shared/protocol';
+import { ClientCommands, Commands, type RefreshParams } from '../../../shared/protocol';
 import type { HermesModel } from '../hermesModel';
 import { summarizeRole } from '../roleSummary';
 import { uriToPath } from '../uri';
 
 const TOP = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-export const SHOW_SESSIONS_COMMAND = 'hermesLens.showSessions';
+const SHOW_SESSIONS_COMMAND = ClientCommands.showSessions;
 
 export function provideCodeLenses(model: HermesModel, params: CodeLensParams): CodeLens[] {
   const file = uriToPath(params.textDocument.uri);

@@ -1,23 +1,9 @@
 // `hermes-lens demo`: the README's first command (`npm run demo` = `node dist/cli.js demo`) must show
 // the embedded demo home with fresh, stale and pending sessions and their refresh costs.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCli } from '../../../server/cli/main';
-import type { CommandIO } from '../../../server/cli/io';
 import { removeDir, tempDir } from '../demo/support';
-
-const NOW = 1_795_000_000;
-const REPO = path.resolve(__dirname, '..', '..', '..', '..');
-
-function cli(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CommandIO = { out: (t) => void out.push(t), err: (t) => void err.push(t), env: {}, now: () => NOW };
-  const code = runCli(argv, io);
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+import { cli, runBinary, cliBinary } from './support';
 
 /** Rows of the status table: state and the refresh-cost cell. */
 function rows(text: string): Array<{ state: string; line: string }> {
@@ -64,17 +50,8 @@ describe('cli: hermes-lens demo', function () {
   });
 
   it('the executable (README: npm run demo → node dist/cli.js demo) prints the same table', async () => {
-    const bundle = path.join(REPO, 'dist', 'cli.js');
-    const bin = fs.existsSync(bundle) ? bundle : path.join(REPO, 'out', 'server', 'cli', 'main.js');
-    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [bin, 'demo', '--dir', path.join(dir, 'demo')], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    });
+    const bin = cliBinary();
+    const run = await runBinary(['demo', '--dir', path.join(dir, 'demo')]);
     assert.equal(run.code, 0, run.stderr);
     const states = new Set(rows(run.stdout).map((r) => r.state));
     for (const state of ['fresh', 'stale', 'pending']) assert.ok(states.has(state), `${bin}: no ${state} session`);

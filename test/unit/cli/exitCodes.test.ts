@@ -1,51 +1,10 @@
 // Exit codes of hermes-lens: 0 success, 1 an error with a one-line reason on stderr, 2 bad usage.
 // In-process through runCli, and once through the real executable to check the process exit status.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { runCli } from '../../../server/cli/main';
-import type { CommandIO } from '../../../server/cli/io';
 import { HomeBuilder } from '../../../server/demo/homeBuilder';
 import { PROFILE_EPOCH_KEY } from '../../../server/hermes/refresh/epochs';
 import { inspect, removeDir, tempDir, type RawRow } from '../demo/support';
-
-const NOW = 1_795_000_000;
-const REPO = path.resolve(__dirname, '..', '..', '..', '..');
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function cli(argv: string[]): Run {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CommandIO = { out: (t) => void out.push(t), err: (t) => void err.push(t), env: {}, now: () => NOW };
-  const code = runCli(argv, io);
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
-
-/** The CLI as users run it: the esbuild bundle when built, else the compiled entry point. */
-function binary(): string {
-  const bundle = path.join(REPO, 'dist', 'cli.js');
-  return fs.existsSync(bundle) ? bundle : path.join(REPO, 'out', 'server', 'cli', 'main.js');
-}
-
-function runBinary(argv: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env };
-    delete env.HERMES_HOME;
-    const child = spawn(process.execPath, [binary(), ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+import { cli, NOW, runBinary } from './support';
 
 describe('cli: exit codes', function () {
   this.timeout(30000);

@@ -2,27 +2,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCli } from '../../../server/cli/main';
-import type { CommandIO } from '../../../server/cli/io';
 import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
 import type { SessionSpec } from '../../../server/demo/sessionWrite';
 import { removeDir, tempDir } from '../demo/support';
-
-const NOW = 1_795_000_000;
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function cli(argv: string[]): Run {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CommandIO = { out: (t) => void out.push(t), err: (t) => void err.push(t), env: {}, now: () => NOW };
-  const code = runCli(argv, io);
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+import { cli, NOW } from './support';
 
 describe('cli: hermes-lens prompt-size and diff', function () {
   this.timeout(30000);

@@ -4,31 +4,15 @@ import Database from 'better-sqlite3';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCli } from '../../../server/cli/main';
-import type { CommandIO } from '../../../server/cli/io';
 import { holdWriteLock } from '../../../server/demo/hermesWriter';
 import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
 import { promptHash } from '../../../server/demo/sessionRows';
 import type { SessionSpec } from '../../../server/demo/sessionWrite';
 import { PROFILE_EPOCH_KEY, sessionEpochKey } from '../../../server/hermes/refresh/epochs';
 import { inspect, removeDir, tempDir, type RawRow } from '../demo/support';
+import { cli, NOW, type Run } from './support';
 
-const NOW = 1_795_000_000;
 const DAY = 86400;
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function cli(argv: string[]): Run {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CommandIO = { out: (t) => void out.push(t), err: (t) => void err.push(t), env: {}, now: () => NOW };
-  const code = runCli(argv, io);
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
 
 function stateMeta(file: string): Record<string, string> {
   return inspect(file, (db) => Object.fromEntries((db.prepare('SELECT key, value FROM state_meta').all() as RawRow[]).map((r) => [String(r.key), String(r.value)])));

@@ -3,30 +3,14 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCli } from '../../../server/cli/main';
-import type { CommandIO } from '../../../server/cli/io';
 import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
 import type { SessionSpec } from '../../../server/demo/sessionWrite';
 import { PROFILE_EPOCH_KEY } from '../../../server/hermes/refresh/epochs';
 import { removeDir, tempDir } from '../demo/support';
+import { cli, NOW } from './support';
 
-const NOW = 1_795_000_000;
 const MIN = 60;
 const HOUR = 3600;
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function cli(argv: string[], env: NodeJS.ProcessEnv = {}): Run {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CommandIO = { out: (t) => void out.push(t), err: (t) => void err.push(t), env, now: () => NOW };
-  const code = runCli(argv, io);
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
 
 function json(argv: string[], env: NodeJS.ProcessEnv = {}) {
   const run = cli([...argv, '--json'], env);

@@ -2,18 +2,9 @@
 import * as assert from 'node:assert/strict';
 import type { ModelPrices } from '../../../server/hermes/cost/prices';
 import { estimateRefreshCost, formatUsd } from '../../../server/hermes/cost/refreshCost';
+import { CLAUDE_LIKE_PRICES } from './fixtures';
 
-// Claude Sonnet-like prices, $ per million tokens.
-const PRICES: ModelPrices = {
-  modelId: 'test-sonnet',
-  provider: 'anthropic',
-  inputPerMTok: 3,
-  cacheReadPerMTok: 0.3,
-  cacheWrite5mPerMTok: 3.75,
-  cacheWrite1hPerMTok: 6,
-  origin: 'override',
-  cacheFamily: 'anthropic',
-};
+const PRICES = CLAUDE_LIKE_PRICES;
 const NOW = 1_800_000_000;
 
 function near(actual: number | undefined, expected: number): void {

@@ -1,18 +1,10 @@
 // Cache lifetime per session, as Hermes resolves `prompt_caching.cache_ttl`, and the write price it buys.
 import * as assert from 'node:assert/strict';
-import { lookupPrices, type ModelPrices } from '../../../server/hermes/cost/prices';
+import { lookupPrices } from '../../../server/hermes/cost/prices';
 import { cacheTtlSeconds, cacheWritePrice } from '../../../server/hermes/cost/ttl';
+import { CLAUDE_LIKE_PRICES } from './fixtures';
 
-const CLAUDE_LIKE: ModelPrices = {
-  modelId: 'test-model',
-  provider: 'anthropic',
-  inputPerMTok: 3,
-  cacheReadPerMTok: 0.3,
-  cacheWrite5mPerMTok: 3.75,
-  cacheWrite1hPerMTok: 6,
-  origin: 'override',
-  cacheFamily: 'anthropic',
-};
+const CLAUDE_LIKE = CLAUDE_LIKE_PRICES;
 
 describe('cost/ttl', () => {
   it('maps 5m and 1h to seconds whatever the source', () => {

@@ -66,7 +66,9 @@ export function parseFrontmatter(text: string): Frontmatter {
 // Most frontmatter is a few `key: plain words` lines. Those are read without the YAML parser (a
 // thousand skills took a third of a second of parsing): keys and values that YAML 1.1 reads as plain
 // strings only (starting with a letter, no quotes, colons, comments, flow or block indicators, no
-// yes/no/on/off/null words), one per line. Anything else goes to the parser.
+// yes/no/on/off/null words), one per line, or a long value wrapped onto indented lines of such words
+// (a multi-line plain scalar: YAML folds each line break into one space). Anything else goes to the
+// parser.
 const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const SIMPLE_VALUE = /^[A-Za-z][A-Za-z0-9 .,;?()/+=$~^_'\u00c0-\u024f\u2013\u2014\u2018\u2019\u201c\u201d-]*$/;
 const YAML11_WORDS = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL)$/;
@@ -76,34 +78,68 @@ export function simpleMapping(yamlText: string): Record<string, string> | undefi
   const lines = simpleLines(yamlText);
   if (!lines) return undefined;
   const data: Record<string, string> = {};
-  for (const line of lines) data[line.key] = yamlText.slice(line.start, line.end);
+  for (const line of lines) data[line.key] = line.value;
   return data;
 }
 
-/** Each simple line's key and where its value is (offsets in `yamlText`); undefined unless all are simple. */
-function simpleLines(yamlText: string): Array<{ key: string; start: number; end: number }> | undefined {
+interface SimpleLine {
+  readonly key: string;
+  /** Where the value is written (offsets in `yamlText`; a wrapped value spans its lines). */
+  readonly start: number;
+  readonly end: number;
+  /** The value YAML reads: the written words, each line break folded into one space. */
+  readonly value: string;
+}
+
+/** Each simple entry's key, value and where it is written; undefined unless all are simple. */
+function simpleLines(yamlText: string): SimpleLine[] | undefined {
   if (!yamlText.startsWith('\n')) return undefined;
-  const out: Array<{ key: string; start: number; end: number }> = [];
+  const out: SimpleLine[] = [];
+  let open: { key: string; start: number; end: number; parts: string[] } | undefined;
+  let blankSinceOpen = false;
+  const close = () => {
+    if (open) out.push({ key: open.key, start: open.start, end: open.end, value: open.parts.join(' ') });
+    open = undefined;
+  };
   for (let at = 1; at <= yamlText.length; ) {
     const next = yamlText.indexOf('\n', at);
     const lineEnd = next < 0 ? yamlText.length : next;
     const line = yamlText.slice(at, lineEnd);
-    if (line !== '') {
+    if (line === '') {
+      blankSinceOpen = true;
+    } else if (line.charCodeAt(0) === 0x20) {
+      // A wrapped value's next line. After a blank line YAML would keep a line break: the parser's job.
+      if (!open || blankSinceOpen) return undefined;
+      const { start, end } = trimmedSpaces(line, 0);
+      const words = line.slice(start, end);
+      if (!SIMPLE_VALUE.test(words)) return undefined;
+      open.parts.push(words);
+      open.end = at + end;
+    } else {
+      close();
       const colon = line.indexOf(': ');
       if (colon <= 0) return undefined;
       const key = line.slice(0, colon);
       if (!SIMPLE_KEY.test(key) || YAML11_WORDS.test(key) || key === '__proto__') return undefined;
-      let start = colon + 2;
-      while (line.charCodeAt(start) === 0x20) start++;
-      let end = line.length;
-      while (end > start && line.charCodeAt(end - 1) === 0x20) end--;
+      const { start, end } = trimmedSpaces(line, colon + 2);
       const value = line.slice(start, end);
       if (!SIMPLE_VALUE.test(value) || YAML11_WORDS.test(value)) return undefined;
-      out.push({ key, start: at + start, end: at + end });
+      open = { key, start: at + start, end: at + end, parts: [value] };
+      blankSinceOpen = false;
     }
     at = lineEnd + 1;
   }
+  close();
   return out.length > 0 ? out : undefined;
+}
+
+/** The part of `line` from `from` without the spaces around it. */
+function trimmedSpaces(line: string, from: number): { start: number; end: number } {
+  let start = from;
+  while (line.charCodeAt(start) === 0x20) start++;
+  let end = line.length;
+  while (end > start && line.charCodeAt(end - 1) === 0x20) end--;
+  return { start, end };
 }
 
 /** Hermes' fallback for malformed YAML: every `key: value` line, split at the first colon. */

@@ -47,9 +47,24 @@ export function readRegularFile(file: string): Buffer {
     const stat = fs.fstatSync(fd);
     if (stat.isDirectory()) throw Object.assign(new Error(`${file} is a directory`), { code: 'EISDIR' });
     if (!stat.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'ENOTREG' });
-    return fs.readFileSync(fd);
+    return readToEnd(fd, stat.size);
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/**
+ * The rest of `fd`, expecting `size` bytes (readFileSync(fd) would fstat it a second time: a
+ * thousand skill files make that count). A file that grew meanwhile is read to its new end.
+ */
+function readToEnd(fd: number, size: number): Buffer {
+  let buffer = Buffer.allocUnsafe(size + 1);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
+    const read = fs.readSync(fd, buffer, length, buffer.length - length, null);
+    if (read === 0) return buffer.subarray(0, length);
+    length += read;
   }
 }
 

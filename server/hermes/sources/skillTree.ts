@@ -28,34 +28,36 @@ export function findSkillFiles(skillsRoot: string, filename: 'SKILL.md' | 'DESCR
   const activeOrg = activeOrgId(skillsDir);
   const orgRoot = path.join(skillsDir, ORG_MIRROR_DIR);
   const matches: string[] = [];
-  const walk = (dir: string, ancestors: ReadonlySet<string>) => {
+  // `real` is dir's real path, for loop detection: a plain subdirectory's is real + its name, so
+  // realpath(3) runs only for symbolic links (one call per folder was a tenth of a large scan).
+  const walk = (dir: string, real: string, ancestors: ReadonlySet<string>) => {
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
     } catch {
       return; // os.walk ignores directories it cannot list
     }
-    const dirs: string[] = [];
+    const dirs: fs.Dirent[] = [];
     const files = new Set<string>();
     for (const entry of entries) {
-      if (isDirectory(path.join(dir, entry.name), entry)) dirs.push(entry.name);
+      if (isDirectory(path.join(dir, entry.name), entry)) dirs.push(entry);
       else files.add(entry.name);
     }
     const hasSkill = files.has('SKILL.md');
     let next = dirs;
-    if (dir === skillsDir && activeOrg === undefined) next = next.filter((d) => d !== ORG_MIRROR_DIR);
-    else if (dir === orgRoot) next = next.filter((d) => d === activeOrg);
-    next = next.filter((d) => !EXCLUDED_DIRS.has(d) && !(hasSkill && SUPPORT_DIRS.has(d)));
+    if (dir === skillsDir && activeOrg === undefined) next = next.filter((d) => d.name !== ORG_MIRROR_DIR);
+    else if (dir === orgRoot) next = next.filter((d) => d.name === activeOrg);
+    next = next.filter((d) => !EXCLUDED_DIRS.has(d.name) && !(hasSkill && SUPPORT_DIRS.has(d.name)));
     if (files.has(filename)) matches.push(path.join(dir, filename));
-    for (const name of next) {
-      const child = path.join(dir, name);
-      const real = realpath(child);
-      if (real === undefined || ancestors.has(real)) continue; // a symlink loop
-      walk(child, new Set([...ancestors, real]));
+    for (const entry of next) {
+      const child = path.join(dir, entry.name);
+      const childReal = entry.isSymbolicLink() ? realpath(child) : path.join(real, entry.name);
+      if (childReal === undefined || ancestors.has(childReal)) continue; // a symlink loop
+      walk(child, childReal, new Set([...ancestors, childReal]));
     }
   };
   const rootReal = realpath(skillsDir);
-  if (rootReal !== undefined) walk(skillsDir, new Set([rootReal]));
+  if (rootReal !== undefined) walk(skillsDir, rootReal, new Set([rootReal]));
   return matches.sort(compareCodePoints);
 }
 

@@ -22,12 +22,21 @@ export function activeOrgId(skillsDir: string): string | undefined {
   }
 }
 
-/** Absolute paths of every `filename` under `skillsDir`, sorted as Hermes sorts them. */
-export function findSkillFiles(skillsRoot: string, filename: 'SKILL.md' | 'DESCRIPTION.md'): string[] {
+/** The SKILL.md and DESCRIPTION.md files of a skills tree, each list sorted as Hermes sorts it. */
+export interface SkillFiles {
+  readonly skills: string[];
+  readonly descriptions: string[];
+}
+
+/**
+ * Every SKILL.md and DESCRIPTION.md under `skillsDir`. Hermes walks the tree once for each name
+ * with the same pruning; one walk finds both.
+ */
+export function findSkillFiles(skillsRoot: string): SkillFiles {
   const skillsDir = path.resolve(skillsRoot);
   const activeOrg = activeOrgId(skillsDir);
   const orgRoot = path.join(skillsDir, ORG_MIRROR_DIR);
-  const matches: string[] = [];
+  const found: SkillFiles = { skills: [], descriptions: [] };
   // `real` is dir's real path, for loop detection: a plain subdirectory's is real + its name, so
   // realpath(3) runs only for symbolic links (one call per folder was a tenth of a large scan).
   const walk = (dir: string, real: string, ancestors: ReadonlySet<string>) => {
@@ -48,7 +57,8 @@ export function findSkillFiles(skillsRoot: string, filename: 'SKILL.md' | 'DESCR
     if (dir === skillsDir && activeOrg === undefined) next = next.filter((d) => d.name !== ORG_MIRROR_DIR);
     else if (dir === orgRoot) next = next.filter((d) => d.name === activeOrg);
     next = next.filter((d) => !EXCLUDED_DIRS.has(d.name) && !(hasSkill && SUPPORT_DIRS.has(d.name)));
-    if (files.has(filename)) matches.push(path.join(dir, filename));
+    if (files.has('SKILL.md')) found.skills.push(path.join(dir, 'SKILL.md'));
+    if (files.has('DESCRIPTION.md')) found.descriptions.push(path.join(dir, 'DESCRIPTION.md'));
     for (const entry of next) {
       const child = path.join(dir, entry.name);
       const childReal = entry.isSymbolicLink() ? realpath(child) : path.join(real, entry.name);
@@ -58,7 +68,7 @@ export function findSkillFiles(skillsRoot: string, filename: 'SKILL.md' | 'DESCR
   };
   const rootReal = realpath(skillsDir);
   if (rootReal !== undefined) walk(skillsDir, rootReal, new Set([rootReal]));
-  return matches.sort(compareCodePoints);
+  return { skills: found.skills.sort(compareCodePoints), descriptions: found.descriptions.sort(compareCodePoints) };
 }
 
 /** os.walk puts an entry in `dirs` when `is_dir()` holds, following symlinks. */

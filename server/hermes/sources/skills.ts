@@ -36,9 +36,10 @@ export function readSkillsIndex(
 ): SkillsIndex {
   const problems: SourceProblem[] = [];
   const disabled = disabledSet(config);
-  const candidates = findSkillFiles(skillsDir, 'SKILL.md').map((file) => readCandidate(skillsDir, file, disabled, platform, problems));
+  const files = findSkillFiles(skillsDir);
+  const candidates = files.skills.map((file) => readCandidate(skillsDir, file, disabled, platform, problems));
   const entries = labelEntries(candidates, problems);
-  const categories = readCategoryDescriptions(skillsDir, problems);
+  const categories = readCategoryDescriptions(skillsDir, files.descriptions, problems);
   return { entries, categories, block: renderSkillsIndex(entries, categories), problems };
 }
 
@@ -329,9 +330,9 @@ export function skillNameClashes(skill: SkillText, text: string, index: Pick<Ski
 }
 
 /** `PB._read_category_descriptions`: DESCRIPTION.md frontmatter `description`, keyed by folder path. */
-function readCategoryDescriptions(skillsDir: string, problems: SourceProblem[]): Map<string, { description: string; file: string }> {
+function readCategoryDescriptions(skillsDir: string, files: readonly string[], problems: SourceProblem[]): Map<string, { description: string; file: string }> {
   const found = new Map<string, { description: string; file: string }>();
-  for (const file of findSkillFiles(skillsDir, 'DESCRIPTION.md')) {
+  for (const file of files) {
     const read = readText(file, { dropBom: true });
     if (!read.ok) {
       if (!read.missing) problems.push(read.problem);

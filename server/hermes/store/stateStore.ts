@@ -226,8 +226,7 @@ export class StateStore {
 
   private transcriptSizeSql(where: string, grouped: boolean): string {
     const s = this.schema;
-    // CAST AS BLOB: length() of text stops at the first NUL, and JSON content starts with one.
-    const len = (c: string) => (hasColumn(s, 'messages', c) ? `COALESCE(LENGTH(CAST(${c} AS BLOB)), 0)` : '0');
+    const len = (c: string) => (hasColumn(s, 'messages', c) ? `COALESCE(${this.byteLength(c)}, 0)` : '0');
     const size = `${len('content')} + ${len('tool_calls')}`;
     const tokens = hasColumn(s, 'messages', 'token_count') ? 'token_count' : 'NULL';
     const active = hasColumn(s, 'messages', 'active') ? 'AND active = 1' : '';
@@ -369,8 +368,20 @@ export class StateStore {
    * size from the record header, where the comparison would load each ~30 KB prompt of every row.
    */
   private nonEmpty(column: string): string {
-    this.octetLength ??= sqliteAtLeast(this.db, 3, 43);
-    return this.octetLength ? `COALESCE(octet_length(${column}), 0) > 0` : `COALESCE(${column}, '') <> ''`;
+    return this.hasOctetLength() ? `COALESCE(octet_length(${column}), 0) > 0` : `COALESCE(${column}, '') <> ''`;
+  }
+
+  /**
+   * The size in bytes of a text or blob column. octet_length() reads it from the record header;
+   * before SQLite 3.43, CAST AS BLOB loads the value (plain length() of text stops at the first NUL,
+   * and JSON message content starts with one).
+   */
+  private byteLength(column: string): string {
+    return this.hasOctetLength() ? `octet_length(${column})` : `LENGTH(CAST(${column} AS BLOB))`;
+  }
+
+  private hasOctetLength(): boolean {
+    return (this.octetLength ??= sqliteAtLeast(this.db, 3, 43));
   }
 
   private statement(sql: string): SqliteStatement {

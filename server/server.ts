@@ -129,9 +129,16 @@ export function startServer(connection: Connection): void {
     watcher.update(model.profiles().map((a) => a.profile.dir), model.projectDirs());
     staleBaseline.settle(staleIds());
     void connection.sendNotification(StatusNotification, statusOf(model, driver.driver ?? null, driver.problem));
-    void connection.sendNotification(SessionListChangedNotification, sessionList(model));
+    // The count of sessions holding a stored prompt is an aggregate over every session: re-evaluations
+    // leave it for after the list is written out, and it follows in a list of its own when it changed.
+    connection.sendNotification(SessionListChangedNotification, sessionList(model)).then(settleCounts, () => undefined);
     refreshLenses();
     for (const document of documents.all()) publishDiagnostics(document);
+  }
+
+  function settleCounts(): void {
+    const changed = guard(() => model.settleStoredPromptCounts().length > 0, false);
+    if (changed) void connection.sendNotification(SessionListChangedNotification, sessionList(model));
   }
 
   function refreshLenses(): void {

@@ -184,6 +184,23 @@ export class HermesModel {
     return { kind: 'project-context', file, tier: 'context', uses, shadowedBy: uses.length ? undefined : shadowedBy };
   }
 
+  /**
+   * Brings the stored-prompt counts that re-evaluations deferred up to date (see
+   * `deferStoredPromptCount`); the profiles whose count changed.
+   */
+  settleStoredPromptCounts(): ProfileAnalysis[] {
+    const changed: ProfileAnalysis[] = [];
+    for (const [dir, analysis] of this.analyses) {
+      if (analysis.report.unavailable) continue;
+      const count = this.cacheFor(dir).keptStoredPromptCount();
+      if (count === undefined || count === analysis.report.storedPromptSessions) continue;
+      const settled = { ...analysis, report: { ...analysis.report, storedPromptSessions: count } };
+      this.analyses.set(dir, settled);
+      changed.push(settled);
+    }
+    return changed;
+  }
+
   /** Closes the read connections kept between evaluations and forgets every cache. */
   dispose(): void {
     for (const cache of this.caches.values()) cache.closeConnection();
@@ -193,7 +210,13 @@ export class HermesModel {
   private analyze(dir: string, profile: ProfileAnalysis['profile']): void {
     this.analyses.set(
       dir,
-      analyzeProfile(profile, { now: this.clock(), cache: this.cacheFor(dir), priceOverrides: this.options.priceOverrides, keepConnection: true }),
+      analyzeProfile(profile, {
+        now: this.clock(),
+        cache: this.cacheFor(dir),
+        priceOverrides: this.options.priceOverrides,
+        keepConnection: true,
+        deferStoredPromptCount: true,
+      }),
     );
   }
 

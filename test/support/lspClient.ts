@@ -36,6 +36,14 @@ import { pathToFileURL } from 'node:url';
 
 export const SERVER_BUNDLE = path.resolve(__dirname, '../../../dist/server.js');
 
+/**
+ * Extra Node options for the server process, opt-in through LENS_SERVER_NODE_ARGS (space-separated,
+ * e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server under a benchmark).
+ */
+function nodeArgsOf(env: NodeJS.ProcessEnv): string[] {
+  return (env.LENS_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
+}
+
 type Listener = { method: string; predicate: (params: any) => boolean; resolve: (params: any) => void };
 
 export class TestLspClient {
@@ -50,7 +58,7 @@ export class TestLspClient {
 
   constructor(settings: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env) {
     this.settings = settings;
-    this.process = spawn(process.execPath, [SERVER_BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env });
+    this.process = spawn(process.execPath, [...nodeArgsOf(env), SERVER_BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env });
     this.process.stderr!.on('data', (chunk) => (this.stderr += String(chunk)));
     this.connection = createProtocolConnection(new StreamMessageReader(this.process.stdout!), new StreamMessageWriter(this.process.stdin!));
     this.connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => (item.section === 'hermesLens' ? this.settings : null)));

@@ -47,8 +47,7 @@ export function estimateRefreshCost(input: RefreshCostInput): RefreshCost {
   const added = nonNegative(input.systemPromptDeltaTokens);
   const last = finite(input.lastActivityAt);
   const ttl = nonNegative(input.ttlSeconds);
-  // Unknown activity counts as cold: we cannot claim a cache is alive without evidence of a recent turn.
-  const warm = last !== undefined && input.now - last < ttl;
+  const warm = isCacheWarm(input.lastActivityAt, input.ttlSeconds, input.now);
   const cacheExpiresAt = last !== undefined ? last + ttl : undefined;
   const apiEquivalent = (input.billingMode ?? '').trim().toLowerCase() === SUBSCRIPTION_INCLUDED;
   const note = apiEquivalent ? ' (API-equivalent: billed as subscription_included)' : '';
@@ -91,6 +90,13 @@ export function estimateRefreshCost(input: RefreshCostInput): RefreshCost {
       return formula();
     },
   };
+}
+
+/** Whether the provider's prompt cache is still alive at `now` (epoch seconds). */
+export function isCacheWarm(lastActivityAt: number | undefined, ttlSeconds: number, now: number): boolean {
+  const last = finite(lastActivityAt);
+  // Unknown activity counts as cold: we cannot claim a cache is alive without evidence of a recent turn.
+  return last !== undefined && now - last < nonNegative(ttlSeconds);
 }
 
 /**

@@ -10,6 +10,7 @@ import type { PromptAnatomy } from '../anatomy/types';
 import type { ProfileConfig } from '../config';
 import type { SessionRecord, StaleReason, TranscriptSize } from '../model';
 import { StateStore, type StampedSession } from '../store/stateStore';
+import type { ReusableReport } from './reportReuse';
 import type { MemorySource, ProjectContext, RenderedSources, SkillsIndex, SoulSource } from '../sources/types';
 
 export interface CachedTranscript {
@@ -23,7 +24,6 @@ export interface KeptRead {
   readonly includeEnded: boolean;
   readonly stamped: ReadonlyMap<string, StampedSession>;
   readonly listed: readonly SessionRecord[];
-  readonly storedPromptSessions: number;
   readonly meta: ReadonlyMap<string, string>;
 }
 
@@ -52,11 +52,35 @@ export class AnalysisCache {
   /** Skill reasons per stored skills-index text (thousands of sessions share a few indexes). */
   readonly skillReasons = new Map<string, StaleReason[]>();
   readonly transcripts = new Map<string, CachedTranscript>();
+  /** Each live session's last report and what it was computed from (see reportReuse.ts). */
+  reports = new Map<string, ReusableReport>();
   /** The profile directory this cache belongs to (set by analyzeProfile). */
   profileDir: string | undefined;
   /** What the kept connection read last (analyzeProfile's `keepConnection`). */
   lastRead: KeptRead | undefined;
   private kept: { store: StateStore; ino: number; dev: number; schemaVersion: number } | undefined;
+  /** The count of sessions holding a stored prompt, and the data version it was counted at. */
+  private counted: { dataVersion: number; count: number } | undefined;
+
+  /**
+   * Sessions holding a stored prompt (over every session, ended ones too), counted again only when
+   * another connection committed since the last count: it is an aggregate over the whole table.
+   */
+  storedPromptCount(store: StateStore): number {
+    const version = store.dataVersion();
+    if (this.counted?.dataVersion !== version) this.counted = { dataVersion: version, count: store.countStoredPromptSessions() };
+    return this.counted.count;
+  }
+
+  /** `storedPromptCount` through the kept connection; undefined when none is open. */
+  keptStoredPromptCount(): number | undefined {
+    return this.kept ? this.storedPromptCount(this.kept.store) : undefined;
+  }
+
+  /** The last count, however old (undefined before the first). */
+  lastStoredPromptCount(): number | undefined {
+    return this.counted?.count;
+  }
 
   /**
    * The read connection kept between evaluations, opened again when the file was replaced (another
@@ -82,6 +106,7 @@ export class AnalysisCache {
     }
     this.kept = undefined;
     this.lastRead = undefined;
+    this.counted = undefined;
   }
 
   /**

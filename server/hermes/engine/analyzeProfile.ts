@@ -18,7 +18,8 @@ import { renderProfileSources, renderProjectContext } from '../sources/renderSou
 import type { RenderedSources } from '../sources/types';
 import { staleReasons } from '../staleness';
 import { StateStore } from '../store/stateStore';
-import { AnalysisCache } from './analysisCache';
+import { AnalysisCache, type JudgedPrompt, type KeptRead } from './analysisCache';
+import { reusableReport, type ReportInputs, type ReusableReport } from './reportReuse';
 import type { ProfileReport, SessionReport } from './types';
 
 export interface AnalyzeOptions {
@@ -34,6 +35,12 @@ export interface AnalyzeOptions {
    * did not change since is not read again. Close it with `cache.closeConnection()`.
    */
   readonly keepConnection?: boolean;
+  /**
+   * With `keepConnection`: report the stored-prompt count of the last evaluation instead of counting
+   * over every session now (the language server publishes first, then brings it up to date with
+   * `cache.storedPromptCount()`). The first evaluation always counts.
+   */
+  readonly deferStoredPromptCount?: boolean;
 }
 
 /** Everything analyzeProfile learned, for features that need more than the report. */
@@ -81,7 +88,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     // Ended sessions are read only when reported (compaction tips are needed for them alone); the
     // count of stored prompts over all sessions is then one aggregate query.
     const includeEnded = options.includeEnded ?? false;
-    const db = keep ? readKept(store, cache, includeEnded) : readOnce(store, includeEnded);
+    const db = keep ? readKept(store, cache, includeEnded, options.deferStoredPromptCount === true) : readOnce(store, includeEnded);
     const { listed, storedPromptSessions, meta } = db;
     const everything = includeEnded ? listed : undefined;
     const transcripts = transcriptSizes(listed, store, cache);
@@ -91,12 +98,22 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const sessionAnatomy = new Map<string, PromptAnatomy>();
     const sessions: SessionReport[] = [];
     const lookups: Lookups = { prices: new Map(), tools: new Map() };
+    // Reports of sessions whose inputs did not change are kept (the language server's re-evaluations;
+    // a compaction tip depends on every session, so not when ended sessions are reported).
+    const previous = everything ? new Map<string, ReusableReport>() : cache.reports;
+    const reports = new Map<string, ReusableReport>();
     for (const record of listed) {
       const anatomy = record.promptKey ? anatomyByKey(record.promptKey, record.model) : undefined;
       if (anatomy) sessionAnatomy.set(record.id, anatomy);
       const transcript = transcripts.get(record.id)!;
-      sessions.push(reportSession({ profile, config, record, everything, meta, anatomy, transcript, cache, lookups, now, options, sourcesFor }));
+      const ctx: SessionContext = { profile, config, record, everything, meta, anatomy, transcript, cache, lookups, now, options, sourcesFor };
+      const judged = anatomy && record.promptKey ? judge(ctx, record.promptKey, anatomy) : NOT_JUDGED;
+      const inputs: ReportInputs = { record, config, anatomy, transcript, judged, requestedEpoch: requestedEpoch(meta, record.id) };
+      const report = reusableReport(previous.get(record.id), inputs, now) ?? reportSession(ctx, inputs);
+      reports.set(record.id, { inputs, report });
+      sessions.push(report);
     }
+    if (!everything) cache.reports = reports;
     return {
       profile,
       config,
@@ -137,15 +154,23 @@ function readOnce(store: StateStore, includeEnded: boolean): DatabaseRead {
  * evaluation (`PRAGMA data_version`, e.g. after a save of SOUL.md), and after a Hermes write only the
  * session rows that changed are read again.
  */
-function readKept(store: StateStore, cache: AnalysisCache, includeEnded: boolean): DatabaseRead {
+function readKept(store: StateStore, cache: AnalysisCache, includeEnded: boolean, deferCount: boolean): DatabaseRead {
   const version = store.dataVersion();
   const last = cache.lastRead;
-  if (last && last.dataVersion === version && last.includeEnded === includeEnded) return last;
+  const read = last && last.dataVersion === version && last.includeEnded === includeEnded ? last : readChangedSessions(store, cache, version, includeEnded);
+  // The count is the cache's: a deferred one is brought up to date after the evaluation.
+  const storedPromptSessions = includeEnded
+    ? read.listed.filter((s) => s.promptKey).length
+    : ((deferCount ? cache.lastStoredPromptCount() : undefined) ?? cache.storedPromptCount(store));
+  return { ...read, storedPromptSessions };
+}
+
+function readChangedSessions(store: StateStore, cache: AnalysisCache, version: number, includeEnded: boolean): KeptRead {
+  const last = cache.lastRead;
   const known = last && last.includeEnded === includeEnded ? last.stamped : new Map();
   const stamped = store.listSessionsSince(known, { includeEnded });
   const listed = stamped.map((s) => s.record);
-  const storedPromptSessions = includeEnded ? listed.filter((s) => s.promptKey).length : store.countStoredPromptSessions();
-  const read = { dataVersion: version, includeEnded, stamped: new Map(stamped.map((s) => [s.record.id, s])), listed, storedPromptSessions, meta: store.stateMeta() };
+  const read = { dataVersion: version, includeEnded, stamped: new Map(stamped.map((s) => [s.record.id, s])), listed, meta: store.stateMeta() };
   cache.lastRead = read;
   return read;
 }
@@ -172,12 +197,14 @@ interface SessionContext {
   readonly sourcesFor: (cwd: string | undefined) => RenderedSources;
 }
 
-function reportSession(ctx: SessionContext): SessionReport {
-  const { record, anatomy, meta } = ctx;
-  const requested = requestedEpoch(meta, record.id);
+/** A session without a stored prompt: nothing to judge. */
+const NOT_JUDGED: JudgedPrompt = { reasons: [], deltaTokens: 0 };
+
+function reportSession(ctx: SessionContext, inputs: ReportInputs): SessionReport {
+  const { record, anatomy } = ctx;
+  const { judged, requestedEpoch: requested } = inputs;
   const stamped = stampedEpoch(record.modelConfig);
   const provider = providerOf(record);
-  const judged = anatomy && record.promptKey ? judge(ctx, record.promptKey, anatomy) : { reasons: [], deltaTokens: 0 };
   const state = stateOf(record, anatomy, requested > stamped, judged.reasons);
   const tip = record.endedAt !== undefined && record.endReason === 'compression' && ctx.everything ? compactionTip(record, ctx.everything) : undefined;
 
@@ -239,7 +266,7 @@ function stateOf(record: SessionRecord, anatomy: PromptAnatomy | undefined, pend
 }
 
 /** Staleness and ΔS, once per distinct (stored prompt, cwd). */
-function judge(ctx: SessionContext, promptKey: string, anatomy: PromptAnatomy) {
+function judge(ctx: SessionContext, promptKey: string, anatomy: PromptAnatomy): JudgedPrompt {
   const key = `${promptKey}\u0000${ctx.record.cwd ?? ''}`;
   return memo(ctx.cache.staleness, key, () => {
     const sources = ctx.sourcesFor(ctx.record.cwd);

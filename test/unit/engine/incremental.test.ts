@@ -36,15 +36,15 @@ describe('engine: incremental re-evaluation equals a fresh one', function () {
   }
 
   /** Every profile, both ways; `change` says what the cache is told. */
-  function check(label: string, change: { sources?: string[]; database?: boolean } = {}, includeEnded = false): void {
+  function check(label: string, change: { sources?: string[]; database?: boolean } = {}, includeEnded = false, now = NOW): void {
     for (const profile of profiles()) {
       const key = `${profile.name}:${includeEnded}`;
       let cache = caches.get(key);
       if (!cache) caches.set(key, (cache = new AnalysisCache()));
       if (change.sources) cache.sourcesChanged(change.sources);
       if (change.database) cache.databaseChanged();
-      const kept = analyzeProfile(profile, { now: NOW, cache, keepConnection: true, includeEnded }).report;
-      const fresh = analyzeProfile(profile, { now: NOW, includeEnded }).report;
+      const kept = analyzeProfile(profile, { now, cache, keepConnection: true, includeEnded }).report;
+      const fresh = analyzeProfile(profile, { now, includeEnded }).report;
       assert.deepEqual(kept, fresh, `${label} (${profile.name})`);
     }
   }
@@ -96,4 +96,17 @@ describe('engine: incremental re-evaluation equals a fresh one', function () {
       check('an unrelated file saved', { sources: [path.join(demo.projects.beacon, 'notes.txt')] }, includeEnded);
     });
   }
+
+  it('as time passes with nothing changed, a session whose prompt cache expired is costed cold', () => {
+    check('first evaluation');
+    const [def] = profiles();
+    const before = analyzeProfile(def!, { now: NOW }).report.sessions.filter((s) => s.state === 'stale' && s.cacheWarm);
+    assert.ok(before.length > 0, 'the demo home has stale sessions with a warm cache');
+    const later = Math.min(...before.map((s) => s.cacheExpiresAt!)) + 1;
+    check('the first cache expired', {}, false, later);
+    const after = analyzeProfile(def!, { now: later }).report.sessions;
+    const flipped = before.filter((s) => after.find((a) => a.id === s.id)?.cacheWarm === false);
+    assert.ok(flipped.length > 0, 'a warm session went cold');
+    for (const s of flipped) assert.equal(after.find((a) => a.id === s.id)!.refreshCostUsd, s.refreshCostColdUsd, `${s.id} now costs what it said it would once cold`);
+  });
 });

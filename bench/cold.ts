@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { createStateDb } from '../server/demo/hermesSchema';
 import type { LargeHome } from './largeHome';
 import { epochMs, median, round } from './stats';
 
@@ -54,9 +55,14 @@ export interface ColdResult {
   readonly coldFirstRunMs: number;
   /** `node dist/cli.js --help`: starting Node and loading the CLI bundle, no work. */
   readonly cliStartupMs: number;
+  /**
+   * `status` of the same profile files (SOUL.md, config, skills, memory, projects) over a state.db
+   * with no sessions: what any status costs before the first row, the floor's whole subject.
+   */
+  readonly noSessionsMs: number;
   readonly coldPeakRssMb: number | undefined;
   readonly statusJsonBytes: number;
-  readonly samples: { readonly cold: number[]; readonly floor: number[]; readonly cliStartup: number[] };
+  readonly samples: { readonly cold: number[]; readonly floor: number[]; readonly cliStartup: number[]; readonly noSessions: number[] };
 }
 
 const GNU_TIME = '/usr/bin/time';
@@ -118,9 +124,14 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
   await runTimed('sqlite3', floorArgs, { stdinFile: floorSql });
   await runTimed(process.execPath, statusArgs, { env });
 
+  const filesOnly = profileWithoutSessions(home, path.join(workDir, 'no-sessions'));
+  const filesOnlyArgs = [CLI, 'status', '--json', '--home', filesOnly];
+  await runTimed(process.execPath, filesOnlyArgs, { env });
+
   const cold: ProcessRun[] = [];
   const floor: ProcessRun[] = [];
   const startup: ProcessRun[] = [];
+  const noSessions: ProcessRun[] = [];
   for (let i = 0; i < runs; i++) {
     // Alternate the order so neither always runs right after the other.
     const pair = i % 2 === 0 ? ['floor', 'cold'] : ['cold', 'floor'];
@@ -129,6 +140,7 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
       else cold.push(await runTimed(process.execPath, statusArgs, { env }));
     }
     startup.push(await runTimed(process.execPath, [CLI, '--help'], { env }));
+    noSessions.push(await runTimed(process.execPath, filesOnlyArgs, { env }));
     log(`    run ${i + 1}/${runs}: cold ${cold.at(-1)!.wallMs.toFixed(0)} ms, floor ${floor.at(-1)!.wallMs.toFixed(0)} ms`);
   }
   const med = (list: ProcessRun[], pick: (r: ProcessRun) => number | undefined) => {
@@ -150,8 +162,18 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
     cpuRatio: coldCpu !== undefined && floorCpu ? round(coldCpu / floorCpu, 2) : undefined,
     coldFirstRunMs: round(first.wallMs, 1),
     cliStartupMs: round(median(startup.map((r) => r.wallMs)), 1),
+    noSessionsMs: round(median(noSessions.map((r) => r.wallMs)), 1),
     coldPeakRssMb: rss === undefined ? undefined : round(rss / 1024, 1),
     statusJsonBytes: first.stdoutBytes,
-    samples: { cold: cold.map((r) => round(r.wallMs, 1)), floor: floor.map((r) => round(r.wallMs, 1)), cliStartup: startup.map((r) => round(r.wallMs, 1)) },
+    samples: { cold: cold.map((r) => round(r.wallMs, 1)), floor: floor.map((r) => round(r.wallMs, 1)), cliStartup: startup.map((r) => round(r.wallMs, 1)), noSessions: noSessions.map((r) => round(r.wallMs, 1)) },
   };
+}
+
+/** A copy of the home's Hermes root with every profile file but a state.db holding no sessions. */
+function profileWithoutSessions(home: LargeHome, into: string): string {
+  fs.rmSync(into, { recursive: true, force: true });
+  const root = path.join(into, 'hermes');
+  fs.cpSync(home.root, root, { recursive: true, filter: (source) => !/^state\.db(?:-wal|-shm|-journal)?$/.test(path.basename(source)) });
+  createStateDb(path.join(root, 'state.db'), { layout: 'v30' });
+  return root;
 }

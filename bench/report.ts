@@ -165,7 +165,7 @@ function resultSection(title: string, r: BenchResults): string[] {
     '',
     'Also measured:',
     '',
-    `- cold status, CPU time (user + system) ${r.cold.coldCpuMs ?? '?'} ms vs the floor's ${r.cold.floorCpuMs ?? '?'} ms (${r.cold.cpuRatio ?? '?'}×); the very first run on a machine (empty token-count cache, the tokenizer loads) ${r.cold.coldFirstRunMs} ms; \`node dist/cli.js --help\` (Node start + loading the CLI bundle, no work) ${r.cold.cliStartupMs} ms; the CLI's peak RSS ${r.cold.coldPeakRssMb ?? '?'} MB; status JSON ${(r.cold.statusJsonBytes / 1e6).toFixed(2)} MB;`,
+    `- cold status, CPU time (user + system) ${r.cold.coldCpuMs ?? '?'} ms vs the floor's ${r.cold.floorCpuMs ?? '?'} ms (${r.cold.cpuRatio ?? '?'}×); the very first run on a machine (empty token-count cache, the tokenizer loads) ${r.cold.coldFirstRunMs} ms; \`node dist/cli.js --help\` (Node start + loading the CLI bundle, no work) ${r.cold.cliStartupMs} ms; status of the same profile files over a state.db with no sessions ${r.cold.noSessionsMs ?? '?'} ms; the CLI's peak RSS ${r.cold.coldPeakRssMb ?? '?'} MB; status JSON ${(r.cold.statusJsonBytes / 1e6).toFixed(2)} MB;`,
     `- the server's start on this home (initialize → first full session list) ${r.lsp.startupMs} ms; the session list it sends ${(r.lsp.sessionListBytes / 1e6).toFixed(2)} MB;`,
     `- Hermes write → notification measured from the writer's commit; from the parent's command it is ${r.lsp.reeval.writeRoundTripMs} ms (includes the writer process's own work);`,
     `- refresh requests while Hermes writes: p50 ${r.lsp.refresh.latency.p50} ms, p95 ${r.lsp.refresh.latency.p95} ms over ${r.lsp.refresh.latency.n} requests (one session: p95 ${r.lsp.refresh.sessionScope.p95} ms; whole profile: p95 ${r.lsp.refresh.profileScope.p95} ms); writer p50 ${r.lsp.refresh.writerWithout.p50} → ${r.lsp.refresh.writerWith.p50} ms, max ${r.lsp.refresh.writerWithout.max} → ${r.lsp.refresh.writerWith.max} ms over ${r.lsp.refresh.writerWithout.n} / ${r.lsp.refresh.writerWith.n} transactions, ${r.lsp.refresh.writerWith.failures} failed;`,
@@ -199,12 +199,15 @@ function missed(r: BenchResults | undefined): string[] {
   const c = r.cold;
   if (!r.met.coldRatio) {
     notes.push(
-      `- **Cold status (${r.coldRatio}× the floor).** Starting Node and loading the CLI bundle alone takes ${c.cliStartupMs} ms, ` +
-        `${round(c.cliStartupMs / c.floorMs, 1)}× the whole floor (${c.floorMs} ms), before any work: sqlite3 is a small C program, the lens a ` +
-        '4 MB JavaScript bundle (3 MB of it the tokenizer tables). The rest is work the floor does not do: reading SOUL.md, a thousand ' +
-        'SKILL.md files and config.yaml, parsing and judging every distinct prompt, costing every session, writing the JSON. With ' +
-        '100,000 sessions the floor grows and the ratio falls (see the variant). Next steps, outside the engine: ship the tokenizer as ' +
-        'a separate chunk loaded only on a token-count cache miss (scripts/build.mjs), and Node\'s compile cache (Node ≥ 22).',
+      `- **Cold status (${r.coldRatio}× the floor).** Starting Node and loading the CLI bundle takes ${c.cliStartupMs} ms; ` +
+        `a status of the same profile files over a state.db with no sessions takes ${c.noSessionsMs} ms ` +
+        `(${round(c.noSessionsMs / c.floorMs, 1)}× the whole floor of ${c.floorMs} ms) before the first row is read: sqlite3 is a small C program, ` +
+        'the lens a JavaScript bundle that also reads SOUL.md, config.yaml and a thousand SKILL.md files, loads the price list and ' +
+        `compiles Hermes' injection patterns. The rows themselves add ${round(c.coldMs - c.noSessionsMs, 1)} ms ` +
+        `(${round((c.coldMs - c.noSessionsMs) / c.floorMs, 2)}× the floor): the same reads plus parsing and judging every distinct prompt, ` +
+        'costing every session and writing the JSON. With 100,000 sessions the floor grows and the ratio falls (see the variant). ' +
+        'Closing the rest needs a process that is already running (the language server answers in milliseconds) or prompt ' +
+        'analyses kept between runs, which would put prompt-derived data on disk.',
     );
   }
   if (!r.met.reevalShare) {
@@ -278,7 +281,9 @@ const ENGINE = [
   '  or `off`), so a new process loads the tokenizer only for text never seen before. A skills index shared by hundreds of',
   '  prompts is parsed once, and its staleness judged once.',
   '- **Sources read once per profile**: SOUL.md, the skills and memory once per profile instead of once per session cwd;',
-  '  simple `key: value` frontmatter without the YAML parser; one realpath call per skill folder.',
+  '  one walk of the skills tree finds SKILL.md and DESCRIPTION.md files, with realpath(3) only for symbolic links; each file is',
+  '  opened, stat\'ed and read once; simple frontmatter (`key: plain words`, also wrapped onto indented lines) is read without',
+  '  the YAML parser (property-tested against it).',
   '- **Incremental re-evaluation**: a save drops only the sources its path feeds (a SOUL.md save re-reads SOUL.md, not a',
   '  thousand skills; a project file, only the cwds below it). The language server keeps one read connection per profile:',
   '  after a save nothing is read from state.db when `PRAGMA data_version` says no other connection committed; after a',
@@ -286,8 +291,8 @@ const ENGINE = [
   '  and only changed transcripts. File events are reported at once (8 ms to gather one write\'s events), then at most once',
   '  per 150 ms window.',
   '- **Aggregating SQL**: without `--all` only live sessions are read; the stored-prompt count is one aggregate query; prompt',
-  '  emptiness is tested with `octet_length()`; transcript sizes come from one grouped query; a refresh of one session reads',
-  '  that session, not all of them.',
+  '  emptiness and message sizes come from `octet_length()` (the record header, not the text; the floor\'s sqlite3 3.40 lacks it',
+  '  and casts to BLOB); transcript sizes come from one grouped query; a refresh of one session reads that session, not all of them.',
   '- **Short write lock**: a refresh request scans the sessions (epoch stamps, stored-prompt count) before `BEGIN IMMEDIATE`',
   '  and uses those reads inside only if `PRAGMA data_version` shows no commit since (else it reads again, up to eight times,',
   '  then scans under the lock). Scans skip every `model_config` that cannot hold a stamp without parsing it.',

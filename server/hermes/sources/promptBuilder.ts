@@ -87,11 +87,22 @@ interface Item {
   text: string;
   /** The separator that followed the block in the stored prompt. */
   gapAfter: string;
+  /** Text and separator are the stored prompt's: the block was neither replaced nor inserted. */
+  kept: boolean;
 }
 
 export interface RebuildOptions {
   /** The identity to use when SOUL.md is gone and the stored prompt holds a SOUL; DEFAULT_IDENTITY when omitted. */
   readonly defaultIdentity?: string;
+}
+
+/** A rebuilt prompt, and how much of the stored prompt's start and end it kept byte for byte. */
+export interface RebuiltPrompt {
+  readonly text: string;
+  /** `text` and the stored prompt share their first `keptPrefix` characters… */
+  readonly keptPrefix: number;
+  /** …and their last `keptSuffix` (never overlapping the prefix in either). */
+  readonly keptSuffix: number;
 }
 
 /**
@@ -100,6 +111,15 @@ export interface RebuildOptions {
  * when their source is gone. Every other byte is kept.
  */
 export function rebuildPrompt(stored: string, sources: RenderedSources, options: RebuildOptions = {}): string {
+  return rebuildPromptEdit(stored, sources, options).text;
+}
+
+/**
+ * `rebuildPrompt`, also saying which stretch of the stored prompt changed (found from the blocks
+ * it replaced, without comparing the texts): what differs between the two is only the middle, so
+ * measuring the change (tokens) need not go over the whole prompt again.
+ */
+export function rebuildPromptEdit(stored: string, sources: RenderedSources, options: RebuildOptions = {}): RebuiltPrompt {
   const located = locateBlocksWithHint(stored, sources.soul.exists ? sources.soul.block : undefined);
   const first = located.blocks[0];
   const prefix = first ? stored.slice(0, first.start) : stored;
@@ -108,6 +128,7 @@ export function rebuildPrompt(stored: string, sources: RenderedSources, options:
     tier: b.tier,
     text: stored.slice(b.start, b.end),
     gapAfter: stored.slice(b.end, located.blocks[i + 1]?.start ?? stored.length),
+    kept: true,
   }));
 
   const storedIdentity = items.find((i) => i.kind === 'identity')?.text ?? '';
@@ -130,27 +151,46 @@ export function rebuildPrompt(stored: string, sources: RenderedSources, options:
   setBlock(items, 'skills-index', 'volatile', sources.skills.block, () => firstIn('volatile') ?? items.length);
   setBlock(items, 'memory', 'volatile', sources.memory.block, () => firstIn('volatile', ['skills-index']) ?? items.length);
   setBlock(items, 'user-profile', 'volatile', sources.user.block, () => after('memory') ?? firstIn('volatile', ['skills-index', 'memory']) ?? items.length);
-  return prefix + items.map((i) => i.text + i.gapAfter).join('');
+  const text = prefix + items.map((i) => i.text + i.gapAfter).join('');
+  return { text, ...keptEnds(stored, text, prefix, items) };
+}
+
+/** The stored characters at both ends that the rebuild left in place: kept blocks outside the first and last change. */
+function keptEnds(stored: string, text: string, prefix: string, items: readonly Item[]): { keptPrefix: number; keptSuffix: number } {
+  let keptPrefix = prefix.length;
+  for (const item of items) {
+    if (!item.kept) break;
+    keptPrefix += item.text.length + item.gapAfter.length;
+  }
+  let keptSuffix = 0;
+  for (let i = items.length - 1; i >= 0 && items[i]!.kept; i--) keptSuffix += items[i]!.text.length + items[i]!.gapAfter.length;
+  // The kept start reaches the end of one text (nothing changed, or blocks were only appended).
+  const limit = Math.min(stored.length, text.length);
+  if (keptPrefix >= limit) return { keptPrefix: limit, keptSuffix: 0 };
+  return { keptPrefix, keptSuffix: Math.min(keptSuffix, limit - keptPrefix) };
 }
 
 /** Replaces the block of `kind`, removes it when `text` is empty, or inserts it at `insertAt()`. */
 function setBlock(items: Item[], kind: BlockKind, tier: TierName, text: string, insertAt: () => number): void {
   const at = items.findIndex((i) => i.kind === kind);
   if (at >= 0 && text) {
-    items[at]!.text = text;
+    if (items[at]!.text !== text) Object.assign(items[at]!, { text, kept: false });
   } else if (at >= 0) {
     const [removed] = items.splice(at, 1);
     // The last block takes its trailing separator with it; the one before keeps what followed.
-    if (at === items.length && at > 0) items[at - 1]!.gapAfter = removed!.gapAfter;
+    if (at === items.length && at > 0) Object.assign(items[at - 1]!, { gapAfter: removed!.gapAfter, kept: false });
+    // What followed the removed block now follows another: that neighbour is where the change is.
+    else if (at < items.length) items[at]!.kept = false;
+    else if (at > 0) items[at - 1]!.kept = false;
   } else if (text) {
     const index = insertAt();
     if (index >= items.length) {
       const last = items[items.length - 1];
       const tail = last ? last.gapAfter : '';
-      if (last) last.gapAfter = '\n\n';
-      items.push({ kind, tier, text, gapAfter: tail });
+      if (last) Object.assign(last, { gapAfter: '\n\n', kept: false });
+      items.push({ kind, tier, text, gapAfter: tail, kept: false });
     } else {
-      items.splice(index, 0, { kind, tier, text, gapAfter: '\n\n' });
+      items.splice(index, 0, { kind, tier, text, gapAfter: '\n\n', kept: false });
     }
   }
 }

@@ -1,4 +1,4 @@
-// Bundles the three entry points with esbuild and puts better-sqlite3's native binary next to the
+// Bundles the three entry points and the tokenizer with esbuild and puts better-sqlite3's native binary next to the
 // server bundle, where the store loads it through `nativeBinding` (VS Code's own runtime cannot
 // resolve node_modules inside a packaged extension).
 import * as esbuild from 'esbuild';
@@ -10,6 +10,15 @@ const require = createRequire(import.meta.url);
 const root = join(dirname(new URL(import.meta.url).pathname), '..');
 const production = process.argv.includes('--production');
 
+// tokens.ts requires the tokenizer as './o200kEncoder.js' only when a count misses its caches: the
+// require stays a runtime one, and the tokenizer is a bundle of its own next to the others.
+const tokenizerApart = {
+  name: 'tokenizer-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/o200kEncoder\.js$/ }, () => ({ path: './o200kEncoder.js', external: true }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -20,6 +29,7 @@ const common = {
   logLevel: 'warning',
   // node:sqlite is optional (Node >= 22.5); it is required lazily and must stay a runtime require.
   external: ['vscode', 'node:sqlite'],
+  plugins: [tokenizerApart],
 };
 
 await Promise.all([
@@ -31,6 +41,7 @@ await Promise.all([
     banner: { js: '#!/usr/bin/env node' },
   }),
   esbuild.build({ ...common, entryPoints: [join(root, 'client/extension.ts')], outfile: join(root, 'dist/extension.js') }),
+  esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/o200kEncoder.ts')], outfile: join(root, 'dist/o200kEncoder.js') }),
 ]);
 chmodSync(join(root, 'dist/cli.js'), 0o755);
 

@@ -1,7 +1,7 @@
 // Token counts for cost estimates. Offline only: gpt-tokenizer's o200k_base BPE, which is the real
 // tokenizer of current OpenAI models and a close estimate for others (Claude, Gemini, Llama… have their
 // own vocabularies; their counts are shown as "≈"). Never throws: a count is never worth a crash.
-import type * as O200k from 'gpt-tokenizer/encoding/o200k_base';
+import type * as O200k from './o200kEncoder';
 import toolSchemaData from './tool-schema-tokens.json';
 import { parseModelRef } from './modelRef';
 import { TokenCountStore } from './tokenCountStore';
@@ -47,8 +47,9 @@ function diskStore(): TokenCountStore | undefined {
 }
 
 function o200k(): typeof O200k {
-  // Loaded on first use: building the BPE tables takes about 300 ms.
-  encoder ??= require('gpt-tokenizer/encoding/o200k_base') as typeof O200k;
+  // Loaded on first use: building the BPE tables takes about 300 ms and 70 MB. A separate file next
+  // to this one, in out/ as in dist/ (scripts/build.mjs keeps this require out of the bundles).
+  encoder ??= require('./o200kEncoder.js') as typeof O200k;
   return encoder;
 }
 

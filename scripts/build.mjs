@@ -1,6 +1,7 @@
-// Bundles the three entry points and the tokenizer with esbuild and puts better-sqlite3's native binary next to the
-// server bundle, where the store loads it through `nativeBinding` (VS Code's own runtime cannot
-// resolve node_modules inside a packaged extension).
+// Bundles the three entry points, the tokenizer and the server's token-count helper with esbuild,
+// and puts better-sqlite3's native binary next to the server bundle, where the store loads it
+// through `nativeBinding` (VS Code's own runtime cannot resolve node_modules inside a packaged
+// extension).
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, existsSync, chmodSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -42,6 +43,9 @@ await Promise.all([
   }),
   esbuild.build({ ...common, entryPoints: [join(root, 'client/extension.ts')], outfile: join(root, 'dist/extension.js') }),
   esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/o200kEncoder.ts')], outfile: join(root, 'dist/o200kEncoder.js') }),
+  // The language server counts uncached text through a relay thread in a helper process (helperTokenCounter.ts).
+  esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/tokenCountRelay.ts')], outfile: join(root, 'dist/tokenCountRelay.js') }),
+  esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/tokenCountHelper.ts')], outfile: join(root, 'dist/tokenCountHelper.js') }),
 ]);
 chmodSync(join(root, 'dist/cli.js'), 0o755);
 

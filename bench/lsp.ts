@@ -9,6 +9,7 @@ import * as readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { RefreshRequest, SessionListChangedNotification, type SessionListResult } from '../shared/protocol';
 import { TestLspClient } from '../test/support/lspClient';
+import { ChildRssWatch } from './childRss';
 import type { LargeHome } from './largeHome';
 import { epochMs, median, round, sleep, summarize, type Summary } from './stats';
 
@@ -46,13 +47,20 @@ export interface LspResult {
     readonly writerWith: Summary & { readonly failures: number };
     readonly writerP99Ratio: number;
   };
-  readonly rss: { readonly peakMb: number; readonly endMb: number; readonly byPhase: Readonly<Record<string, number>> };
+  readonly rss: {
+    readonly peakMb: number;
+    readonly endMb: number;
+    readonly byPhase: Readonly<Record<string, number>>;
+    /** The server's token-count helper processes (a separate process each, not in peakMb): the highest VmHWM, and how many ran. */
+    readonly helper: { readonly peakMb: number; readonly processes: number };
+  };
   readonly sessionListBytes: number;
 }
 
 export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: string) => void): Promise<LspResult> {
   const env = { ...process.env, HERMES_LENS_TOKEN_CACHE: path.join(home.dir, 'token-cache'), HERMES_HOME: home.root };
   const client = new TestLspClient({ home: home.root }, env);
+  const helpers = new ChildRssWatch(client.process.pid!);
   const writer = new WriterProcess(home.dbFile);
   try {
     const live = home.liveSessionIds.length;
@@ -176,6 +184,8 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
     const withRefreshes = await within(loopDone, plan.writerPhaseMs + 60_000, 'the writer with refreshes');
     const writerWithout = { ...summarize(without.latenciesMs), failures: without.failures };
     const writerWith = { ...summarize(withRefreshes.latenciesMs), failures: withRefreshes.failures };
+    const helper = helpers.result();
+    log(`    token-count helper peak RSS ${helper.peakMb} MB (${helper.processes} started; a process of its own)`);
     log(`    writer p99 ${writerWithout.p99} ms alone, ${writerWith.p99} ms with ${refreshAll.length} refresh requests (p95 ${summarize(refreshAll).p95} ms)`);
 
     // 5. Peak RSS of the server process over everything above.
@@ -204,10 +214,11 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
         writerWith,
         writerP99Ratio: round(writerWith.p99 / writerWithout.p99, 2),
       },
-      rss: { ...rss, byPhase: rssByPhase },
+      rss: { ...rss, byPhase: rssByPhase, helper: helpers.result() },
       sessionListBytes,
     };
   } finally {
+    helpers.stop();
     writer.close();
     await Promise.race([client.shutdown().catch(() => undefined), sleep(5000)]);
     client.kill();

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { ColdResult } from './cold';
 import type { HomeSize } from './largeHome';
 import type { LspPlan, LspResult } from './lsp';
+import { HELPER_IDLE_MS } from '../server/hermes/cost/helperTokenCounter';
 import { round } from './stats';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -170,6 +171,7 @@ function resultSection(title: string, r: BenchResults): string[] {
     `- Hermes write → notification measured from the writer's commit; from the parent's command it is ${r.lsp.reeval.writeRoundTripMs} ms (includes the writer process's own work);`,
     `- refresh requests while Hermes writes: p50 ${r.lsp.refresh.latency.p50} ms, p95 ${r.lsp.refresh.latency.p95} ms over ${r.lsp.refresh.latency.n} requests (one session: p95 ${r.lsp.refresh.sessionScope.p95} ms; whole profile: p95 ${r.lsp.refresh.profileScope.p95} ms); writer p50 ${r.lsp.refresh.writerWithout.p50} → ${r.lsp.refresh.writerWith.p50} ms, max ${r.lsp.refresh.writerWithout.max} → ${r.lsp.refresh.writerWith.max} ms over ${r.lsp.refresh.writerWithout.n} / ${r.lsp.refresh.writerWith.n} transactions, ${r.lsp.refresh.writerWith.failures} failed;`,
     `- server peak RSS by phase (MB): ${Object.entries(r.lsp.rss.byPhase ?? {}).map(([k, v]) => `${k} ${v}`).join(' → ')}; at the end ${r.lsp.rss.endMb} MB resident;`,
+    `- the server's token-count helper (a process of its own, started when text no cache knows shows up, gone after ${HELPER_IDLE_MS / 1000} s without): peak RSS ${r.lsp.rss.helper ? `${r.lsp.rss.helper.peakMb} MB, ${r.lsp.rss.helper.processes} started` : 'not measured'} (not in the server's figure);`,
     `- runs: cold ${r.plan.coldRuns} per side (median), ${r.plan.reevalRuns} saves and ${r.plan.reevalRuns} writes (median), ${r.plan.hoverRuns} hovers and no-ops (percentiles), writer phases of ${r.plan.writerPhaseMs / 1000} s each.`,
     '',
   ];
@@ -202,7 +204,8 @@ function missed(r: BenchResults | undefined): string[] {
       `- **Cold status (${r.coldRatio}× the floor).** Starting Node and loading the CLI bundle takes ${c.cliStartupMs} ms; ` +
         `a status of the same profile files over a state.db with no sessions takes ${c.noSessionsMs} ms ` +
         `(${round(c.noSessionsMs / c.floorMs, 1)}× the whole floor of ${c.floorMs} ms) before the first row is read: sqlite3 is a small C program, ` +
-        'the lens a JavaScript bundle that also reads SOUL.md, config.yaml and a thousand SKILL.md files, loads the price list and ' +
+        'the lens a 1 MB JavaScript bundle (the 3 MB of tokenizer tables are a file of their own, loaded only on a token-count cache ' +
+        'miss) that also reads SOUL.md, config.yaml and a thousand SKILL.md files, loads the price list and ' +
         `compiles Hermes' injection patterns. The rows themselves add ${round(c.coldMs - c.noSessionsMs, 1)} ms ` +
         `(${round((c.coldMs - c.noSessionsMs) / c.floorMs, 2)}× the floor): the same reads plus parsing and judging every distinct prompt, ` +
         'costing every session and writing the JSON. With 100,000 sessions the floor grows and the ratio falls (see the variant). ' +
@@ -229,12 +232,11 @@ function missed(r: BenchResults | undefined): string[] {
   if (!r.met.rssMb) {
     const phases = r.lsp.rss.byPhase ?? {};
     notes.push(
-      `- **RSS (${r.rssMb} MB).** Node with the server bundle takes about 65 MB before reading anything; the o200k tokenizer adds about ` +
-        `75 MB the first time text it has never counted shows up (here: the first SOUL.md edit; at start ${phases.start ?? '?'} MB with every count ` +
-        'found in the token-count cache); under a stream of Hermes writes V8 lets its heap grow between collections (the live heap ' +
-        'stays about 35 MB: in-process runs with forced collection hold steady). Options: count new text in a short-lived helper ' +
-        'process, count with the tokenizer only for OpenAI models (for others o200k is an estimate anyway), and start the server ' +
-        'with `--max-semi-space-size=1` (client/client.ts `execArgv`), which took the start from 164 to 142 MB here.',
+      `- **RSS (${r.rssMb} MB).** Node with the server bundle takes about 60 MB before reading anything (1 MB V8 semi-spaces, ` +
+        `shared/serverExecArgv.ts; at start ${phases.start ?? '?'} MB with every count found in the token-count cache). Text never counted ` +
+        'before (here: each SOUL.md edit) is counted in a helper process, so the o200k tables (about 70 MB) stay out of the server; ' +
+        'the relay thread that talks to it costs the server about 10 MB while it runs. Under a stream of Hermes writes V8 lets its ' +
+        'heap grow between collections (the live heap stays about 35 MB: in-process runs with forced collection hold steady).',
     );
   }
   return notes.length ? ['## Targets missed, and why', '', ...notes, ''] : [];
@@ -266,7 +268,8 @@ const METHOD = [
   '  jittered retries (FACTS §2); each transaction is timed from BEGIN to COMMIT, waits included. Phase one: the writer alone (the',
   '  server re-evaluating on its writes). Phase two: the same while the editor sends refresh requests (three of one session, then',
   '  one for the whole profile, each awaited, 200 ms apart). writerP99Ratio = p99 with / p99 without.',
-  '- **RSS**: `VmHWM` of the server process from `/proc/<pid>/status` after everything above.',
+  '- **RSS**: `VmHWM` of the server process from `/proc/<pid>/status` after everything above. The token-count helper is a process',
+  '  of its own (a child of the server): its `VmHWM` is sampled every 50 ms while it lives and reported apart.',
   '- The machine is shared and noisy: medians and paired, alternating runs keep the ratios meaningful; absolute times vary.',
   '',
 ];

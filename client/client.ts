@@ -13,6 +13,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import type { HermesInitializationOptions } from '../shared/protocol';
+import { SERVER_EXEC_ARGV } from '../shared/serverExecArgv';
 import { SETTINGS_SECTION } from '../shared/settings';
 import { CLIENT_ID, CLIENT_NAME, COMMANDS } from './ids';
 
@@ -38,8 +39,8 @@ export interface ClientSetup {
 }
 
 export function createClient(setup: ClientSetup): { client: LanguageClient; disposables: vscode.Disposable[] } {
-  const run: NodeModule = { module: setup.serverModule, transport: TransportKind.ipc, runtime: setup.runtime };
-  const debug: NodeModule = { ...run, options: { execArgv: ['--nolazy', '--inspect=6019'] } };
+  const run: NodeModule = { module: setup.serverModule, transport: TransportKind.ipc, runtime: setup.runtime, options: { execArgv: [...SERVER_EXEC_ARGV] } };
+  const debug: NodeModule = { ...run, options: { execArgv: [...SERVER_EXEC_ARGV, '--nolazy', '--inspect=6019'] } };
   const serverOptions: ServerOptions = { run, debug };
 
   const watcher = vscode.workspace.createFileSystemWatcher(SOURCE_FILES_GLOB);

@@ -1,6 +1,7 @@
-// Bundles the three entry points with esbuild and puts better-sqlite3's native binary next to the
-// server bundle, where the store loads it through `nativeBinding` (VS Code's own runtime cannot
-// resolve node_modules inside a packaged extension).
+// Bundles the three entry points, the tokenizer and the server's token-count helper with esbuild,
+// and puts better-sqlite3's native binary next to the server bundle, where the store loads it
+// through `nativeBinding` (VS Code's own runtime cannot resolve node_modules inside a packaged
+// extension).
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, existsSync, chmodSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,6 +10,15 @@ import { dirname, join } from 'node:path';
 const require = createRequire(import.meta.url);
 const root = join(dirname(new URL(import.meta.url).pathname), '..');
 const production = process.argv.includes('--production');
+
+// tokens.ts requires the tokenizer as './o200kEncoder.js' only when a count misses its caches: the
+// require stays a runtime one, and the tokenizer is a bundle of its own next to the others.
+const tokenizerApart = {
+  name: 'tokenizer-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/o200kEncoder\.js$/ }, () => ({ path: './o200kEncoder.js', external: true }));
+  },
+};
 
 const common = {
   bundle: true,
@@ -20,6 +30,7 @@ const common = {
   logLevel: 'warning',
   // node:sqlite is optional (Node >= 22.5); it is required lazily and must stay a runtime require.
   external: ['vscode', 'node:sqlite'],
+  plugins: [tokenizerApart],
 };
 
 await Promise.all([
@@ -31,6 +42,10 @@ await Promise.all([
     banner: { js: '#!/usr/bin/env node' },
   }),
   esbuild.build({ ...common, entryPoints: [join(root, 'client/extension.ts')], outfile: join(root, 'dist/extension.js') }),
+  esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/o200kEncoder.ts')], outfile: join(root, 'dist/o200kEncoder.js') }),
+  // The language server counts uncached text through a relay thread in a helper process (helperTokenCounter.ts).
+  esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/tokenCountRelay.ts')], outfile: join(root, 'dist/tokenCountRelay.js') }),
+  esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/tokenCountHelper.ts')], outfile: join(root, 'dist/tokenCountHelper.js') }),
 ]);
 chmodSync(join(root, 'dist/cli.js'), 0o755);
 

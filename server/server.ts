@@ -13,7 +13,9 @@ import {
   type InitializeParams,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { HelperTokenCounter } from './hermes/cost/helperTokenCounter';
 import { parsePriceOverrides } from './hermes/cost/prices';
+import { countUncachedWith } from './hermes/cost/tokens';
 import { describeError, HermesError } from './hermes/errors';
 import { sqliteDriverStatus } from './hermes/store/connection';
 import { provideCodeActions } from './lsp/features/codeActions';
@@ -45,6 +47,8 @@ import {
 import type { HermesLensSettings } from '../shared/settings';
 
 export function startServer(connection: Connection): void {
+  // Text no cache knows is counted in a helper process: the tokenizer's tables never stay in the server.
+  countUncachedWith(new HelperTokenCounter().count);
   const documents = new TextDocuments(TextDocument);
   const log = new Log(connection);
   const model = new HermesModel();

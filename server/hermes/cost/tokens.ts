@@ -1,8 +1,8 @@
 // Token counts for cost estimates. Offline only: gpt-tokenizer's o200k_base BPE, which is the real
 // tokenizer of current OpenAI models and a close estimate for others (Claude, Gemini, Llama… have their
 // own vocabularies; their counts are shown as "≈"). Never throws: a count is never worth a crash.
-import type * as O200k from 'gpt-tokenizer/encoding/o200k_base';
 import toolSchemaData from './tool-schema-tokens.json';
+import { countWithTokenizer, isWhitespace, type ParagraphCount } from './countWithTokenizer';
 import { parseModelRef } from './modelRef';
 import { TokenCountStore } from './tokenCountStore';
 
@@ -12,25 +12,29 @@ export interface TokenCount {
   readonly exact: boolean;
 }
 
+/** Counts paragraphs that no cache knows, in the order given. */
+export type UncachedCounter = (paragraphs: readonly string[]) => ParagraphCount[];
+
 // OpenAI models tokenized with o200k_base (gpt-oss uses o200k_harmony: the same merges plus chat-format
 // special tokens, so plain text counts the same). GPT-4 / GPT-3.5 use cl100k_base and are not exact here.
 const O200K_MODELS = /^(?:gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|gpt-[6-9]|gpt-oss|gpt-realtime|gpt-audio|o[1-9](?:-|$)|chatgpt-4o|codex-mini)/;
 
-// BPE cost grows with the square of a pre-token's length, and a run without spaces (a base64 blob, a
-// line of `=`) is one pre-token: 30 KB of letters takes most of a second, 200 KB over half a minute.
-// Such runs are counted in slices; the count is then off by at most a token per slice and not "exact".
-const LONG_RUN_CHARS = 1000;
-const SLICE = 500;
 // Beyond this the estimate is good enough and tokenizing would stall the server.
 const MAX_TOKENIZED_CHARS = 2_000_000;
 // Characters per token of typical English prose and code, the usual rule of thumb.
 const CHARS_PER_TOKEN = 4;
 
-// Treat text such as "<|endoftext|>" in a prompt as plain text instead of rejecting it.
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-
-let encoder: typeof O200k | undefined;
+const inThisProcess: UncachedCounter = (paragraphs) => paragraphs.map(countWithTokenizer);
+let countUncached: UncachedCounter = inThisProcess;
 let disk: TokenCountStore | null | undefined;
+
+/**
+ * Where text that no cache knows is counted from now on (the language server passes a helper
+ * process, so the tokenizer's tables never stay in it); the default counts in this process.
+ */
+export function countUncachedWith(counter: UncachedCounter | undefined): void {
+  countUncached = counter ?? inThisProcess;
+}
 
 /** Counts remembered across processes (see tokenCountStore.ts); null when turned off. */
 function diskStore(): TokenCountStore | undefined {
@@ -46,24 +50,15 @@ function diskStore(): TokenCountStore | undefined {
   return disk ?? undefined;
 }
 
-function o200k(): typeof O200k {
-  // Loaded on first use: building the BPE tables takes about 300 ms.
-  encoder ??= require('gpt-tokenizer/encoding/o200k_base') as typeof O200k;
-  return encoder;
-}
-
 export function countTokens(text: string, model?: string): TokenCount {
   if (typeof text !== 'string' || text.length === 0) return { tokens: 0, exact: isO200kModel(model) };
   if (text.length > MAX_TOKENIZED_CHARS) return { tokens: estimateTokensFromChars(text.length), exact: false };
   try {
     let tokens = 0;
     let sliced = false;
-    let start = 0;
-    for (const end of paragraphEnds(text)) {
-      const part = countParagraph(start === 0 && end === text.length ? text : text.slice(start, end));
+    for (const part of countParagraphs(paragraphsOf(text))) {
       tokens += part.tokens;
       sliced ||= part.sliced;
-      start = end;
     }
     return { tokens, exact: !sliced && isO200kModel(model) };
   } catch {
@@ -78,33 +73,48 @@ export function countTokens(text: string, model?: string): TokenCount {
 // pre-token never spans a position that follows a newline and holds a character other than
 // whitespace or "/" (only the `[\r\n/]*` tail of a punctuation run and whitespace runs can contain a
 // newline, and neither continues into such a character). Paragraph starts after a blank line are
-// such positions; a long run (below) never spans one either, since it is all whitespace or none.
-interface ParagraphCount {
-  readonly tokens: number;
-  /** A long run was counted in slices: not exact. */
-  readonly sliced: boolean;
-}
-
+// such positions; a long run (countWithTokenizer.ts) never spans one either, since it is all
+// whitespace or none.
 const remembered = new Map<string, ParagraphCount>();
 let rememberedChars = 0;
 /** About 32 MB of remembered paragraph text at most; the older half goes when it is full. */
 const MAX_REMEMBERED_CHARS = 16_000_000;
 
-function countParagraph(text: string): ParagraphCount {
-  const hit = remembered.get(text);
-  if (hit) return hit;
+/** Counts from memory, else from disk, else all the missing ones in one call of the counter. */
+function countParagraphs(paragraphs: readonly string[]): ParagraphCount[] {
   const store = diskStore();
-  const key = store ? TokenCountStore.keyOf(text) : '';
-  let counted = store?.get(key);
-  if (!counted) {
-    counted = countUncached(text);
-    store?.set(key, counted);
+  const counts: Array<ParagraphCount | undefined> = [];
+  const keys: string[] = [];
+  const missing: number[] = [];
+  for (let i = 0; i < paragraphs.length; i++) {
+    const text = paragraphs[i]!;
+    const hit = remembered.get(text);
+    if (hit) {
+      counts.push(hit);
+      continue;
+    }
+    keys[i] = store ? TokenCountStore.keyOf(text) : '';
+    const stored = store?.get(keys[i]!);
+    counts.push(stored);
+    if (!stored) missing.push(i);
   }
+  if (missing.length > 0) {
+    const counted = countUncached(missing.map((i) => paragraphs[i]!));
+    missing.forEach((i, n) => {
+      counts[i] = counted[n]!;
+      store?.set(keys[i]!, counted[n]!);
+    });
+  }
+  for (let i = 0; i < paragraphs.length; i++) if (keys[i] !== undefined) remember(paragraphs[i]!, counts[i]!);
+  return counts as ParagraphCount[];
+}
+
+function remember(text: string, counted: ParagraphCount): void {
+  if (remembered.has(text)) return; // the same paragraph twice in one text
   if (rememberedChars + text.length > MAX_REMEMBERED_CHARS) forgetOlderHalf();
   // Keep a flat copy as the key: a slice would keep the whole prompt it was cut from alive.
   remembered.set(text.length > 64 ? (' ' + text).slice(1) : text, counted);
   rememberedChars += text.length;
-  return counted;
 }
 
 function forgetOlderHalf(): void {
@@ -116,75 +126,29 @@ function forgetOlderHalf(): void {
   }
 }
 
-function countUncached(text: string): ParagraphCount {
-  const { countTokens: count } = o200k();
-  let tokens = 0;
-  let sliced = false;
-  let last = 0;
-  for (const [start, end] of longRuns(text)) {
-    tokens += count(text.slice(last, start), PLAIN_TEXT);
-    for (let offset = start; offset < end; offset += SLICE) tokens += count(text.slice(offset, Math.min(end, offset + SLICE)), PLAIN_TEXT);
-    last = end;
-    sliced = true;
-  }
-  tokens += count(last === 0 ? text : text.slice(last), PLAIN_TEXT);
-  return { tokens, sliced };
-}
-
-/** Where each paragraph ends (the last one at `text.length`): after blank lines, before a safe character. */
-function paragraphEnds(text: string): number[] {
-  const ends: number[] = [];
+/** The text cut into paragraphs: after blank lines, before a safe character. */
+function paragraphsOf(text: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
   let from = 0;
   for (;;) {
     const at = text.indexOf('\n\n', from);
     if (at < 0) break;
     let p = at + 2;
     while (text.charCodeAt(p) === 0x0a) p++;
-    if (p < text.length && isParagraphStart(text.charCodeAt(p))) ends.push(p);
+    if (p < text.length && isParagraphStart(text.charCodeAt(p))) {
+      parts.push(text.slice(start, p));
+      start = p;
+    }
     from = p;
   }
-  ends.push(text.length);
-  return ends;
+  parts.push(start === 0 ? text : text.slice(start));
+  return parts;
 }
 
 /** Not whitespace (as the pre-tokenizer's `\s`) and not "/". */
 function isParagraphStart(code: number): boolean {
   return code !== 0x2f && !isWhitespace(code);
-}
-
-// `\s` of JavaScript regular expressions (the o200k pre-tokenizer's class).
-function isWhitespace(code: number): boolean {
-  return (
-    (code >= 0x09 && code <= 0x0d) ||
-    code === 0x20 ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
-
-/**
- * Maximal runs of at least LONG_RUN_CHARS UTF-16 units that are all whitespace or all not (what
- * `/\S{1000,}|\s{1000,}/g` finds), by a single scan.
- */
-function longRuns(text: string): Array<[number, number]> {
-  const runs: Array<[number, number]> = [];
-  let start = 0;
-  let space = text.length > 0 && isWhitespace(text.charCodeAt(0));
-  for (let i = 1; i <= text.length; i++) {
-    const s = i < text.length ? isWhitespace(text.charCodeAt(i)) : !space;
-    if (s === space) continue;
-    if (i - start >= LONG_RUN_CHARS) runs.push([start, i]);
-    start = i;
-    space = s;
-  }
-  return runs;
 }
 
 /** Tokens of text known only by its length (transcript messages whose token_count Hermes did not record). */

@@ -1,0 +1,30 @@
+// The helper process that counts paragraphs no cache knows, for the language server (see
+// helperTokenCounter.ts): the o200k tables (about 70 MB) live here, not in the server, and go when
+// the server closes this process's stdin after a quiet spell.
+//
+// Protocol, one JSON line each way: {"texts": string[]} → {"counts": [tokens, sliced (0|1)][]}, or
+// {"error": string} (never text of the request: prompt text stays private).
+import * as readline from 'node:readline';
+import { countWithTokenizer } from './countWithTokenizer';
+
+export interface HelperRequest {
+  readonly texts: readonly string[];
+}
+
+export type HelperResponse = { readonly counts: ReadonlyArray<readonly [number, 0 | 1]> } | { readonly error: string };
+
+function answer(line: string): HelperResponse {
+  try {
+    const request = JSON.parse(line) as HelperRequest;
+    return { counts: request.texts.map((text) => countWithTokenizer(text)).map((c) => [c.tokens, c.sliced ? 1 : 0] as const) };
+  } catch (error) {
+    return { error: error instanceof Error ? error.name : 'error' };
+  }
+}
+
+if (require.main === module) {
+  readline.createInterface({ input: process.stdin, crlfDelay: Infinity }).on('line', (line) => {
+    process.stdout.write(JSON.stringify(answer(line)) + '\n');
+  });
+  // stdin closed (the server is done with us, or gone): readline ends, nothing keeps the process.
+}

@@ -146,6 +146,99 @@ function paragraphsOf(text: string): string[] {
   return parts;
 }
 
+/** `length` characters that sit unchanged at `before` in one text and at `after` in its edit. */
+export interface SharedStretch {
+  readonly before: number;
+  readonly after: number;
+  readonly length: number;
+}
+
+/**
+ * The tokens of `after`, an edit of `before` (counted `beforeCount`) that kept the `shared`
+ * stretches (in order) and changed what lies between them: a rebuilt prompt, where a save changed a
+ * block or two of thirty kilobytes. Only the changed parts are counted, each widened to paragraph
+ * starts inside the neighbouring shared stretches (the same positions in both texts), so the
+ * paragraph sums stay exact; a shared stretch without a paragraph start joins the change around it.
+ */
+export function countTokensAfterEdit(before: string, beforeCount: TokenCount, after: string, shared: readonly SharedStretch[], model?: string): TokenCount {
+  if (before.length > MAX_TOKENIZED_CHARS || after.length > MAX_TOKENIZED_CHARS || !inOrder(shared, before.length, after.length)) return countTokens(after, model);
+  let tokens = beforeCount.tokens;
+  let exact = beforeCount.exact;
+  // From one pair of corresponding paragraph starts to the next, through each shared stretch.
+  let fromBefore = 0;
+  let fromAfter = 0;
+  const changed = (toBefore: number, toAfter: number) => {
+    const removed = before.slice(fromBefore, toBefore);
+    const added = after.slice(fromAfter, toAfter);
+    if (removed !== added) {
+      const count = countTokens(added, model);
+      tokens += count.tokens - countTokens(removed, model).tokens;
+      exact &&= count.exact;
+    }
+  };
+  for (const s of shared) {
+    const cuts = paragraphStartsIn(before, after, s);
+    if (!cuts) continue; // no paragraph start inside: the stretch is counted with the change around it
+    changed(cuts.first, cuts.first - s.before + s.after);
+    fromBefore = cuts.last;
+    fromAfter = cuts.last - s.before + s.after;
+  }
+  changed(before.length, after.length);
+  return { tokens, exact };
+}
+
+/**
+ * The first and last positions of a shared stretch (in `before`) where both texts start a paragraph:
+ * a paragraph start whose two preceding characters lie in the stretch too, or the texts' common
+ * start or end when the stretch reaches it.
+ */
+function paragraphStartsIn(before: string, after: string, s: SharedStretch): { first: number; last: number } | undefined {
+  const end = s.before + s.length;
+  const atStart = s.before === 0 && s.after === 0;
+  const atEnd = end === before.length && s.after + s.length === after.length;
+  const next = paragraphStartAtOrAfter(before, s.before + 2);
+  const previous = paragraphStartAtOrBefore(before, end - 1);
+  const innerFirst = next <= end - 1 ? next : undefined;
+  const innerLast = previous >= s.before + 2 ? previous : undefined;
+  const first = atStart ? 0 : (innerFirst ?? (atEnd ? end : undefined));
+  const last = atEnd ? end : (innerLast ?? (atStart ? 0 : undefined));
+  return first === undefined || last === undefined ? undefined : { first, last };
+}
+
+/** The stretches follow each other, inside both texts. */
+function inOrder(shared: readonly SharedStretch[], beforeLength: number, afterLength: number): boolean {
+  let before = 0;
+  let after = 0;
+  for (const s of shared) {
+    if (s.length <= 0 || s.before < before || s.after < after || s.before + s.length > beforeLength || s.after + s.length > afterLength) return false;
+    before = s.before + s.length;
+    after = s.after + s.length;
+  }
+  return true;
+}
+
+/** The last paragraph start at or before `limit` (0, the text's start, when there is none). */
+function paragraphStartAtOrBefore(text: string, limit: number): number {
+  if (limit < 2) return 0;
+  for (let at = text.lastIndexOf('\n\n', limit - 2); at >= 0; at = at === 0 ? -1 : text.lastIndexOf('\n\n', at - 1)) {
+    if (isParagraphStartAt(text, at + 2)) return at + 2;
+  }
+  return 0;
+}
+
+/** The first paragraph start at or after `from` (the text's length when there is none). */
+function paragraphStartAtOrAfter(text: string, from: number): number {
+  for (let at = text.indexOf('\n\n', Math.max(0, from - 2)); at >= 0; at = text.indexOf('\n\n', at + 1)) {
+    if (at + 2 >= from && isParagraphStartAt(text, at + 2)) return at + 2;
+  }
+  return text.length;
+}
+
+/** Where paragraphsOf cuts: after a blank line, on a character that is no newline and starts a paragraph. */
+function isParagraphStartAt(text: string, p: number): boolean {
+  return p < text.length && text.charCodeAt(p - 1) === 0x0a && text.charCodeAt(p - 2) === 0x0a && text.charCodeAt(p) !== 0x0a && isParagraphStart(text.charCodeAt(p));
+}
+
 /** Not whitespace (as the pre-tokenizer's `\s`) and not "/". */
 function isParagraphStart(code: number): boolean {
   return code !== 0x2f && !isWhitespace(code);

@@ -6,14 +6,14 @@ import type { PromptAnatomy } from '../anatomy/types';
 import { readProfileConfig, type ProfileConfig } from '../config';
 import { lookupPrices, type PriceOverrides } from '../cost/prices';
 import { estimateRefreshCost } from '../cost/refreshCost';
-import { countTokens, estimateTokensFromChars, toolSchemaTokens } from '../cost/tokens';
+import { countTokensAfterEdit, estimateTokensFromChars, toolSchemaTokens } from '../cost/tokens';
 import { cacheTtlSeconds } from '../cost/ttl';
 import { describeError } from '../errors';
 import { profilePaths } from '../home';
 import type { Profile, SessionRecord, SessionState, StaleReason, TranscriptSize } from '../model';
 import { compactionTip } from '../refresh/compactionTip';
 import { profileRequestedEpoch, requestedEpoch, stampedEpoch } from '../refresh/epochs';
-import { rebuildPrompt } from '../sources/promptBuilder';
+import { rebuildPromptEdit } from '../sources/promptBuilder';
 import { renderProfileSources, renderProjectContext } from '../sources/renderSources';
 import type { RenderedSources } from '../sources/types';
 import { staleReasons } from '../staleness';
@@ -272,8 +272,11 @@ function judge(ctx: SessionContext, promptKey: string, anatomy: PromptAnatomy): 
     const sources = ctx.sourcesFor(ctx.record.cwd);
     const reasons = staleReasons(anatomy, sources, ctx.record.cwd, ctx.cache.skillReasons);
     if (reasons.length === 0) return { reasons, deltaTokens: 0 };
-    const rebuilt = rebuildPrompt(anatomy.text, sources);
-    return { reasons, deltaTokens: countTokens(rebuilt, ctx.record.model).tokens - anatomy.tokens };
+    // Only the blocks the rebuild replaced are counted again, not the whole prompt per save.
+    const rebuilt = rebuildPromptEdit(anatomy.text, sources);
+    const before = { tokens: anatomy.tokens, exact: anatomy.tokensExact };
+    const after = countTokensAfterEdit(anatomy.text, before, rebuilt.text, rebuilt.kept, ctx.record.model);
+    return { reasons, deltaTokens: after.tokens - anatomy.tokens };
   });
 }
 

@@ -87,8 +87,8 @@ interface Item {
   text: string;
   /** The separator that followed the block in the stored prompt. */
   gapAfter: string;
-  /** Text and separator are the stored prompt's: the block was neither replaced nor inserted. */
-  kept: boolean;
+  /** Where text and separator sit in the stored prompt, while both are still the stored ones. */
+  origin: number | undefined;
 }
 
 export interface RebuildOptions {
@@ -96,13 +96,17 @@ export interface RebuildOptions {
   readonly defaultIdentity?: string;
 }
 
-/** A rebuilt prompt, and how much of the stored prompt's start and end it kept byte for byte. */
+/** A stretch the rebuild left as it was: `length` characters at `before` in the stored prompt, at `after` in the rebuilt one. */
+export interface KeptRun {
+  readonly before: number;
+  readonly after: number;
+  readonly length: number;
+}
+
+/** A rebuilt prompt, and the stretches of the stored prompt it kept byte for byte (in order). */
 export interface RebuiltPrompt {
   readonly text: string;
-  /** `text` and the stored prompt share their first `keptPrefix` characters… */
-  readonly keptPrefix: number;
-  /** …and their last `keptSuffix` (never overlapping the prefix in either). */
-  readonly keptSuffix: number;
+  readonly kept: readonly KeptRun[];
 }
 
 /**
@@ -115,8 +119,8 @@ export function rebuildPrompt(stored: string, sources: RenderedSources, options:
 }
 
 /**
- * `rebuildPrompt`, also saying which stretch of the stored prompt changed (found from the blocks
- * it replaced, without comparing the texts): what differs between the two is only the middle, so
+ * `rebuildPrompt`, also saying which stretches of the stored prompt it kept (found from the blocks
+ * it replaced, inserted or removed, without comparing texts): what differs is only in between, so
  * measuring the change (tokens) need not go over the whole prompt again.
  */
 export function rebuildPromptEdit(stored: string, sources: RenderedSources, options: RebuildOptions = {}): RebuiltPrompt {
@@ -128,7 +132,7 @@ export function rebuildPromptEdit(stored: string, sources: RenderedSources, opti
     tier: b.tier,
     text: stored.slice(b.start, b.end),
     gapAfter: stored.slice(b.end, located.blocks[i + 1]?.start ?? stored.length),
-    kept: true,
+    origin: b.start,
   }));
 
   const storedIdentity = items.find((i) => i.kind === 'identity')?.text ?? '';
@@ -151,46 +155,46 @@ export function rebuildPromptEdit(stored: string, sources: RenderedSources, opti
   setBlock(items, 'skills-index', 'volatile', sources.skills.block, () => firstIn('volatile') ?? items.length);
   setBlock(items, 'memory', 'volatile', sources.memory.block, () => firstIn('volatile', ['skills-index']) ?? items.length);
   setBlock(items, 'user-profile', 'volatile', sources.user.block, () => after('memory') ?? firstIn('volatile', ['skills-index', 'memory']) ?? items.length);
-  const text = prefix + items.map((i) => i.text + i.gapAfter).join('');
-  return { text, ...keptEnds(stored, text, prefix, items) };
+  return { text: prefix + items.map((i) => i.text + i.gapAfter).join(''), kept: keptRuns(prefix, items) };
 }
 
-/** The stored characters at both ends that the rebuild left in place: kept blocks outside the first and last change. */
-function keptEnds(stored: string, text: string, prefix: string, items: readonly Item[]): { keptPrefix: number; keptSuffix: number } {
-  let keptPrefix = prefix.length;
+/** The stored stretches the rebuilt text is made of, adjacent ones joined. */
+function keptRuns(prefix: string, items: readonly Item[]): KeptRun[] {
+  const runs: Array<{ before: number; after: number; length: number }> = [];
+  const keep = (before: number, after: number, length: number) => {
+    const last = runs[runs.length - 1];
+    if (length === 0) return;
+    if (last && last.before + last.length === before && last.after + last.length === after) last.length += length;
+    else runs.push({ before, after, length });
+  };
+  keep(0, 0, prefix.length);
+  let at = prefix.length;
   for (const item of items) {
-    if (!item.kept) break;
-    keptPrefix += item.text.length + item.gapAfter.length;
+    const length = item.text.length + item.gapAfter.length;
+    if (item.origin !== undefined) keep(item.origin, at, length);
+    at += length;
   }
-  let keptSuffix = 0;
-  for (let i = items.length - 1; i >= 0 && items[i]!.kept; i--) keptSuffix += items[i]!.text.length + items[i]!.gapAfter.length;
-  // The kept start reaches the end of one text (nothing changed, or blocks were only appended).
-  const limit = Math.min(stored.length, text.length);
-  if (keptPrefix >= limit) return { keptPrefix: limit, keptSuffix: 0 };
-  return { keptPrefix, keptSuffix: Math.min(keptSuffix, limit - keptPrefix) };
+  return runs;
 }
 
 /** Replaces the block of `kind`, removes it when `text` is empty, or inserts it at `insertAt()`. */
 function setBlock(items: Item[], kind: BlockKind, tier: TierName, text: string, insertAt: () => number): void {
   const at = items.findIndex((i) => i.kind === kind);
   if (at >= 0 && text) {
-    if (items[at]!.text !== text) Object.assign(items[at]!, { text, kept: false });
+    if (items[at]!.text !== text) Object.assign(items[at]!, { text, origin: undefined });
   } else if (at >= 0) {
     const [removed] = items.splice(at, 1);
     // The last block takes its trailing separator with it; the one before keeps what followed.
-    if (at === items.length && at > 0) Object.assign(items[at - 1]!, { gapAfter: removed!.gapAfter, kept: false });
-    // What followed the removed block now follows another: that neighbour is where the change is.
-    else if (at < items.length) items[at]!.kept = false;
-    else if (at > 0) items[at - 1]!.kept = false;
+    if (at === items.length && at > 0) Object.assign(items[at - 1]!, { gapAfter: removed!.gapAfter, origin: undefined });
   } else if (text) {
     const index = insertAt();
     if (index >= items.length) {
       const last = items[items.length - 1];
       const tail = last ? last.gapAfter : '';
-      if (last) Object.assign(last, { gapAfter: '\n\n', kept: false });
-      items.push({ kind, tier, text, gapAfter: tail, kept: false });
+      if (last) Object.assign(last, { gapAfter: '\n\n', origin: undefined });
+      items.push({ kind, tier, text, gapAfter: tail, origin: undefined });
     } else {
-      items.splice(index, 0, { kind, tier, text, gapAfter: '\n\n', kept: false });
+      items.splice(index, 0, { kind, tier, text, gapAfter: '\n\n', origin: undefined });
     }
   }
 }

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { countTokens } from '../../../server/hermes/cost/tokens';
+import { countTokens, countTokensAfterEdit } from '../../../server/hermes/cost/tokens';
 import { TokenCountStore, tokenCacheDir } from '../../../server/hermes/cost/tokenCountStore';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -31,6 +31,44 @@ describe('cost/tokens: paragraph-wise counting', () => {
     assert.equal(countTokens(text, 'gpt-5.1').tokens, whole(text));
     assert.equal(countTokens(text, 'gpt-5.1').tokens, whole(text));
     assert.equal(countTokens(text.slice(0, 777), 'gpt-5.1').tokens, whole(text.slice(0, 777)));
+  });
+});
+
+describe('cost/tokens: the count of an edited text from its changed parts', () => {
+  it('equals the count of the whole edited text, wherever the edits fall', () => {
+    const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((parts) => parts.join(''));
+    const segment = fc.oneof(fc.record({ same: text }), fc.record({ removed: text, added: text }));
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 6 }), (segments) => {
+        let before = '';
+        let after = '';
+        const shared: Array<{ before: number; after: number; length: number }> = [];
+        for (const seg of segments) {
+          if ('same' in seg) {
+            if (seg.same) shared.push({ before: before.length, after: after.length, length: seg.same.length });
+            before += seg.same;
+            after += seg.same;
+          } else {
+            before += seg.removed;
+            after += seg.added;
+          }
+        }
+        const counted = countTokensAfterEdit(before, countTokens(before, 'gpt-5.1'), after, shared, 'gpt-5.1');
+        assert.equal(counted.tokens, whole(after), JSON.stringify(segments));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('counts a prompt whose first and last blocks changed like the whole prompt', () => {
+    const blocks = Array.from({ length: 40 }, (_, i) => `## Part ${i}\n\nRule ${i}: stay short.\n- /path/${i}`).join('\n\n');
+    const before = `# Persona\n\nYou are Ada.\n\n${blocks}\n\nMemory: pnpm.`;
+    const after = `# Persona\n\nYou are Ada, now in Lisbon.\n\nNew rule.\n\n${blocks}\n\nMemory: pnpm, CI on GitHub.`;
+    const at = before.indexOf('## Part 0');
+    const shared = [{ before: at, after: after.indexOf('## Part 0'), length: blocks.length + 2 }];
+    assert.equal(countTokensAfterEdit(before, countTokens(before), after, shared).tokens, whole(after));
+    // Stretches out of order are not trusted: the edit is counted whole.
+    assert.equal(countTokensAfterEdit(before, countTokens(before), after, [{ before: 5, after: 0, length: after.length }]).tokens, whole(after));
   });
 });
 

@@ -1,5 +1,5 @@
-// rebuildPromptEdit says how much of the stored prompt's start and end a rebuild kept: the token
-// delta of a refresh is measured on the middle only, so those ends must be exactly the stored bytes.
+// rebuildPromptEdit says which stretches of the stored prompt a rebuild kept: the token delta of a
+// refresh is measured on what lies between them only, so they must be exactly the stored bytes.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { buildSystemPrompt, rebuildPrompt, rebuildPromptEdit } from '../../../server/hermes/sources/promptBuilder';
@@ -26,7 +26,7 @@ function vary(base: RenderedSources, v: { soul: Variant; skills: Variant; projec
 describe('sources: what a rebuild kept of the stored prompt', () => {
   after(cleanup);
 
-  it('keeps exactly the stored bytes at both ends, whatever changed', () => {
+  it('keeps exactly the stored bytes in every kept stretch, whatever changed', () => {
     const f = profileFixture();
     const base = f.render();
     const variant = fc.record({ soul: fc.constantFrom(...VARIANTS), skills: fc.constantFrom(...VARIANTS), project: fc.constantFrom(...VARIANTS), memory: fc.constantFrom(...VARIANTS), user: fc.constantFrom(...VARIANTS) });
@@ -36,16 +36,21 @@ describe('sources: what a rebuild kept of the stored prompt', () => {
         const today = vary(base, now);
         const edit = rebuildPromptEdit(stored, today);
         assert.equal(edit.text, rebuildPrompt(stored, today));
-        const { keptPrefix: a, keptSuffix: z } = edit;
-        assert.ok(a >= 0 && z >= 0 && a + z <= Math.min(stored.length, edit.text.length), JSON.stringify({ a, z }));
-        assert.equal(edit.text.slice(0, a), stored.slice(0, a));
-        assert.equal(edit.text.slice(edit.text.length - z), stored.slice(stored.length - z));
+        let before = 0;
+        let after = 0;
+        for (const run of edit.kept) {
+          assert.ok(run.length > 0 && run.before >= before && run.after >= after, JSON.stringify(edit.kept));
+          assert.equal(edit.text.slice(run.after, run.after + run.length), stored.slice(run.before, run.before + run.length));
+          before = run.before + run.length;
+          after = run.after + run.length;
+        }
+        assert.ok(before <= stored.length && after <= edit.text.length);
       }),
       { numRuns: 300 },
     );
   });
 
-  it('leaves out of the middle everything but the one block that changed', () => {
+  it('keeps everything but the one block that changed', () => {
     const f = profileFixture();
     const base = f.render();
     const same = { soul: 'same', skills: 'same', project: 'same', memory: 'same', user: 'same' } as const;
@@ -54,11 +59,11 @@ describe('sources: what a rebuild kept of the stored prompt', () => {
       for (const change of ['edited', 'gone'] as const) {
         const today = vary(base, { ...same, [key]: change });
         const edit = rebuildPromptEdit(stored, today);
-        const storedMiddle = stored.slice(edit.keptPrefix, stored.length - edit.keptSuffix);
+        const keptChars = edit.kept.reduce((n, run) => n + run.length, 0);
         const block = key === 'soul' ? base.soul.block : key === 'project' ? base.projectContext.block : base[key].block;
-        // The old block, what separated it, and at most the neighbour a removal joined it to.
-        assert.ok(storedMiddle.includes(block) || block === '', `${key} ${change}: the middle misses the changed block`);
-        assert.ok(storedMiddle.length < stored.length / 2, `${key} ${change}: the middle is ${storedMiddle.length} of ${stored.length} characters`);
+        // What was not kept: the old block, and at most a separator or a neighbour's.
+        assert.ok(stored.length - keptChars >= block.length, `${key} ${change}: kept part of the changed block`);
+        assert.ok(stored.length - keptChars <= block.length + 4, `${key} ${change}: ${stored.length - keptChars} characters not kept for a block of ${block.length}`);
       }
     }
   });
@@ -68,6 +73,6 @@ describe('sources: what a rebuild kept of the stored prompt', () => {
     const { prompt, sources } = f.build();
     const edit = rebuildPromptEdit(prompt, sources);
     assert.equal(edit.text, prompt);
-    assert.equal(edit.keptPrefix + edit.keptSuffix, prompt.length);
+    assert.deepEqual(edit.kept, [{ before: 0, after: 0, length: prompt.length }]);
   });
 });

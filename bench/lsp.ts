@@ -55,6 +55,8 @@ export interface LspResult {
     readonly helper: { readonly peakMb: number; readonly processes: number };
   };
   readonly sessionListBytes: number;
+  /** `hermes/sessionListChanged` as sent (JSON bytes, median): the one that showed a save's or a write's effect. */
+  readonly changeBytes: { readonly afterSave: number; readonly afterWrite: number };
 }
 
 export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: string) => void): Promise<LspResult> {
@@ -81,6 +83,7 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
     const costOf = (p: SessionListResult) => `${p.profiles[0]?.stale ?? -1}:${p.profiles[0]?.staleRefreshCostUsd ?? -1}`;
     let cost = costOf(first);
     const saveSamples: number[] = [];
+    const saveChangeBytes: number[] = [];
     let text = original;
     for (let i = 0; i < plan.reevalRuns + 2; i++) {
       text += `\nWhen step ${i + 1} of a plan fails, say which one and propose ${i + 2} ways to recover.\n`;
@@ -96,24 +99,26 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
       cost = costOf(list);
       // The first two saves are a warm-up (the first makes every session stale; the tokenizer may load).
       if (i >= 2) saveSamples.push(dt);
+      if (i >= 2) saveChangeBytes.push(sentBytes(client, list.revision));
     }
     fs.writeFileSync(soulFile, original);
     await client.change(soulUri, original);
     await client.save(soulUri);
     await sleep(600);
     rssByPhase.saves = readRss(pid).peakMb;
-    log(`    re-evaluation after a save of SOUL.md: median ${median(saveSamples).toFixed(1)} ms (peak RSS ${rssByPhase.saves} MB)`);
+    log(`    re-evaluation after a save of SOUL.md: median ${median(saveSamples).toFixed(1)} ms, change sent ${kb(median(saveChangeBytes))} (peak RSS ${rssByPhase.saves} MB)`);
 
     // 2b. A Hermes write to one session (another process), until the list shows it.
     const writeSamples: number[] = [];
     const roundTrips: number[] = [];
+    const writeChangeBytes: number[] = [];
     for (let i = 0; i < plan.reevalRuns; i++) {
       const session = home.liveSessionIds[(i * 37) % live]!;
       const now = Math.round(Date.now() / 10) / 100 + i / 1000;
       const mark = client.mark();
       const sent = epochMs();
       const { committedAt } = await writer.request<{ committedAt: number }>({ cmd: 'append', session, now });
-      await within(
+      const list = await within(
         client.waitFor<SessionListResult>(
           SessionListChangedNotification.method,
           (p) => p.profiles[0]?.sessions.some((s) => s.id === session && s.lastActivityAt === now) ?? false,
@@ -123,12 +128,13 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
         `the session list after write ${i}`,
       );
       const arrived = epochMs();
+      writeChangeBytes.push(sentBytes(client, list.revision));
       writeSamples.push(arrived - committedAt);
       roundTrips.push(arrived - sent);
       await sleep(300);
     }
     rssByPhase.writes = readRss(pid).peakMb;
-    log(`    re-evaluation after a Hermes write: median ${median(writeSamples).toFixed(1)} ms (peak RSS ${rssByPhase.writes} MB)`);
+    log(`    re-evaluation after a Hermes write: median ${median(writeSamples).toFixed(1)} ms, change sent ${kb(median(writeChangeBytes))} (peak RSS ${rssByPhase.writes} MB)`);
 
     // 3. Hover on SOUL.md against a request the server answers at once: hover on a file that is not a
     // Hermes source (same dispatch, an empty answer).
@@ -216,6 +222,7 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
       },
       rss: { ...rss, byPhase: rssByPhase, helper: helpers.result() },
       sessionListBytes,
+      changeBytes: { afterSave: median(saveChangeBytes), afterWrite: median(writeChangeBytes) },
     };
   } finally {
     helpers.stop();
@@ -223,6 +230,17 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
     await Promise.race([client.shutdown().catch(() => undefined), sleep(5000)]);
     client.kill();
   }
+}
+
+/** JSON size of the `hermes/sessionListChanged` the server sent for `revision`. */
+function sentBytes(client: TestLspClient, revision: number): number {
+  const change = client.sessionListChanges.find((c) => c.revision === revision);
+  if (!change) throw new Error(`no session list change with revision ${revision} was received`);
+  return Buffer.byteLength(JSON.stringify(change));
+}
+
+function kb(bytes: number): string {
+  return `${(bytes / 1000).toFixed(1)} kB`;
 }
 
 /** `promise`, or an error naming what did not arrive within `ms`. */

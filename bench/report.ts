@@ -168,6 +168,7 @@ function resultSection(title: string, r: BenchResults): string[] {
     '',
     `- cold status, CPU time (user + system) ${r.cold.coldCpuMs ?? '?'} ms vs the floor's ${r.cold.floorCpuMs ?? '?'} ms (${r.cold.cpuRatio ?? '?'}×); the very first run on a machine (empty token-count cache, the tokenizer loads) ${r.cold.coldFirstRunMs} ms; \`node dist/cli.js --help\` (Node start + loading the CLI bundle, no work) ${r.cold.cliStartupMs} ms; status of the same profile files over a state.db with no sessions ${r.cold.noSessionsMs ?? '?'} ms; the CLI's peak RSS ${r.cold.coldPeakRssMb ?? '?'} MB; status JSON ${(r.cold.statusJsonBytes / 1e6).toFixed(2)} MB;`,
     `- the server's start on this home (initialize → first full session list) ${r.lsp.startupMs} ms; the session list it sends ${(r.lsp.sessionListBytes / 1e6).toFixed(2)} MB;`,
+    ...changeSizeLine(r.lsp),
     `- Hermes write → notification measured from the writer's commit; from the parent's command it is ${r.lsp.reeval.writeRoundTripMs} ms (includes the writer process's own work);`,
     `- refresh requests while Hermes writes: p50 ${r.lsp.refresh.latency.p50} ms, p95 ${r.lsp.refresh.latency.p95} ms over ${r.lsp.refresh.latency.n} requests (one session: p95 ${r.lsp.refresh.sessionScope.p95} ms; whole profile: p95 ${r.lsp.refresh.profileScope.p95} ms); writer p50 ${r.lsp.refresh.writerWithout.p50} → ${r.lsp.refresh.writerWith.p50} ms, max ${r.lsp.refresh.writerWithout.max} → ${r.lsp.refresh.writerWith.max} ms over ${r.lsp.refresh.writerWithout.n} / ${r.lsp.refresh.writerWith.n} transactions, ${r.lsp.refresh.writerWith.failures} failed;`,
     `- server peak RSS by phase (MB): ${Object.entries(r.lsp.rss.byPhase ?? {}).map(([k, v]) => `${k} ${v}`).join(' → ')}; at the end ${r.lsp.rss.endMb} MB resident;`,
@@ -216,10 +217,10 @@ function missed(r: BenchResults | undefined): string[] {
   if (!r.met.reevalShare) {
     notes.push(
       `- **Re-evaluation (${(r.reevalShare * 100).toFixed(1)}% of cold).** The share is against a cold run that itself got ${round(c.coldMs / 1000, 2)} s fast. ` +
-        'Every re-evaluation ends in one `hermes/sessionListChanged` holding every live session ' +
-        `(${(r.lsp.sessionListBytes / 1e6).toFixed(1)} MB of JSON, serialised by the server and parsed by the client), and a Hermes write costs ` +
-        'one pass over the live sessions to find what changed plus the stored-prompt count over all sessions. A list notification ' +
-        'that carries only changed sessions (a protocol change in shared/protocol.ts) would take most of what is left.',
+        'Each re-evaluation ends in one `hermes/sessionListChanged` carrying the profiles\' summaries and only the sessions whose ' +
+        `report changed (after a write ${changeKb(r.lsp.changeBytes?.afterWrite)}, after a save of SOUL.md, which changes every session, ` +
+        `${changeKb(r.lsp.changeBytes?.afterSave)}; the full list is ${(r.lsp.sessionListBytes / 1e6).toFixed(1)} MB), and a Hermes write costs ` +
+        'one pass over the live sessions to find what changed plus the stored-prompt count over all sessions.',
     );
   }
   if (!r.met.writerP99Ratio) {
@@ -259,7 +260,8 @@ const METHOD = [
   '  `hermes/sessionListChanged` whose stale count or refresh cost changed. Each save adds a new sentence, as a user edits (the',
   '  first makes every session stale, each one changes ΔS); the first two are a warm-up. A Hermes write: a separate process',
   '  appends a message with `hermesWriter.appendMessages` and reports its commit time; the figure runs until the notification',
-  '  that shows the session\'s new activity. Times are epoch milliseconds',
+  '  that shows the session\'s new activity. The test client applies each change to its list (shared/sessionListChanges.ts, as',
+  '  the VS Code client does), so the figures include that; the size is the JSON of the change as sent. Times are epoch milliseconds',
   '  (`performance.timeOrigin + performance.now()`) in both processes. Share = median / median cold status.',
   '- **Hover**: `textDocument/hover` on SOUL.md, alternating with the no-op: `textDocument/hover` on a file that is no Hermes source',
   '  (the same JSON-RPC path, dispatch and handler, answered `null` at once). p50/p95 over the samples, after 20 warm-ups each.',
@@ -331,4 +333,14 @@ function readmeSnippet(r: BenchResults | undefined): string[] {
 
 function fmt(n: number): string {
   return n.toLocaleString('en-US');
+}
+
+/** The size of the list changes sent after a save and a write (results from before deltas have none). */
+function changeSizeLine(lsp: LspResult): string[] {
+  if (!lsp.changeBytes) return [];
+  return [`- \`hermes/sessionListChanged\` as sent: ${changeKb(lsp.changeBytes.afterWrite)} after a Hermes write to one session, ${changeKb(lsp.changeBytes.afterSave)} after a save of SOUL.md (median);`];
+}
+
+function changeKb(bytes: number | undefined): string {
+  return bytes === undefined ? '?' : `${(bytes / 1000).toFixed(1)} kB`;
 }

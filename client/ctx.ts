@@ -7,9 +7,11 @@ import {
   SessionListChangedNotification,
   SessionListRequest,
   StatusNotification,
+  type SessionListChange,
   type SessionListResult,
   type StatusParams,
 } from '../shared/protocol';
+import { SessionListFollower } from '../shared/sessionListChanges';
 import { createClient } from './client';
 import { Config } from './config';
 import { CLIENT_NAME, CONTEXT_KEYS } from './ids';
@@ -36,7 +38,8 @@ export class Ctx implements vscode.Disposable {
   /** True while doStart() awaits client.start(). */
   private starting = false;
 
-  private sessions_: SessionListResult | undefined;
+  /** The server sends what changed; the follower keeps the whole list (and fetches it when a change misses). */
+  private readonly sessionList = new SessionListFollower(() => this.reloadSessions());
   private status_: StatusParams | undefined;
   private serverState_: ServerState = 'stopped';
   private startError_: string | undefined;
@@ -59,7 +62,7 @@ export class Ctx implements vscode.Disposable {
     return this.client_;
   }
   get sessions(): SessionListResult | undefined {
-    return this.sessions_;
+    return this.sessionList.list;
   }
   get status(): StatusParams | undefined {
     return this.status_;
@@ -130,8 +133,17 @@ export class Ctx implements vscode.Disposable {
     }
   }
 
-  setSessions(list: SessionListResult): void {
-    this.sessions_ = list;
+  private setSessions(list: SessionListResult): void {
+    this.sessionList.replace(list);
+    this.showSessions(list);
+  }
+
+  private receiveSessionChange(change: SessionListChange): void {
+    const list = this.sessionList.receive(change);
+    if (list) this.showSessions(list);
+  }
+
+  private showSessions(list: SessionListResult): void {
     void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.hasProblem, !!list.problem);
     this.sessionsEmitter.fire(list);
   }
@@ -169,7 +181,7 @@ export class Ctx implements vscode.Disposable {
     this.runtimeInUse = runtime;
     this.clientDisposables = [
       ...disposables,
-      client.onNotification(SessionListChangedNotification, (list) => this.setSessions(list)),
+      client.onNotification(SessionListChangedNotification, (change) => this.receiveSessionChange(change)),
       client.onNotification(StatusNotification, (status) => this.setStatus(status)),
       client.onDidChangeState((e) => {
         if (this.client_ !== client) return;

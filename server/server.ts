@@ -23,10 +23,11 @@ import { provideCodeLenses } from './lsp/features/codeLens';
 import { diagnoseDocument } from './lsp/features/diagnostics';
 import { provideHover } from './lsp/features/hover';
 import { anatomyDto, diffDto } from './lsp/features/promptViews';
-import { sessionList, statusOf } from './lsp/dto';
+import { statusOf } from './lsp/dto';
 import { HermesModel } from './lsp/hermesModel';
 import { Log } from './lsp/log';
 import { RefreshService } from './lsp/refreshService';
+import { SessionListRevisions } from './lsp/sessionListRevisions';
 import { SettingsService } from './lsp/settings';
 import { StaleBaseline } from './lsp/staleBaseline';
 import { uriToPath } from './lsp/uri';
@@ -60,6 +61,7 @@ export function startServer(connection: Connection): void {
   const settingsService = new SettingsService(connection, () => canPullConfiguration);
   const refresh = new RefreshService(model, () => trusted, () => settings?.refreshStrategy ?? 'epoch');
   const staleBaseline = new StaleBaseline();
+  const sessionLists = new SessionListRevisions(model);
   /** The first configuration is read: requests for the session list wait for it. */
   let markConfigured: () => void = () => undefined;
   const configured = new Promise<void>((resolve) => (markConfigured = resolve));
@@ -120,6 +122,7 @@ export function startServer(connection: Connection): void {
     progress?.begin('Hermes: reading sessions', undefined, settings.home || 'default home');
     const started = Date.now();
     model.configure({ home: settings.home, profiles: settings.profiles, priceOverrides: priceOverridesOf(settings, log) });
+    sessionLists.reset();
     staleBaseline.reset(staleIds());
     progress?.done();
     log.info(`Hermes home ${model.home?.root ?? '(none)'}: ${model.profiles().length} profile(s) read in ${Date.now() - started} ms.`);
@@ -134,15 +137,15 @@ export function startServer(connection: Connection): void {
     staleBaseline.settle(staleIds());
     void connection.sendNotification(StatusNotification, statusOf(model, driver.driver ?? null, driver.problem));
     // The count of sessions holding a stored prompt is an aggregate over every session: re-evaluations
-    // leave it for after the list is written out, and it follows in a list of its own when it changed.
-    connection.sendNotification(SessionListChangedNotification, sessionList(model)).then(settleCounts, () => undefined);
+    // leave it for after the change is written out, and it follows in a change of its own.
+    connection.sendNotification(SessionListChangedNotification, sessionLists.nextChange()).then(settleCounts, () => undefined);
     refreshLenses();
     for (const document of documents.all()) publishDiagnostics(document);
   }
 
   function settleCounts(): void {
     const changed = guard(() => model.settleStoredPromptCounts().length > 0, false);
-    if (changed) void connection.sendNotification(SessionListChangedNotification, sessionList(model));
+    if (changed) void connection.sendNotification(SessionListChangedNotification, sessionLists.nextChange());
   }
 
   function refreshLenses(): void {
@@ -195,7 +198,7 @@ export function startServer(connection: Connection): void {
   connection.onRequest(RefreshPreviewRequest, (params) => asResponse(() => refresh.preview(params)));
   connection.onRequest(SessionListRequest, async () => {
     await configured;
-    return sessionList(model);
+    return sessionLists.fullList();
   });
   connection.onRequest(PromptAnatomyRequest, (params) => asResponse(() => anatomyDto(model, params)));
   connection.onRequest(PromptDiffRequest, (params) => asResponse(() => diffDto(model, params)));

@@ -39,7 +39,8 @@ export interface SessionDto {
   apiEquivalent: boolean;
 }
 
-export interface ProfileDto {
+/** A profile without its sessions: what every session list change carries for each profile. */
+export interface ProfileSummaryDto {
   name: string;
   home: string;
   dbFile: string;
@@ -47,7 +48,6 @@ export interface ProfileDto {
   unavailable: string | null;
   storedPromptSessions: number;
   requestedEpoch: number;
-  sessions: SessionDto[];
   problems: string[];
   totals: { sessions: number; stale: number; pending: number; fresh: number; staleRefreshCostUsd: number; unknownCost: number };
   stale: number;
@@ -56,18 +56,50 @@ export interface ProfileDto {
   unknownCost: number;
 }
 
+export interface ProfileDto extends ProfileSummaryDto {
+  /** In no particular order: clients sort them for display. */
+  sessions: SessionDto[];
+}
+
 export interface SessionListResult {
+  /** Which state of the list this is: each change the server sends has a new one. */
+  revision: number;
   home: string | null;
   /** Why nothing can be shown (no home, no SQLite binding), when that is the case. */
   problem: string | null;
   profiles: ProfileDto[];
 }
 
-/** client → server: the session list for the tree. */
+/** A profile's summary and which of its sessions changed since the base revision. */
+export interface ProfileDeltaDto extends ProfileSummaryDto {
+  /** Sessions added or changed (whole, as in the full list). */
+  changed: SessionDto[];
+  /** Ids of sessions no longer in the list. */
+  removed: string[];
+}
+
+/** What changed between two revisions of the list; every profile is listed, in the list's order. */
+export interface SessionListDelta {
+  revision: number;
+  /** The revision this delta applies to (a full list has none). */
+  base: number;
+  home: string | null;
+  problem: string | null;
+  profiles: ProfileDeltaDto[];
+}
+
+/**
+ * A change of the session list: the full list (the first change after the server starts or is
+ * reconfigured) or a delta against the revision before. A client whose list is not at `base` asks
+ * for the full list (`hermes/sessionList`); shared/sessionListChanges.ts applies changes.
+ */
+export type SessionListChange = SessionListResult | SessionListDelta;
+
+/** client → server: the full session list, at the revision of the last change sent. */
 export const SessionListRequest = new RequestType<Record<string, never>, SessionListResult, void>('hermes/sessionList');
 
-/** server → client: the session list changed (a save, or Hermes wrote to a state.db). */
-export const SessionListChangedNotification = new NotificationType<SessionListResult>('hermes/sessionListChanged');
+/** server → client: the session list changed (a save, a refresh, or Hermes wrote to a state.db). */
+export const SessionListChangedNotification = new NotificationType<SessionListChange>('hermes/sessionListChanged');
 
 export interface RefreshParams {
   profile: string;

@@ -1,14 +1,14 @@
 // Engine reports → the plain DTOs of shared/protocol.ts (the same JSON as `status --json`, plus
 // the totals flattened for the views).
-import { profileJson } from '../hermes/engine/reportJson';
+import { profileSummaryJson, sessionJson } from '../hermes/engine/reportJson';
 import type { ProfileReport } from '../hermes/engine/types';
-import type { ProfileDto, SessionListResult, StatusParams } from '../../shared/protocol';
+import type { ProfileDto, ProfileSummaryDto, StatusParams } from '../../shared/protocol';
 import { formatUsd } from '../hermes/cost/refreshCost';
 import type { HermesModel } from './hermesModel';
 
-export function profileDto(r: ProfileReport): ProfileDto {
+export function profileSummaryDto(r: ProfileReport): ProfileSummaryDto {
   return {
-    ...profileJson(r),
+    ...profileSummaryJson(r),
     stale: r.totals.stale,
     pending: r.totals.pending,
     staleRefreshCostUsd: r.totals.staleRefreshCostUsd,
@@ -16,12 +16,8 @@ export function profileDto(r: ProfileReport): ProfileDto {
   };
 }
 
-export function sessionList(model: HermesModel): SessionListResult {
-  return {
-    home: model.home?.root ?? null,
-    problem: model.problem ?? null,
-    profiles: model.profiles().map((a) => profileDto(a.report)),
-  };
+export function profileDto(r: ProfileReport): ProfileDto {
+  return { ...profileSummaryDto(r), sessions: r.sessions.map(sessionJson) };
 }
 
 /** The status item's text: `3 stale · ≈ $0.84`, or what is wrong. */

@@ -3,7 +3,8 @@
 --   nvim --headless --clean -u test/nvim/init.lua
 -- It starts `node dist/server.js --stdio`, attaches it to a SOUL.md of a generated Hermes home,
 -- requests hover, code lens and code actions, executes the refresh command of the first code
--- action, edits and saves the file, and writes everything it saw as JSON to $HERMES_LENS_RESULTS
+-- action, edits and saves the file, keeps the session list from the server's changes (full list,
+-- then deltas), and writes everything it saw as JSON to $HERMES_LENS_RESULTS
 -- (the test checks the figures and reads the state.db itself). Every wait is vim.wait() on a
 -- condition (a response or a notification arriving), never a fixed sleep.
 local env = function(name)
@@ -23,6 +24,8 @@ local results = {
   configurationRequests = {},
   statuses = {},
   sessionLists = 0,
+  sessionListDeltas = 0,
+  fullListRequests = 0,
 }
 
 local function write_results()
@@ -54,6 +57,59 @@ local function only_result(responses, err, method)
   error(method .. ': no response')
 end
 
+-- hermes/sessionListChanged is the full list (no `base`) or a delta against revision `base`
+-- (shared/protocol.ts); applied as shared/sessionListChanges.ts applies it. nil: it does not fit
+-- the list held, and the full list must be requested.
+local function apply_session_change(list, change)
+  if change.base == nil then return change end
+  if list == nil or list.revision ~= change.base or #list.profiles ~= #change.profiles then return nil end
+  local profiles = {}
+  for i, delta in ipairs(change.profiles) do
+    local before = list.profiles[i]
+    if before.name ~= delta.name then return nil end
+    local gone, updates = {}, {}
+    for _, id in ipairs(delta.removed) do gone[id] = true end
+    for _, s in ipairs(delta.changed) do updates[s.id] = s end
+    local sessions = {}
+    for _, s in ipairs(before.sessions) do
+      if not gone[s.id] then
+        table.insert(sessions, updates[s.id] or s)
+        updates[s.id] = nil
+      end
+    end
+    -- What is left was not in the list before: added sessions.
+    for _, s in ipairs(delta.changed) do
+      if updates[s.id] then table.insert(sessions, s) end
+    end
+    local profile = { sessions = sessions }
+    for k, v in pairs(delta) do
+      if k ~= 'changed' and k ~= 'removed' then profile[k] = v end
+    end
+    profiles[i] = profile
+  end
+  return { revision = change.revision, home = change.home, problem = change.problem, profiles = profiles }
+end
+
+local fetching_full_list = false
+
+local function on_session_list_changed(_, change, ctx)
+  results.sessionLists = results.sessionLists + 1
+  if change.base ~= nil then results.sessionListDeltas = results.sessionListDeltas + 1 end
+  local list = apply_session_change(results.lastSessionList, change)
+  if list then
+    results.lastSessionList = list
+    return
+  end
+  if fetching_full_list then return end
+  fetching_full_list = true
+  results.fullListRequests = results.fullListRequests + 1
+  vim.lsp.get_client_by_id(ctx.client_id).request('hermes/sessionList', {}, function(err, full)
+    fetching_full_list = false
+    if err then error('hermes/sessionList failed: ' .. vim.inspect(err)) end
+    results.lastSessionList = full
+  end)
+end
+
 local function main()
   vim.cmd('filetype on')
   vim.cmd('edit ' .. vim.fn.fnameescape(SOUL))
@@ -76,10 +132,7 @@ local function main()
       ['hermes/status'] = function(_, params)
         table.insert(results.statuses, params)
       end,
-      ['hermes/sessionListChanged'] = function(_, params)
-        results.sessionLists = results.sessionLists + 1
-        results.lastSessionList = params
-      end,
+      ['hermes/sessionListChanged'] = on_session_list_changed,
     },
   })
   assert(client_id, 'vim.lsp.start_client failed')
@@ -135,6 +188,14 @@ local function main()
   results.statusAfterSave = results.statuses[#results.statuses]
   r, e = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeLens', { textDocument = doc }, TIMEOUT)
   results.codeLensAfterSave = only_result(r, e, 'textDocument/codeLens')
+
+  -- The list kept from the changes against the server's full list at the same revision.
+  r, e = vim.lsp.buf_request_sync(bufnr, 'hermes/sessionList', {}, TIMEOUT)
+  results.fullListAtEnd = only_result(r, e, 'hermes/sessionList')
+  wait_for('the kept list at the revision of the full list', function()
+    return results.lastSessionList.revision >= results.fullListAtEnd.revision
+  end)
+  results.keptListAtEnd = results.lastSessionList
 
   -- shutdown + exit, and wait for the server process to go.
   vim.lsp.stop_client(client_id)

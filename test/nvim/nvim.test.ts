@@ -1,7 +1,8 @@
 // Neovim as a second LSP client: Debian's neovim (0.7) runs headless with test/nvim/init.lua, which
 // attaches the bundled stdio server (`node dist/server.js --stdio`) to SOUL.md of a generated Hermes
 // home, requests hover, code lens and code actions, executes the refresh command, edits and saves,
-// and writes what it saw to a JSON file. This test checks those results against the CLI and reads
+// keeps the session list from the server's changes (applying deltas in Lua), and writes what it saw
+// to a JSON file. This test checks those results against the CLI and reads
 // Hermes' state.db itself.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -23,10 +24,24 @@ interface NvimResults {
   codeLens: Array<{ range: unknown; command: { title: string; command: string; arguments?: unknown[] } }>;
   codeActions: Array<{ title: string; kind: string; isPreferred?: boolean; command: { command: string; arguments: Array<{ profile: string; sessionIds: string[] }> } }>;
   executeCommand: { profile: string; sessionIds: string[]; epoch: number; message: string };
-  sessionListAfterRefresh: { profiles: Array<{ name: string; sessions: Array<{ id: string; state: string }> }> };
+  sessionListAfterRefresh: SessionList;
+  sessionListDeltas: number;
+  fullListRequests: number;
+  fullListAtEnd: SessionList;
+  keptListAtEnd: SessionList;
   statusAfterSave: { text: string; stale: number };
   codeLensAfterSave: Array<{ command: { title: string } }>;
   stopped?: boolean;
+}
+
+interface SessionList {
+  revision: number;
+  profiles: Array<{ name: string; stale: number; sessions: Array<{ id: string; state: string }> }>;
+}
+
+/** Profiles by name, sessions by id (their order in the list carries no meaning). */
+function byId(list: SessionList): Record<string, unknown> {
+  return Object.fromEntries(list.profiles.map((p) => [p.name, { ...p, sessions: Object.fromEntries(p.sessions.map((s) => [s.id, s])) }]));
 }
 
 function nvimVersion(): string | undefined {
@@ -149,5 +164,13 @@ describe('Neovim (headless) as an LSP client of the bundled server', function ()
     assert.ok(stale.sessions.length > 0);
     assert.match(r.codeLensAfterSave[0]!.command.title, new RegExp(`^${stale.sessions.length} sessions? stale · `));
     assert.equal(r.stopped, true, 'the client shut the server down');
+  });
+
+  it('keeps the session list from deltas in Lua: the same as the full list the server answers', () => {
+    assert.ok(r.sessionListDeltas > 0, 'the refresh and the save came as deltas');
+    assert.equal(r.fullListRequests, 0, 'every delta fitted the list kept');
+    assert.equal(r.keptListAtEnd.revision, r.fullListAtEnd.revision);
+    assert.deepEqual(byId(r.keptListAtEnd), byId(r.fullListAtEnd));
+    for (const p of cliStatus(home.root).profiles) assert.equal(r.keptListAtEnd.profiles.find((k) => k.name === p.name)?.stale, p.totals.stale, `stale in ${p.name}`);
   });
 });

@@ -1,7 +1,9 @@
 // A real LSP client for protocol tests: starts the bundled server (dist/server.js) over stdio with
 // the V8 flags VS Code gives it, answers workspace/configuration from memory, records notifications,
 // and offers typed helpers (initialize, open, hover, …). Waiting is always for a message, never for
-// a fixed time.
+// a fixed time. `hermes/sessionListChanged` is recorded as the full list after the change (applied
+// as the VS Code client applies it), so tests wait on whole lists; the changes as sent are in
+// `sessionListChanges`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import {
@@ -34,6 +36,8 @@ import {
   type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
 import { pathToFileURL } from 'node:url';
+import { SessionListChangedNotification, SessionListRequest, type SessionListChange, type SessionListResult } from '../../shared/protocol';
+import { SessionListFollower } from '../../shared/sessionListChanges';
 import { SERVER_EXEC_ARGV } from '../../shared/serverExecArgv';
 
 export const SERVER_BUNDLE = path.resolve(__dirname, '../../../dist/server.js');
@@ -52,11 +56,14 @@ export class TestLspClient {
   readonly connection: ProtocolConnection;
   readonly process: ChildProcess;
   readonly notifications: Array<{ method: string; params: any }> = [];
+  /** Every `hermes/sessionListChanged` as the server sent it (full lists and deltas). */
+  readonly sessionListChanges: SessionListChange[] = [];
   /** What workspace/configuration answers for the `hermesLens` section. */
   settings: Record<string, unknown>;
   stderr = '';
   private listeners: Listener[] = [];
   private versions = new Map<string, number>();
+  private readonly sessionList = new SessionListFollower(() => this.fetchSessionList());
 
   constructor(settings: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env) {
     this.settings = settings;
@@ -69,6 +76,11 @@ export class TestLspClient {
     this.connection.onRequest('workspace/codeLens/refresh', () => {
       this.record('workspace/codeLens/refresh', null);
       return null;
+    });
+    this.connection.onNotification(SessionListChangedNotification, (change) => {
+      this.sessionListChanges.push(change);
+      const list = this.sessionList.receive(change);
+      if (list) this.record(SessionListChangedNotification.method, list);
     });
     this.connection.onUnhandledNotification((message) => this.record(message.method, message.params));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (params) => this.record(PublishDiagnosticsNotification.method, params));
@@ -90,6 +102,18 @@ export class TestLspClient {
     const past = this.notifications.slice(options.since ?? 0).find((n) => n.method === method && predicate(n.params));
     if (past) return Promise.resolve(past.params);
     return new Promise((resolve) => this.listeners.push({ method, predicate, resolve }));
+  }
+
+  /** The session list as the changes received so far make it. */
+  get currentSessionList(): SessionListResult | undefined {
+    return this.sessionList.list;
+  }
+
+  /** A change did not apply to the list held: the full list, recorded like a change. */
+  private async fetchSessionList(): Promise<void> {
+    const list = await this.connection.sendRequest(SessionListRequest, {});
+    this.sessionList.replace(list);
+    this.record(SessionListChangedNotification.method, list);
   }
 
   /** Index to pass as `since` so only later notifications count. */

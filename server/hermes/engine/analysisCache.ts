@@ -42,7 +42,10 @@ export interface ProfileParts {
 }
 
 export class AnalysisCache {
-  readonly anatomies = new Map<string, PromptAnatomy>();
+  /** Parsed stored prompts per prompt key (see `anatomy`). */
+  private readonly anatomies = new Map<string, PromptAnatomy>();
+  /** Inline prompts Hermes may have rewritten since they were parsed (their key does not change). */
+  private readonly uncheckedInline = new Set<string>();
   /** Rendered sources per session cwd ('' = none), assembled from `parts` and `projectContexts`. */
   readonly sources = new Map<string, RenderedSources>();
   readonly parts: ProfileParts = {};
@@ -150,10 +153,37 @@ export class AnalysisCache {
     }
   }
 
-  /** Hermes wrote to the database: per-session prompt keys may now point elsewhere. */
+  /**
+   * The anatomy of a stored prompt. A prompt stored by hash never changes under its key; an inline
+   * one (`inline:<session id>`) may have been rewritten since a database change, so its text is read
+   * again and the parse (and the staleness judged from it) kept when it is the same: the session's
+   * report is then kept too (reportReuse.ts), as for any session Hermes did not touch.
+   */
+  anatomy(key: string, readText: () => string, parse: (text: string) => PromptAnatomy): PromptAnatomy {
+    const kept = this.anatomies.get(key);
+    if (kept && !this.uncheckedInline.has(key)) return kept;
+    this.uncheckedInline.delete(key);
+    const text = readText();
+    if (kept && kept.text === text) return kept;
+    if (kept) this.forgetPrompts(new Set([key]));
+    const anatomy = parse(text);
+    this.anatomies.set(key, anatomy);
+    return anatomy;
+  }
+
+  /** Hermes wrote to the database: inline prompts may have been rewritten in place. */
   databaseChanged(): void {
-    for (const key of [...this.anatomies.keys()]) if (key.startsWith('inline:')) this.anatomies.delete(key);
-    for (const key of [...this.staleness.keys()]) if (key.startsWith('inline:')) this.staleness.delete(key);
+    // Inline prompts left unchecked since the last change belong to sessions no longer listed.
+    this.forgetPrompts(this.uncheckedInline);
+    this.uncheckedInline.clear();
+    for (const key of this.anatomies.keys()) if (key.startsWith('inline:')) this.uncheckedInline.add(key);
+  }
+
+  /** Drops these prompts' anatomies and the staleness judged from them (one pass over the verdicts). */
+  private forgetPrompts(keys: ReadonlySet<string>): void {
+    if (keys.size === 0) return;
+    for (const key of keys) this.anatomies.delete(key);
+    for (const judged of [...this.staleness.keys()]) if (keys.has(judged.slice(0, judged.indexOf('\u0000')))) this.staleness.delete(judged);
   }
 
   private dropAllSources(): void {

@@ -93,8 +93,11 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const everything = includeEnded ? listed : undefined;
     const transcripts = transcriptSizes(listed, store, cache);
     const anatomyByKey = (key: string, model: string | undefined) =>
-      memo(cache.anatomies, key, () =>
-        parsePrompt(store.promptText(key) ?? '', { model, identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt }));
+      cache.anatomy(
+        key,
+        () => store.promptText(key) ?? '',
+        (text) => parsePrompt(text, { model, identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt }),
+      );
     const sessionAnatomy = new Map<string, PromptAnatomy>();
     const sessions: SessionReport[] = [];
     const lookups: Lookups = { prices: new Map(), tools: new Map() };

@@ -29,7 +29,8 @@ export function sessionJson(s: SessionReport) {
   };
 }
 
-export function profileJson(r: ProfileReport) {
+/** A profile without its sessions (for updates that carry only the sessions that changed). */
+export function profileSummaryJson(r: ProfileReport) {
   return {
     name: r.name,
     home: r.home,
@@ -40,8 +41,11 @@ export function profileJson(r: ProfileReport) {
     requestedEpoch: r.requestedEpoch,
     problems: [...r.problems],
     totals: { ...r.totals },
-    sessions: r.sessions.map(sessionJson),
   };
+}
+
+export function profileJson(r: ProfileReport) {
+  return { ...profileSummaryJson(r), sessions: r.sessions.map(sessionJson) };
 }
 
 export type SessionJson = ReturnType<typeof sessionJson>;

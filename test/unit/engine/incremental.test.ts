@@ -88,6 +88,11 @@ describe('engine: incremental re-evaluation equals a fresh one', function () {
       requestRefresh({ dbFile: work.dbFile, profileName: 'work' });
       check('refresh requested for a profile', { database: true }, includeEnded);
 
+      // Profile work stores prompts inline (v24): adopting the refresh rewrites one under the same key.
+      const workSession = Object.values(demo.sessions).find((s) => s.profile === 'work' && s.promptStorage === 'inline' && s.state !== 'ended')!.id;
+      adoptRefresh(work.dbFile, workSession, work.dir, undefined, { builtAt: NOW - 15 });
+      check('an inline prompt rewritten in place', { database: true }, includeEnded);
+
       const config = path.join(def.dir, 'config.yaml');
       fs.appendFileSync(config, '\nprompt_caching:\n  cache_ttl: 1h\n');
       check('config.yaml edited', { sources: [config] }, includeEnded);

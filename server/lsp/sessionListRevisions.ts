@@ -1,0 +1,92 @@
+// The session list as the client last received it, so each `hermes/sessionListChanged` carries
+// only what changed since then: every profile's summary, the sessions whose report is a new object
+// (re-evaluation keeps the report of a session whose inputs did not change, see
+// engine/reportReuse.ts) and the ids that left. A full list goes out after a reset (start,
+// reconfigure) and answers `hermes/sessionList`.
+import { sessionJson } from '../hermes/engine/reportJson';
+import type { ProfileReport, SessionReport } from '../hermes/engine/types';
+import type { ProfileDeltaDto, SessionListChange, SessionListResult } from '../../shared/protocol';
+import { profileDto, profileSummaryDto } from './dto';
+import type { HermesModel } from './hermesModel';
+
+interface SentList {
+  readonly home: string | null;
+  readonly problem: string | null;
+  readonly profiles: ReadonlyArray<{ readonly report: ProfileReport; readonly sessions: ReadonlyMap<string, SessionReport> }>;
+}
+
+export class SessionListRevisions {
+  private revision = 0;
+  private sent: SentList | undefined;
+
+  constructor(private readonly model: HermesModel) {}
+
+  /** The next change goes out as a full list (the client may hold a list of another configuration). */
+  reset(): void {
+    this.sent = undefined;
+  }
+
+  /** What to send now: a delta against the last list sent, or the full list after a reset. */
+  nextChange(): SessionListChange {
+    const before = this.sent;
+    const base = this.revision;
+    const now = this.remember();
+    if (!before || !sameProfiles(before, now)) return this.fullList();
+    return {
+      revision: this.revision,
+      base,
+      home: now.home,
+      problem: now.problem,
+      profiles: now.profiles.map((profile, i) => profileDelta(before.profiles[i]!.sessions, profile)),
+    };
+  }
+
+  /**
+   * The full list (the `hermes/sessionList` request). It is the last list sent, at its revision, as
+   * every change of the model is sent at once; should the model have moved on unsent, the answer
+   * gets a new revision so later deltas start from it.
+   */
+  fullList(): SessionListResult {
+    if (!this.sent || !sameAsModel(this.sent, this.model)) this.remember();
+    return {
+      revision: this.revision,
+      home: this.sent!.home,
+      problem: this.sent!.problem,
+      profiles: this.sent!.profiles.map((p) => profileDto(p.report)),
+    };
+  }
+
+  private remember(): SentList {
+    this.revision += 1;
+    this.sent = {
+      home: this.model.home?.root ?? null,
+      problem: this.model.problem ?? null,
+      profiles: this.model.profiles().map(({ report }) => ({ report, sessions: new Map(report.sessions.map((s) => [s.id, s])) })),
+    };
+    return this.sent;
+  }
+}
+
+type SentProfile = SentList['profiles'][number];
+
+function profileDelta(before: SentProfile['sessions'], now: SentProfile): ProfileDeltaDto {
+  const report = now.report;
+  const changed = report.sessions.filter((s) => before.get(s.id) !== s);
+  const removed = [...before.keys()].filter((id) => !now.sessions.has(id));
+  return { ...profileSummaryDto(report), changed: changed.map(sessionJson), removed };
+}
+
+/** The same profiles in the same order (the client matches a delta's profiles by position). */
+function sameProfiles(a: SentList, b: SentList): boolean {
+  return a.home === b.home && a.profiles.length === b.profiles.length && a.profiles.every((p, i) => p.report.name === b.profiles[i]!.report.name);
+}
+
+function sameAsModel(sent: SentList, model: HermesModel): boolean {
+  const reports = model.profiles().map((a) => a.report);
+  return (
+    sent.home === (model.home?.root ?? null) &&
+    sent.problem === (model.problem ?? null) &&
+    sent.profiles.length === reports.length &&
+    sent.profiles.every((p, i) => p.report === reports[i])
+  );
+}

@@ -1,0 +1,162 @@
+// The client side of `hermes/sessionListChanged`: applying deltas must rebuild exactly the list the
+// server holds (whatever sessions came, changed and went in between), and a delta that does not fit
+// the list held must not be applied: the client then fetches the full list, once.
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { ProfileDto, SessionDto, SessionListChange, SessionListDelta, SessionListResult } from '../../../shared/protocol';
+import { applySessionListChange, SessionListFollower } from '../../../shared/sessionListChanges';
+
+function session(profile: string, id: string, version: number): SessionDto {
+  return {
+    profile,
+    id,
+    title: `session ${id} v${version}`,
+    source: 'cli',
+    model: 'claude-sonnet-4-5',
+    provider: 'anthropic',
+    state: version % 3 === 0 ? 'fresh' : 'stale',
+    reasons: [],
+    tipSessionId: null,
+    lastActivityAt: 1_795_000_000 + version,
+    requestedEpoch: 0,
+    stampedEpoch: 0,
+    systemPromptTokens: 1000 + version,
+    prefixTokens: 2000 + version,
+    tokensExact: true,
+    deltaTokens: version,
+    ttlSeconds: 300,
+    cacheWarm: version % 2 === 0,
+    cacheExpiresAt: null,
+    refreshCostUsd: version / 100,
+    refreshCostColdUsd: version / 10,
+    apiEquivalent: false,
+  };
+}
+
+function summary(name: string, stale: number) {
+  const totals = { sessions: stale, stale, pending: 0, fresh: 0, staleRefreshCostUsd: stale / 10, unknownCost: 0 };
+  return {
+    name,
+    home: `/h/${name}`,
+    dbFile: `/h/${name}/state.db`,
+    active: name === 'default',
+    unavailable: null,
+    storedPromptSessions: stale,
+    requestedEpoch: 0,
+    problems: [],
+    totals,
+    stale,
+    pending: 0,
+    staleRefreshCostUsd: totals.staleRefreshCostUsd,
+    unknownCost: 0,
+  };
+}
+
+function fullList(revision: number, profiles: Array<{ name: string; sessions: SessionDto[] }>): SessionListResult {
+  return { revision, home: '/h', problem: null, profiles: profiles.map((p) => ({ ...summary(p.name, p.sessions.length), sessions: p.sessions })) };
+}
+
+/** A list compared as a user sees it: profiles in order, sessions by id (their order carries no meaning). */
+function normalized(list: SessionListResult | undefined) {
+  return list && { ...list, profiles: list.profiles.map((p: ProfileDto) => ({ ...p, sessions: [...p.sessions].sort((a, b) => a.id.localeCompare(b.id)) })) };
+}
+
+describe('session list changes (shared/sessionListChanges.ts)', () => {
+  const base = fullList(4, [
+    { name: 'default', sessions: [session('default', 'a', 1), session('default', 'b', 1), session('default', 'c', 1)] },
+    { name: 'work', sessions: [session('work', 'w', 1)] },
+  ]);
+
+  function delta(over: Partial<SessionListDelta> = {}): SessionListDelta {
+    return {
+      revision: 5,
+      base: 4,
+      home: '/h',
+      problem: null,
+      profiles: [
+        { ...summary('default', 3), changed: [session('default', 'b', 2), session('default', 'd', 1)], removed: ['a'] },
+        { ...summary('work', 1), changed: [], removed: [] },
+      ],
+      ...over,
+    };
+  }
+
+  it('applies a delta: changed sessions replaced, new ones added, removed ones gone, summaries taken', () => {
+    const next = applySessionListChange(base, delta())!;
+    assert.equal(next.revision, 5);
+    const def = next.profiles[0]!;
+    assert.deepEqual(def.sessions.map((s) => `${s.id}:${s.title}`).sort(), ['b:session b v2', 'c:session c v1', 'd:session d v1']);
+    assert.equal(def.stale, 3);
+    assert.equal(def.sessions.find((s) => s.id === 'c'), base.profiles[0]!.sessions[2], 'an unchanged session is the same object');
+    assert.equal(next.profiles[1]!.sessions, base.profiles[1]!.sessions, 'a profile without changes keeps its session array');
+    assert.deepEqual(base.profiles[0]!.sessions.map((s) => s.id), ['a', 'b', 'c'], 'the list held is not modified');
+  });
+
+  it('takes a full list as it is, whatever the list held', () => {
+    const full = fullList(1, [{ name: 'other', sessions: [] }]);
+    assert.equal(applySessionListChange(base, full), full);
+    assert.equal(applySessionListChange(undefined, full), full);
+  });
+
+  it('refuses a delta for another revision, another set of profiles, or with no list held', () => {
+    assert.equal(applySessionListChange(base, delta({ base: 3 })), undefined);
+    assert.equal(applySessionListChange(undefined, delta()), undefined);
+    assert.equal(applySessionListChange(base, delta({ profiles: delta().profiles.slice(0, 1) })), undefined);
+    assert.equal(applySessionListChange(base, delta({ profiles: [...delta().profiles].reverse() })), undefined);
+  });
+
+  it('property: applying every delta in turn gives the final full list', () => {
+    // Each step: per profile, sessions of a small id pool added, changed or removed, and the
+    // summary with it. The delta and the next full list are made from the same step.
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const profileNames = ['default', 'work'];
+    const step = fc.array(fc.record({ upsert: fc.subarray(ids), remove: fc.subarray(ids) }), { minLength: 2, maxLength: 2 });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 12 }), (steps) => {
+        const state = profileNames.map(() => new Map<string, SessionDto>());
+        let version = 0;
+        const snapshot = (revision: number) => fullList(revision, profileNames.map((name, i) => ({ name, sessions: [...state[i]!.values()] })));
+        let held: SessionListResult | undefined = snapshot(1);
+        for (const [n, perProfile] of steps.entries()) {
+          const profiles = perProfile.map((ops, i) => {
+            const sessions = state[i]!;
+            const removed = ops.remove.filter((id) => sessions.has(id) && !ops.upsert.includes(id));
+            for (const id of removed) sessions.delete(id);
+            const changed = ops.upsert.map((id) => session(profileNames[i]!, id, ++version));
+            for (const s of changed) sessions.set(s.id, s);
+            return { ...summary(profileNames[i]!, sessions.size), changed, removed };
+          });
+          const change: SessionListChange = { revision: n + 2, base: n + 1, home: '/h', problem: null, profiles };
+          held = applySessionListChange(held, change);
+          assert.ok(held, `delta ${n + 2} applies`);
+        }
+        assert.deepEqual(normalized(held), normalized(snapshot(steps.length + 1)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('follower: a delta that misses fetches the full list once, however many miss before it comes', async () => {
+    let fetches = 0;
+    let deliver: () => void = () => undefined;
+    const follower: SessionListFollower = new SessionListFollower(() => {
+      fetches += 1;
+      return new Promise<void>((resolve) => {
+        deliver = () => {
+          follower.replace(fullList(9, [{ name: 'default', sessions: [] }]));
+          resolve();
+        };
+      });
+    });
+    assert.equal(follower.receive(base), base);
+    assert.ok(follower.receive(delta()), 'the delta on the list held applies');
+    assert.equal(follower.receive(delta({ revision: 7, base: 6 })), undefined, 'revision 6 never came');
+    assert.equal(follower.receive(delta({ revision: 8, base: 7 })), undefined);
+    assert.equal(fetches, 1, 'one request for the full list');
+    deliver();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(follower.list?.revision, 9);
+    assert.equal(follower.receive(delta({ revision: 10, base: 8 })), undefined, 'a later gap fetches again');
+    assert.equal(fetches, 2);
+  });
+});

@@ -278,9 +278,16 @@ function toolTokens(name: string): number {
   return TOOL_SCHEMAS.averageTokensPerTool;
 }
 
+// By model name: every count asks, and a profile uses a handful of models.
+const o200kByModel = new Map<string, boolean>();
+
 function isO200kModel(model: string | undefined): boolean {
-  const ref = parseModelRef(model);
-  if (!ref) return false;
-  if (ref.vendor !== undefined && ref.vendor !== 'openai') return false;
-  return O200K_MODELS.test(ref.bare);
+  if (model === undefined) return false;
+  let known = o200kByModel.get(model);
+  if (known === undefined) {
+    const ref = parseModelRef(model);
+    known = ref !== undefined && (ref.vendor === undefined || ref.vendor === 'openai') && O200K_MODELS.test(ref.bare);
+    if (o200kByModel.size < 1000) o200kByModel.set(model, known);
+  }
+  return known;
 }

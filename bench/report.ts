@@ -233,11 +233,14 @@ function missed(r: BenchResults | undefined): string[] {
   if (!r.met.rssMb) {
     const phases = r.lsp.rss.byPhase ?? {};
     notes.push(
-      `- **RSS (${r.rssMb} MB).** Node with the server bundle takes about 60 MB before reading anything (1 MB V8 semi-spaces, ` +
-        `shared/serverExecArgv.ts; at start ${phases.start ?? '?'} MB with every count found in the token-count cache). Text never counted ` +
+      `- **RSS (${r.rssMb} MB).** Node with the server bundle takes about 60 MB before reading anything (of it 45 MB the node ` +
+        `binary's own pages); at start ${phases.start ?? '?'} MB with every count found in the token-count cache, of it about 40 MB ` +
+        'live heap, mostly prompt text: the prompt anatomies keep whole stored prompts alive through their block slices, and a ' +
+        'cache keyed by whole prompt text holds another copy (engine work left: keep offsets or hashes instead). Text never counted ' +
         'before (here: each SOUL.md edit) is counted in a helper process, so the o200k tables (about 70 MB) stay out of the server; ' +
-        'the relay thread that talks to it costs the server about 10 MB while it runs. Under a stream of Hermes writes V8 lets its ' +
-        'heap grow between collections (the live heap stays about 35 MB: in-process runs with forced collection hold steady).',
+        'the relay thread that talks to it costs the server about 10 MB while it runs. The V8 flags and malloc arenas of ' +
+        'shared/serverLaunch.ts keep the heap near what is live; `--no-opt` would take 12 MB more off, at a 40% slower ' +
+        're-evaluation after a save.',
     );
   }
   return notes.length ? ['## Targets missed, and why', '', ...notes, ''] : [];

@@ -13,7 +13,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import type { HermesInitializationOptions } from '../shared/protocol';
-import { SERVER_EXEC_ARGV } from '../shared/serverExecArgv';
+import { SERVER_ENV, SERVER_EXEC_ARGV } from '../shared/serverLaunch';
 import { SETTINGS_SECTION } from '../shared/settings';
 import { CLIENT_ID, CLIENT_NAME, COMMANDS } from './ids';
 
@@ -39,8 +39,10 @@ export interface ClientSetup {
 }
 
 export function createClient(setup: ClientSetup): { client: LanguageClient; disposables: vscode.Disposable[] } {
-  const run: NodeModule = { module: setup.serverModule, transport: TransportKind.ipc, runtime: setup.runtime, options: { execArgv: [...SERVER_EXEC_ARGV] } };
-  const debug: NodeModule = { ...run, options: { execArgv: [...SERVER_EXEC_ARGV, '--nolazy', '--inspect=6019'] } };
+  // The client adds SERVER_ENV to this process's environment.
+  const launch = { execArgv: [...SERVER_EXEC_ARGV], env: { ...SERVER_ENV } };
+  const run: NodeModule = { module: setup.serverModule, transport: TransportKind.ipc, runtime: setup.runtime, options: launch };
+  const debug: NodeModule = { ...run, options: { ...launch, execArgv: [...launch.execArgv, '--nolazy', '--inspect=6019'] } };
   const serverOptions: ServerOptions = { run, debug };
 
   const watcher = vscode.workspace.createFileSystemWatcher(SOURCE_FILES_GLOB);

@@ -1,9 +1,9 @@
 // A real LSP client for protocol tests: starts the bundled server (dist/server.js) over stdio with
-// the V8 flags VS Code gives it, answers workspace/configuration from memory, records notifications,
-// and offers typed helpers (initialize, open, hover, …). Waiting is always for a message, never for
-// a fixed time. `hermes/sessionListChanged` is recorded as the full list after the change (applied
-// as the VS Code client applies it), so tests wait on whole lists; the changes as sent are in
-// `sessionListChanges`.
+// the V8 flags and environment VS Code gives it (shared/serverLaunch.ts), answers
+// workspace/configuration from memory, records notifications, and offers typed helpers (initialize,
+// open, hover, …). Waiting is always for a message, never for a fixed time. `hermes/sessionListChanged`
+// is recorded as the full list after the change (applied as the VS Code client applies it), so tests
+// wait on whole lists; the changes as sent are in `sessionListChanges`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import {
@@ -38,7 +38,7 @@ import {
 import { pathToFileURL } from 'node:url';
 import { SessionListChangedNotification, SessionListRequest, type SessionListChange, type SessionListResult } from '../../shared/protocol';
 import { SessionListFollower } from '../../shared/sessionListChanges';
-import { SERVER_EXEC_ARGV } from '../../shared/serverExecArgv';
+import { SERVER_ENV, SERVER_EXEC_ARGV } from '../../shared/serverLaunch';
 
 export const SERVER_BUNDLE = path.resolve(__dirname, '../../../dist/server.js');
 
@@ -67,7 +67,7 @@ export class TestLspClient {
 
   constructor(settings: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env) {
     this.settings = settings;
-    this.process = spawn(process.execPath, [...SERVER_EXEC_ARGV, ...nodeArgsOf(env), SERVER_BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env });
+    this.process = spawn(process.execPath, [...SERVER_EXEC_ARGV, ...nodeArgsOf(env), SERVER_BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...env, ...SERVER_ENV } });
     this.process.stderr!.on('data', (chunk) => (this.stderr += String(chunk)));
     this.connection = createProtocolConnection(new StreamMessageReader(this.process.stdout!), new StreamMessageWriter(this.process.stdin!));
     this.connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => (item.section === 'hermesLens' ? this.settings : null)));

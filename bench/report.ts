@@ -218,9 +218,14 @@ function missed(r: BenchResults | undefined): string[] {
     notes.push(
       `- **Re-evaluation (${(r.reevalShare * 100).toFixed(1)}% of cold).** The share is against a cold run that itself got ${round(c.coldMs / 1000, 2)} s fast. ` +
         'Each re-evaluation ends in one `hermes/sessionListChanged` carrying the profiles\' summaries and only the sessions whose ' +
-        `report changed (after a write ${changeKb(r.lsp.changeBytes?.afterWrite)}, after a save of SOUL.md, which changes every session, ` +
-        `${changeKb(r.lsp.changeBytes?.afterSave)}; the full list is ${(r.lsp.sessionListBytes / 1e6).toFixed(1)} MB), and a Hermes write costs ` +
-        'one pass over the live sessions to find what changed plus the stored-prompt count over all sessions.',
+        `report changed: after a write ${changeKb(r.lsp.changeBytes?.afterWrite)}; after a save of SOUL.md ${changeKb(r.lsp.changeBytes?.afterSave)}, ` +
+        `every live session (the full list is ${(r.lsp.sessionListBytes / 1e6).toFixed(1)} MB), since the edit changes what refreshing each stale one ` +
+        'costs. What a write still costs is the pass over the live sessions that finds the changed rows (a digest of every column ' +
+        'read; no index may be added to Hermes\' database); the stored-prompt count is taken after the list is sent. A save re-judges ' +
+        'every distinct prompt (only the changed stretches are counted again) and re-costs every session; most of the rest is V8\'s ' +
+        'garbage collector, which the server\'s memory settings (shared/serverLaunch.ts, for the RSS target) make work harder: ' +
+        'without `--optimize-for-size` a save took about a fifth less in paired runs, at about 270 MB of peak RSS. Sending stale ' +
+        'reasons once per prompt instead of once per session would shrink the save\'s change by about 40%.',
     );
   }
   if (!r.met.writerP99Ratio) {

@@ -9,6 +9,7 @@ import type { SessionRecord, TranscriptMessage, TranscriptSize } from '../model'
 import { decodeMessageContent, optionalNumber, optionalString, parseModelConfig, parseToolNames } from './codec';
 import { openConnection, type Row, type SqliteConnection, type SqliteStatement } from './connection';
 import { hasColumn, hasTable, readSchema, type SchemaInfo } from './schema';
+import { compareCodePoints } from '../sources/pyText';
 import { runImmediate, type RetryPolicy } from './transaction';
 
 export const READER_BUSY_TIMEOUT_MS = 5000;
@@ -107,7 +108,7 @@ export class StateStore {
   /** Sessions, newest activity first; ended ones only when asked. */
   listSessions(options: { includeEnded?: boolean } = {}): SessionRecord[] {
     const q = this.sessionQuery(options);
-    return this.read(() => this.statement(`SELECT ${q.columns.join(', ')} ${q.from} ${q.where} ${q.order}`).all().map(toSessionRecord));
+    return this.read(() => this.statement(`SELECT ${q.columns.join(', ')} ${q.from} ${q.where}`).all().map(toSessionRecord)).sort(byActivity);
   }
 
   /**
@@ -119,7 +120,8 @@ export class StateStore {
     const q = this.sessionQuery(options);
     const stamp = q.columns.map((c) => `quote(${c.replace(/ AS \w+$/, '')})`).join(" || ',' || ");
     return this.read(() => {
-      const rows = this.statement(`SELECT s.id AS id, ${stamp} AS stamp ${q.from} ${q.where} ${q.order}`).all();
+      // Unordered: SQLite would sort the rows with their digests (a third of the pass); sorted below.
+      const rows = this.statement(`SELECT s.id AS id, ${stamp} AS stamp ${q.from} ${q.where}`).all();
       const changed = rows.filter((r) => known.get(String(r.id))?.stamp !== r.stamp).map((r) => String(r.id));
       const fresh = new Map<string, SessionRecord>();
       if (changed.length > 0) {
@@ -129,11 +131,12 @@ export class StateStore {
           fresh.set(record.id, record);
         }
       }
-      return rows.map((r) => {
+      const stamped = rows.map((r) => {
         const id = String(r.id);
         const record = fresh.get(id);
         return record ? { stamp: String(r.stamp), record } : known.get(id)!;
       });
+      return stamped.sort((a, b) => byActivity(a.record, b.record));
     });
   }
 
@@ -142,7 +145,7 @@ export class StateStore {
     return Number(this.read(() => this.db.prepare('PRAGMA schema_version').get()?.schema_version ?? 0));
   }
 
-  private sessionQuery(options: { includeEnded?: boolean }): { columns: string[]; from: string; where: string; order: string } {
+  private sessionQuery(options: { includeEnded?: boolean }): { columns: string[]; from: string; where: string } {
     const s = this.schema;
     const col = (name: string, alias = name) => (hasColumn(s, 'sessions', name) ? `s.${name} AS ${alias}` : `NULL AS ${alias}`);
     const activity = hasColumn(s, 'sessions', 'last_activity_at')
@@ -157,7 +160,7 @@ export class StateStore {
       `${activity} AS last_activity`, col('profile_name'), col('archived'), col('tool_names'),
     ];
     const where = !options.includeEnded && hasColumn(s, 'sessions', 'ended_at') ? 'WHERE s.ended_at IS NULL' : '';
-    return { columns, from: `FROM sessions s ${this.promptJoinSql()}`, where, order: `ORDER BY ${activity} DESC, s.id DESC` };
+    return { columns, from: `FROM sessions s ${this.promptJoinSql()}`, where };
   }
 
   /** One session, ended or not. */
@@ -426,6 +429,18 @@ function sqliteAtLeast(db: SqliteConnection, major: number, minor: number): bool
 function stateMetaOf(db: SqliteConnection): Map<string, string> {
   const rows = db.prepare('SELECT key, value FROM state_meta').all();
   return new Map(rows.map((r) => [String(r.key), r.value == null ? '' : String(r.value)]));
+}
+
+/**
+ * Newest activity first, then id descending: what `ORDER BY activity DESC, id DESC` gives (NULL
+ * activity last, ids by code point as SQLite's BINARY collation compares UTF-8), done here so the
+ * database does not sort whole rows.
+ */
+export function byActivity(a: SessionRecord, b: SessionRecord): number {
+  const x = a.lastActivityAt ?? -Infinity;
+  const y = b.lastActivityAt ?? -Infinity;
+  if (x !== y) return y - x;
+  return a.id === b.id ? 0 : compareCodePoints(b.id, a.id);
 }
 
 function toSessionRecord(r: Row): SessionRecord {

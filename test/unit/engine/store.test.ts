@@ -200,6 +200,27 @@ describe('engine: the state.db store', function () {
     });
   });
 
+  it('lists sessions newest activity first, then by id descending, as SQLite orders them', () => {
+    const home = HomeBuilder.create(path.join(dir, 'hermes'), { seed: 6 });
+    const p = home.profile();
+    // Ties on activity, activity only from started_at, and ids that UTF-16 and UTF-8 order differently.
+    const wanted: Array<[string, number | null, number]> = [
+      ['b', NOW - 10, NOW - 900], ['a', NOW - 10, NOW - 900], ['\uE000x', NOW - 10, NOW - 900], ['\u{1F600}x', NOW - 10, NOW - 900],
+      ['é', null, NOW - 20], ['z', NOW - 30.5, NOW - 900], ['Z', null, NOW - 30.5], ['m', NOW - 5, NOW - 900],
+    ];
+    for (const [id, activity, started] of wanted) {
+      const made = p.addSession({ source: 'cli', model: 'claude-sonnet-4-5', startedAt: started, promptText: PROMPT });
+      rawWrite(p.dbFile, 'UPDATE sessions SET id = ?, last_activity_at = ?, started_at = ? WHERE id = ?', id, activity, started, made);
+    }
+    const db = new Database(p.dbFile, { readonly: true });
+    const expected = db.prepare('SELECT id FROM sessions WHERE ended_at IS NULL ORDER BY COALESCE(last_activity_at, started_at) DESC, id DESC').all().map((r) => (r as { id: string }).id);
+    db.close();
+    withStore(p.dbFile, (store) => {
+      assert.deepEqual(store.listSessions().map((s) => s.id), expected);
+      assert.deepEqual(store.listSessionsSince(new Map()).map((s) => s.record.id), expected);
+    });
+  });
+
   it('a state.db missing optional columns and tables still lists its sessions', () => {
     const home = HomeBuilder.create(path.join(dir, 'hermes'), { seed: 6 });
     const p = home.profile();

@@ -216,7 +216,7 @@ function missed(r: BenchResults | undefined): string[] {
   }
   if (!r.met.reevalShare) {
     notes.push(
-      `- **Re-evaluation (${(r.reevalShare * 100).toFixed(1)}% of cold).** The share is against a cold run that itself got ${round(c.coldMs / 1000, 2)} s fast. ` +
+      `- **Re-evaluation (${(r.reevalShare * 100).toFixed(1)}% of cold).** The share is against a cold run of ${round(c.coldMs / 1000, 2)} s, itself made faster this way. ` +
         'Each re-evaluation ends in one `hermes/sessionListChanged` carrying the profiles\' summaries and only the sessions whose ' +
         `report changed: after a write ${changeKb(r.lsp.changeBytes?.afterWrite)}; after a save of SOUL.md ${changeKb(r.lsp.changeBytes?.afterSave)}, ` +
         `every live session (the full list is ${(r.lsp.sessionListBytes / 1e6).toFixed(1)} MB), since the edit changes what refreshing each stale one ` +

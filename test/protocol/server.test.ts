@@ -2,14 +2,14 @@
 // generated Hermes home. Everything is awaited on messages from the server, never on time.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import type { CodeAction, CodeLens, Diagnostic, Hover, MarkupContent, PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
-import { generateDemoHome, type DemoManifest } from '../../server/demo/demoHome';
+import type { DemoManifest } from '../../server/demo/demoHome';
 import { adoptRefresh } from '../../server/demo/hermesWriter';
 import { Commands, type SessionListResult, type StatusParams } from '../../shared/protocol';
-import { TestLspClient } from '../support/lspClient';
+import type { TestLspClient } from '../support/lspClient';
+import { demoServerPerTest } from './support/demoServer';
 
 const SESSION_LIST = 'hermes/sessionListChanged';
 const STATUS = 'hermes/status';
@@ -29,21 +29,13 @@ function staleIn(list: SessionListResult, profile: string): string[] {
 
 describe('language server over stdio (bundled dist/server.js)', function () {
   this.timeout(60_000);
-  let dir: string;
+  const fixture = demoServerPerTest('hl-protocol-');
   let demo: DemoManifest;
   let client: TestLspClient;
   let soul: string;
-
-  // A fresh demo home per test: refreshes and Hermes-side writes must not leak between tests.
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hl-protocol-'));
-    demo = generateDemoHome(path.join(dir, 'demo'));
+    ({ demo, client } = fixture);
     soul = path.join(demo.root, 'SOUL.md');
-    client = new TestLspClient({ home: demo.root });
-  });
-  afterEach(() => {
-    client.kill();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('announces its capabilities', async () => {

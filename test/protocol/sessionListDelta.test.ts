@@ -3,13 +3,13 @@
 // one the server answers `hermes/sessionList` with at the same revision.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { generateDemoHome, type DemoManifest } from '../../server/demo/demoHome';
+import type { DemoManifest } from '../../server/demo/demoHome';
 import { appendMessages } from '../../server/demo/hermesWriter';
 import { SessionListRequest, type SessionListDelta, type SessionListResult } from '../../shared/protocol';
 import { isDelta } from '../../shared/sessionListChanges';
-import { TestLspClient } from '../support/lspClient';
+import type { TestLspClient } from '../support/lspClient';
+import { demoServerPerTest } from './support/demoServer';
 
 const SESSION_LIST = 'hermes/sessionListChanged';
 
@@ -24,19 +24,10 @@ function changedIds(deltas: SessionListDelta[]): string[] {
 
 describe('language server: the session list notification carries only what changed', function () {
   this.timeout(60_000);
-  let dir: string;
+  const fixture = demoServerPerTest('hl-delta-');
   let demo: DemoManifest;
   let client: TestLspClient;
-
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hl-delta-'));
-    demo = generateDemoHome(path.join(dir, 'demo'));
-    client = new TestLspClient({ home: demo.root });
-  });
-  afterEach(() => {
-    client.kill();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  beforeEach(() => ({ demo, client } = fixture));
 
   /** The full list the server answers now, and the list the client built at that revision. */
   async function freshAndApplied(): Promise<{ fresh: SessionListResult; applied: SessionListResult }> {

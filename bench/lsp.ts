@@ -87,12 +87,13 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
     let text = original;
     for (let i = 0; i < plan.reevalRuns + 2; i++) {
       text += `\nWhen step ${i + 1} of a plan fails, say which one and propose ${i + 2} ways to recover.\n`;
-      fs.writeFileSync(soulFile, text);
+      // As VS Code does it: the buffer changes while typing; saving writes the file, then sends didSave
+      // (the watcher's echo of that write is then skipped by the server).
       await client.change(soulUri, text);
-      await sleep(250); // the watcher's echo of the write (skipped by the server: the save handles it)
       const mark = client.mark();
       const before = cost;
       const t0 = epochMs();
+      fs.writeFileSync(soulFile, text);
       await client.save(soulUri);
       const list = await within(client.waitFor<SessionListResult>(SessionListChangedNotification.method, (p) => costOf(p) !== before, { since: mark }), 60_000, `the session list after save ${i}`);
       const dt = epochMs() - t0;
@@ -101,10 +102,11 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
       if (i >= 2) saveSamples.push(dt);
       if (i >= 2) saveChangeBytes.push(sentBytes(client, list.revision));
     }
-    fs.writeFileSync(soulFile, original);
     await client.change(soulUri, original);
+    const restored = client.mark();
+    fs.writeFileSync(soulFile, original);
     await client.save(soulUri);
-    await sleep(600);
+    await within(client.waitFor<SessionListResult>(SessionListChangedNotification.method, (p) => costOf(p) !== cost, { since: restored }), 60_000, 'the session list after restoring SOUL.md');
     rssByPhase.saves = readRss(pid).peakMb;
     log(`    re-evaluation after a save of SOUL.md: median ${median(saveSamples).toFixed(1)} ms, change sent ${kb(median(saveChangeBytes))} (peak RSS ${rssByPhase.saves} MB)`);
 
@@ -131,6 +133,8 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
       writeChangeBytes.push(sentBytes(client, list.revision));
       writeSamples.push(arrived - committedAt);
       roundTrips.push(arrived - sent);
+      // Pacing, not waiting: writes come a person's turn apart, outside the server's 150 ms window for
+      // file events, so each is timed on its own rather than folded into the one before.
       await sleep(300);
     }
     rssByPhase.writes = readRss(pid).peakMb;
@@ -165,17 +169,14 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
 
     // 4. The writer alone, then the writer while refresh requests come in.
     const sessions = home.liveSessionIds.slice(0, Math.min(200, live));
-    await sleep(500);
     const without = await within(writer.request<{ latenciesMs: number[]; failures: number }>({ cmd: 'loop', sessions, ms: plan.writerPhaseMs, intervalMs: plan.writerIntervalMs, seed: 1 }), plan.writerPhaseMs + 60_000, 'the writer alone');
     rssByPhase.writerAlone = readRss(pid).peakMb;
-    await sleep(500);
     const loopDone = writer.request<{ latenciesMs: number[]; failures: number }>({ cmd: 'loop', sessions, ms: plan.writerPhaseMs, intervalMs: plan.writerIntervalMs, seed: 2 });
     const refreshAll: number[] = [];
     const refreshSession: number[] = [];
     const refreshProfile: number[] = [];
     let writing = true;
     void loopDone.finally(() => (writing = false));
-    await sleep(200);
     for (let i = 0; writing; i++) {
       const profileScope = i % 4 === 3;
       const t0 = epochMs();

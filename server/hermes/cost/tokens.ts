@@ -136,7 +136,7 @@ function paragraphsOf(text: string): string[] {
     if (at < 0) break;
     let p = at + 2;
     while (text.charCodeAt(p) === 0x0a) p++;
-    if (p < text.length && isParagraphStart(text.charCodeAt(p))) {
+    if (isParagraphStartAt(text, p)) {
       parts.push(text.slice(start, p));
       start = p;
     }

@@ -1,11 +1,18 @@
 // Is a stored prompt still what the sources would build today? Judged by content — what the stored
 // prompt actually holds against what each source renders now — never by modification times, so a
 // skill body edit (not in the prompt) leaves sessions fresh and a description edit does not.
+// Reasons come per source part, so a change of one part is judged again on its own
+// (engine/judgement.ts).
 import * as path from 'node:path';
+import { hintOpens } from './anatomy/locate';
 import type { PromptAnatomy } from './anatomy/types';
 import type { StaleReason } from './model';
 import { DEFAULT_IDENTITY_OPENING } from './sources/soul';
 import type { FileContribution, MemorySource, RenderedSources, SkillEntry } from './sources/types';
+
+/** The parts of the sources a prompt is judged against, in the order their reasons are listed. */
+export const SOURCE_PARTS = ['soul', 'skills', 'projectContext', 'memory', 'user'] as const;
+export type SourcePart = (typeof SOURCE_PARTS)[number];
 
 /**
  * Every source whose rendering today differs from what the stored prompt holds. `skillMemo` (the
@@ -18,18 +25,35 @@ export function staleReasons(
   cwd: string | undefined,
   skillMemo?: Map<string, StaleReason[]>,
 ): StaleReason[] {
-  let skills = skillMemo?.get(stored.skillsIndex.text);
-  if (!skills) {
-    skills = skillReasons(stored, sources);
-    skillMemo?.set(stored.skillsIndex.text, skills);
+  return SOURCE_PARTS.flatMap((part) => partReasons(part, stored, sources, cwd, skillMemo));
+}
+
+/** The reasons one part of the sources gives (see staleReasons). */
+export function partReasons(
+  part: SourcePart,
+  stored: PromptAnatomy,
+  sources: RenderedSources,
+  cwd: string | undefined,
+  skillMemo?: Map<string, StaleReason[]>,
+): readonly StaleReason[] {
+  switch (part) {
+    case 'soul':
+      return soulReasons(stored, sources);
+    case 'skills': {
+      let skills = skillMemo?.get(stored.skillsIndex.text);
+      if (!skills) {
+        skills = skillReasons(stored, sources);
+        skillMemo?.set(stored.skillsIndex.text, skills);
+      }
+      return skills;
+    }
+    case 'projectContext':
+      return projectContextReasons(stored, sources, cwd);
+    case 'memory':
+      return memoryReasons(stored.memoryBlock, sources.memory);
+    case 'user':
+      return memoryReasons(stored.userBlock, sources.user);
   }
-  return [
-    ...soulReasons(stored, sources),
-    ...skills,
-    ...projectContextReasons(stored, sources, cwd),
-    ...memoryReasons(stored.memoryBlock, sources.memory),
-    ...memoryReasons(stored.userBlock, sources.user),
-  ];
 }
 
 function soulReasons(stored: PromptAnatomy, { soul }: RenderedSources): StaleReason[] {
@@ -37,17 +61,12 @@ function soulReasons(stored: PromptAnatomy, { soul }: RenderedSources): StaleRea
   if (!soul.exists) {
     return storedIsDefault ? [] : [{ source: 'soul', path: soul.path, change: 'removed', detail: 'SOUL.md is gone: the default identity will be used' }];
   }
-  if (holdsBlockAtStart(stored.text, soul.block)) return [];
+  if (hintOpens(stored.text, soul.block)) return [];
   return [
     storedIsDefault
       ? { source: 'soul', path: soul.path, change: 'added', detail: 'SOUL.md now replaces the default identity' }
       : { source: 'soul', path: soul.path, change: 'changed', detail: 'persona text edited' },
   ];
-}
-
-/** The identity is the prompt's first block: it must be followed by a block boundary or the end. */
-function holdsBlockAtStart(text: string, block: string): boolean {
-  return text.startsWith(block) && (text.length === block.length || text.startsWith('\n\n', block.length));
 }
 
 function skillReasons(stored: PromptAnatomy, { skills, soul }: RenderedSources): StaleReason[] {

@@ -167,8 +167,9 @@ export function locateBlocks(text: string, options: LocateOptions = {}): Located
 }
 
 /** The hint is the text's first block: the text starts with it, followed by a blank line or the end. */
-function hintOpens(text: string, hint: string): boolean {
-  return text.startsWith(hint) && (text.length === hint.length || text.startsWith('\n\n', hint.length));
+export function hintOpens(text: string, hint: string): boolean {
+  // The separator first: it rules most texts out without comparing the whole hint.
+  return (text.length === hint.length || text.startsWith('\n\n', hint.length)) && text.startsWith(hint);
 }
 
 // The identity hint is used only when it opens the text (hintOpens, the two uses above): otherwise

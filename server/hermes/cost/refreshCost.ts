@@ -49,13 +49,13 @@ export function estimateRefreshCost(input: RefreshCostInput): RefreshCost {
   const ttl = nonNegative(input.ttlSeconds);
   const warm = isCacheWarm(input.lastActivityAt, input.ttlSeconds, input.now);
   const cacheExpiresAt = last !== undefined ? last + ttl : undefined;
-  const apiEquivalent = (input.billingMode ?? '').trim().toLowerCase() === SUBSCRIPTION_INCLUDED;
+  const apiEquivalent = isApiEquivalent(input.billingMode);
   const note = apiEquivalent ? ' (API-equivalent: billed as subscription_included)' : '';
 
   if (!input.prices) {
     return {
       warm,
-      ...(cacheExpiresAt !== undefined ? { cacheExpiresAt } : {}),
+      cacheExpiresAt,
       apiEquivalent,
       formula: `price unknown for this model; add it to the price overrides file to see a figure${note}`,
     };
@@ -82,7 +82,7 @@ export function estimateRefreshCost(input: RefreshCostInput): RefreshCost {
   };
   return {
     warm,
-    ...(cacheExpiresAt !== undefined ? { cacheExpiresAt } : {}),
+    cacheExpiresAt,
     extraUsd,
     coldUsd,
     apiEquivalent,
@@ -90,6 +90,11 @@ export function estimateRefreshCost(input: RefreshCostInput): RefreshCost {
       return formula();
     },
   };
+}
+
+/** Hermes' `billing_mode` says the money figures are API-equivalents, not a bill. */
+export function isApiEquivalent(billingMode: string | undefined): boolean {
+  return (billingMode ?? '').trim().toLowerCase() === SUBSCRIPTION_INCLUDED;
 }
 
 /** Whether the provider's prompt cache is still alive at `now` (epoch seconds). */

@@ -234,6 +234,19 @@ function paragraphStartAtOrAfter(text: string, from: number): number {
   return text.length;
 }
 
+/**
+ * Whether the count of `text` is exactly the counts of its two sides at `position` added: its start,
+ * its end, or a paragraph start. A change confined to one side is then measured on that side alone.
+ */
+export function isTokenBoundary(text: string, position: number): boolean {
+  return position === 0 || position === text.length || isParagraphStartAt(text, position);
+}
+
+/** Whether `text`, put right after a blank line, starts a paragraph there (by its first character). */
+export function opensParagraph(text: string): boolean {
+  return text.length > 0 && isParagraphStart(text.charCodeAt(0));
+}
+
 /** Where paragraphsOf cuts: after a blank line, on a character that is no newline and starts a paragraph. */
 function isParagraphStartAt(text: string, p: number): boolean {
   return p < text.length && text.charCodeAt(p - 1) === 0x0a && text.charCodeAt(p - 2) === 0x0a && text.charCodeAt(p) !== 0x0a && isParagraphStart(text.charCodeAt(p));

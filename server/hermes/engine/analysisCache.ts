@@ -10,7 +10,8 @@ import type { PromptAnatomy } from '../anatomy/types';
 import type { ProfileConfig } from '../config';
 import type { SessionRecord, StaleReason, TranscriptSize } from '../model';
 import { StateStore, type StampedSession } from '../store/stateStore';
-import type { ReusableReport } from './reportReuse';
+import type { Judgement } from './judgement';
+import type { ReusableReport } from './sessionReport';
 import type { MemorySource, ProjectContext, RenderedSources, SkillsIndex, SoulSource } from '../sources/types';
 
 export interface CachedTranscript {
@@ -27,9 +28,10 @@ export interface KeptRead {
   readonly meta: ReadonlyMap<string, string>;
 }
 
-export interface JudgedPrompt {
-  readonly reasons: StaleReason[];
-  readonly deltaTokens: number;
+/** Where `AnalysisCache.anatomy` gets a stored prompt's text, and how it parses it. */
+export interface PromptReader {
+  text(key: string): string;
+  parse(text: string, model: string | undefined): PromptAnatomy;
 }
 
 /** The profile's own sources, each read on first use after a change. */
@@ -50,11 +52,17 @@ export class AnalysisCache {
   readonly sources = new Map<string, RenderedSources>();
   readonly parts: ProfileParts = {};
   readonly projectContexts = new Map<string, ProjectContext>();
-  /** Staleness and ΔS per `promptKey \0 cwd`. */
-  readonly staleness = new Map<string, JudgedPrompt>();
+  /**
+   * Staleness and ΔS by prompt key, then session cwd ('' = none), kept across changes of the
+   * sources: each is judged again from the last for the parts that changed (engine/judgement.ts).
+   * Two levels, so a lookup hashes the record's own strings instead of a key made per session.
+   */
+  readonly staleness = new Map<string, Map<string, Judgement>>();
   /** Skill reasons per stored skills-index text (thousands of sessions share a few indexes). */
   readonly skillReasons = new Map<string, StaleReason[]>();
   readonly transcripts = new Map<string, CachedTranscript>();
+  /** The transcript sizes of the last session list read (a list not read again has the same). */
+  lastTranscripts: { readonly listed: readonly SessionRecord[]; readonly sizes: ReadonlyMap<string, TranscriptSize> } | undefined;
   /** Each live session's last report and what it was computed from (see reportReuse.ts). */
   reports = new Map<string, ReusableReport>();
   /** The profile directory this cache belongs to (set by analyzeProfile). */
@@ -109,12 +117,13 @@ export class AnalysisCache {
     }
     this.kept = undefined;
     this.lastRead = undefined;
+    this.lastTranscripts = undefined;
     this.counted = undefined;
   }
 
   /**
-   * Instruction files changed. With `paths`, only what those files can feed is dropped; without,
-   * everything derived from the sources goes.
+   * Instruction files changed. With `paths`, only the sources those files can feed are dropped (and
+   * read again on next use); without, everything derived from the sources goes.
    */
   sourcesChanged(paths?: readonly string[]): void {
     if (!paths || !this.profileDir) return this.dropAllSources();
@@ -145,12 +154,8 @@ export class AnalysisCache {
       this.projectContexts.delete(cwd);
       this.sources.delete(cwd);
     }
-    if (profileLevel) {
-      this.sources.clear();
-      this.staleness.clear();
-    } else if (cwds.size > 0) {
-      for (const key of [...this.staleness.keys()]) if (cwds.has(key.slice(key.indexOf('\u0000') + 1))) this.staleness.delete(key);
-    }
+    // The judgements stay: each is judged again for the parts that are new objects now.
+    if (profileLevel) this.sources.clear();
   }
 
   /**
@@ -159,14 +164,14 @@ export class AnalysisCache {
    * again and the parse (and the staleness judged from it) kept when it is the same: the session's
    * report is then kept too (reportReuse.ts), as for any session Hermes did not touch.
    */
-  anatomy(key: string, readText: () => string, parse: (text: string) => PromptAnatomy): PromptAnatomy {
+  anatomy(key: string, model: string | undefined, prompts: PromptReader): PromptAnatomy {
     const kept = this.anatomies.get(key);
     if (kept && !this.uncheckedInline.has(key)) return kept;
     this.uncheckedInline.delete(key);
-    const text = readText();
+    const text = prompts.text(key);
     if (kept && kept.text === text) return kept;
     if (kept) this.forgetPrompts(new Set([key]));
-    const anatomy = parse(text);
+    const anatomy = prompts.parse(text, model);
     this.anatomies.set(key, anatomy);
     return anatomy;
   }
@@ -179,11 +184,11 @@ export class AnalysisCache {
     for (const key of this.anatomies.keys()) if (key.startsWith('inline:')) this.uncheckedInline.add(key);
   }
 
-  /** Drops these prompts' anatomies and the staleness judged from them (one pass over the verdicts). */
+  /** Drops these prompts' anatomies and the staleness judged from them. */
   private forgetPrompts(keys: ReadonlySet<string>): void {
     if (keys.size === 0) return;
     for (const key of keys) this.anatomies.delete(key);
-    for (const judged of [...this.staleness.keys()]) if (keys.has(judged.slice(0, judged.indexOf('\u0000')))) this.staleness.delete(judged);
+    for (const key of keys) this.staleness.delete(key);
   }
 
   private dropAllSources(): void {

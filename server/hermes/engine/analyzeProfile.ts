@@ -4,22 +4,18 @@
 import { parsePrompt } from '../anatomy/parsePrompt';
 import type { PromptAnatomy } from '../anatomy/types';
 import { readProfileConfig, type ProfileConfig } from '../config';
-import { lookupPrices, type PriceOverrides } from '../cost/prices';
-import { estimateRefreshCost } from '../cost/refreshCost';
-import { countTokensAfterEdit, estimateTokensFromChars, toolSchemaTokens } from '../cost/tokens';
-import { cacheTtlSeconds } from '../cost/ttl';
+import type { PriceOverrides } from '../cost/prices';
 import { describeError } from '../errors';
 import { profilePaths } from '../home';
-import type { Profile, SessionRecord, SessionState, StaleReason, TranscriptSize } from '../model';
-import { compactionTip } from '../refresh/compactionTip';
-import { profileRequestedEpoch, requestedEpoch, stampedEpoch } from '../refresh/epochs';
-import { rebuildPromptEdit } from '../sources/promptBuilder';
+import type { Profile, SessionRecord, TranscriptSize } from '../model';
+import { profileRequestedEpoch, requestedEpoch } from '../refresh/epochs';
 import { renderProfileSources, renderProjectContext } from '../sources/renderSources';
 import type { RenderedSources } from '../sources/types';
-import { staleReasons } from '../staleness';
 import { StateStore } from '../store/stateStore';
-import { AnalysisCache, type JudgedPrompt, type KeptRead } from './analysisCache';
-import { reusableReport, type ReportInputs, type ReusableReport } from './reportReuse';
+import { AnalysisCache, type KeptRead, type PromptReader } from './analysisCache';
+import { judgePrompt, type JudgedPrompt, type Judgement } from './judgement';
+import { memo } from './memo';
+import { sessionReport, type ReportContext, type ReusableReport } from './sessionReport';
 import type { ProfileReport, SessionReport } from './types';
 
 export interface AnalyzeOptions {
@@ -92,29 +88,26 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const { listed, storedPromptSessions, meta } = db;
     const everything = includeEnded ? listed : undefined;
     const transcripts = transcriptSizes(listed, store, cache);
-    const anatomyByKey = (key: string, model: string | undefined) =>
-      cache.anatomy(
-        key,
-        () => store.promptText(key) ?? '',
-        (text) => parsePrompt(text, { model, identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt }),
-      );
+    const prompts: PromptReader = {
+      text: (key) => store.promptText(key) ?? '',
+      parse: (text, model) => parsePrompt(text, { model, identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt }),
+    };
     const sessionAnatomy = new Map<string, PromptAnatomy>();
     const sessions: SessionReport[] = [];
-    const lookups: Lookups = { prices: new Map(), tools: new Map() };
+    const reportContext: ReportContext = { profileName: profile.name, everything, now, priceOverrides: options.priceOverrides, prices: new Map(), tools: new Map() };
+    const judging: JudgingContext = { cache, sourcesFor };
     // Reports of sessions whose inputs did not change are kept (the language server's re-evaluations;
     // a compaction tip depends on every session, so not when ended sessions are reported).
     const previous = everything ? new Map<string, ReusableReport>() : cache.reports;
     const reports = new Map<string, ReusableReport>();
     for (const record of listed) {
-      const anatomy = record.promptKey ? anatomyByKey(record.promptKey, record.model) : undefined;
+      const anatomy = record.promptKey ? cache.anatomy(record.promptKey, record.model, prompts) : undefined;
       if (anatomy) sessionAnatomy.set(record.id, anatomy);
-      const transcript = transcripts.get(record.id)!;
-      const ctx: SessionContext = { profile, config, record, everything, meta, anatomy, transcript, cache, lookups, now, options, sourcesFor };
-      const judged = anatomy && record.promptKey ? judge(ctx, record.promptKey, anatomy) : NOT_JUDGED;
-      const inputs: ReportInputs = { record, config, anatomy, transcript, judged, requestedEpoch: requestedEpoch(meta, record.id) };
-      const report = reusableReport(previous.get(record.id), inputs, now) ?? reportSession(ctx, inputs);
-      reports.set(record.id, { inputs, report });
-      sessions.push(report);
+      const judged = anatomy && record.promptKey ? judge(judging, record, record.promptKey, anatomy) : NOT_JUDGED;
+      const inputs = { record, config, anatomy, transcript: transcripts.get(record.id)!, judged, requestedEpoch: requestedEpoch(meta, record.id) };
+      const reusable = sessionReport(reportContext, inputs, previous.get(record.id));
+      reports.set(record.id, reusable);
+      sessions.push(reusable.report);
     }
     if (!everything) cache.reports = reports;
     return {
@@ -178,116 +171,36 @@ function readChangedSessions(store: StateStore, cache: AnalysisCache, version: n
   return read;
 }
 
-interface Lookups {
-  readonly prices: Map<string, ReturnType<typeof lookupPrices> | null>;
-  readonly tools: Map<string, number>;
-}
-
-interface SessionContext {
-  readonly profile: Profile;
-  readonly config: ProfileConfig;
-  readonly record: SessionRecord;
-  /** Every session, ended ones included (only when ended sessions are reported). */
-  readonly everything: readonly SessionRecord[] | undefined;
-  readonly meta: ReadonlyMap<string, string>;
-  readonly anatomy: PromptAnatomy | undefined;
-  readonly transcript: TranscriptSize;
+/** What judging a session's stored prompt needs of the evaluation. */
+interface JudgingContext {
   readonly cache: AnalysisCache;
-  /** Per-evaluation lookups shared by sessions on the same model and tools (prices depend on the overrides). */
-  readonly lookups: Lookups;
-  readonly now: number;
-  readonly options: AnalyzeOptions;
   readonly sourcesFor: (cwd: string | undefined) => RenderedSources;
 }
 
 /** A session without a stored prompt: nothing to judge. */
 const NOT_JUDGED: JudgedPrompt = { reasons: [], deltaTokens: 0 };
 
-function reportSession(ctx: SessionContext, inputs: ReportInputs): SessionReport {
-  const { record, anatomy } = ctx;
-  const { judged, requestedEpoch: requested } = inputs;
-  const stamped = stampedEpoch(record.modelConfig);
-  const provider = providerOf(record);
-  const state = stateOf(record, anatomy, requested > stamped, judged.reasons);
-  const tip = record.endedAt !== undefined && record.endReason === 'compression' && ctx.everything ? compactionTip(record, ctx.everything) : undefined;
-
-  const transcript = ctx.transcript.recordedTokens + estimateTokensFromChars(ctx.transcript.uncountedChars);
-  const tools = memo(ctx.lookups.tools, record.toolNames.join('\u0000'), () => toolSchemaTokens(record.toolNames));
-  const systemPromptTokens = anatomy?.tokens ?? 0;
-  const prefixTokens = systemPromptTokens + tools + transcript;
-  const prices = memo(ctx.lookups.prices, `${record.model ?? ''}\u0000${provider ?? ''}`, () => lookupPrices(record.model, provider, ctx.options.priceOverrides) ?? null) ?? undefined;
-  const ttlSeconds = cacheTtlSeconds(ctx.config.cacheTtl, record.source, prices);
-  const cost = estimateRefreshCost({
-    prefixTokens,
-    systemPromptDeltaTokens: judged.deltaTokens,
-    lastActivityAt: record.lastActivityAt,
-    now: ctx.now,
-    ttlSeconds,
-    prices,
-    billingMode: record.billingMode,
-  });
-  // A session that is current rebuilds byte-identical bytes: refreshing it costs nothing.
-  const costs = state === 'fresh' ? { now: 0, cold: 0 } : { now: cost.extraUsd, cold: cost.coldUsd };
-  return {
-    profile: ctx.profile.name,
-    id: record.id,
-    title: record.title,
-    source: record.source,
-    model: record.model,
-    provider,
-    cwd: record.cwd,
-    state,
-    reasons: judged.reasons,
-    tipSessionId: tip && tip.id !== record.id ? tip.id : undefined,
-    startedAt: record.startedAt,
-    lastActivityAt: record.lastActivityAt,
-    endedAt: record.endedAt,
-    requestedEpoch: requested,
-    stampedEpoch: stamped,
-    skillsTier: anatomy?.skillsIndex.tier,
-    systemPromptTokens,
-    toolTokens: tools,
-    transcriptTokens: transcript,
-    prefixTokens,
-    tokensExact: anatomy?.tokensExact ?? false,
-    deltaTokens: judged.deltaTokens,
-    ttlSeconds,
-    cacheWarm: cost.warm,
-    cacheExpiresAt: cost.cacheExpiresAt,
-    refreshCostUsd: prices || state === 'fresh' ? costs.now : undefined,
-    refreshCostColdUsd: prices || state === 'fresh' ? costs.cold : undefined,
-    apiEquivalent: cost.apiEquivalent,
-    pricesKnown: prices !== undefined,
-  };
-}
-
-function stateOf(record: SessionRecord, anatomy: PromptAnatomy | undefined, pending: boolean, reasons: readonly StaleReason[]): SessionState {
-  if (record.endedAt !== undefined) return 'ended';
-  if (!anatomy) return 'no-prompt';
-  if (pending) return 'pending';
-  return reasons.length > 0 ? 'stale' : 'fresh';
-}
-
-/** Staleness and ΔS, once per distinct (stored prompt, cwd). */
-function judge(ctx: SessionContext, promptKey: string, anatomy: PromptAnatomy): JudgedPrompt {
-  const key = `${promptKey}\u0000${ctx.record.cwd ?? ''}`;
-  return memo(ctx.cache.staleness, key, () => {
-    const sources = ctx.sourcesFor(ctx.record.cwd);
-    const reasons = staleReasons(anatomy, sources, ctx.record.cwd, ctx.cache.skillReasons);
-    if (reasons.length === 0) return { reasons, deltaTokens: 0 };
-    // Only the blocks the rebuild replaced are counted again, not the whole prompt per save.
-    const rebuilt = rebuildPromptEdit(anatomy.text, sources);
-    const before = { tokens: anatomy.tokens, exact: anatomy.tokensExact };
-    const after = countTokensAfterEdit(anatomy.text, before, rebuilt.text, rebuilt.kept, ctx.record.model);
-    return { reasons, deltaTokens: after.tokens - anatomy.tokens };
-  });
+/**
+ * Staleness and ΔS, once per distinct (stored prompt, cwd) and evaluation; after a change of the
+ * sources, judged again from the last judgement for the parts that changed (engine/judgement.ts).
+ */
+function judge(ctx: JudgingContext, record: SessionRecord, promptKey: string, anatomy: PromptAnatomy): JudgedPrompt {
+  const sources = ctx.sourcesFor(record.cwd);
+  const byCwd = memo(ctx.cache.staleness, promptKey, () => new Map<string, Judgement>());
+  const previous = byCwd.get(record.cwd ?? '');
+  if (previous && previous.sources === sources && previous.stored === anatomy) return previous;
+  const judged = judgePrompt(anatomy, sources, record.cwd, { skillMemo: ctx.cache.skillReasons, model: record.model }, previous);
+  byCwd.set(record.cwd ?? '', judged);
+  return judged;
 }
 
 /**
  * Live transcript sizes of the listed sessions: kept from the last evaluation while Hermes' counters
  * say the transcript is unchanged, the others read in one grouped query.
  */
-function transcriptSizes(listed: readonly SessionRecord[], store: StateStore, cache: AnalysisCache): Map<string, TranscriptSize> {
+function transcriptSizes(listed: readonly SessionRecord[], store: StateStore, cache: AnalysisCache): ReadonlyMap<string, TranscriptSize> {
+  // The same list as last time (nothing was read again): the same sizes.
+  if (cache.lastTranscripts?.listed === listed) return cache.lastTranscripts.sizes;
   const sizes = new Map<string, TranscriptSize>();
   const stale: Array<{ id: string; fingerprint: string }> = [];
   for (const record of listed) {
@@ -296,19 +209,16 @@ function transcriptSizes(listed: readonly SessionRecord[], store: StateStore, ca
     if (cached && cached.fingerprint === fingerprint) sizes.set(record.id, cached.size);
     else stale.push({ id: record.id, fingerprint });
   }
-  if (stale.length === 0) return sizes;
-  const read = stale.length === 1 ? new Map([[stale[0]!.id, store.transcriptSize(stale[0]!.id)]]) : store.transcriptSizes(stale.map((s) => s.id));
-  for (const { id, fingerprint } of stale) {
-    const size = read.get(id)!;
-    cache.transcripts.set(id, { fingerprint, size });
-    sizes.set(id, size);
+  if (stale.length > 0) {
+    const read = stale.length === 1 ? new Map([[stale[0]!.id, store.transcriptSize(stale[0]!.id)]]) : store.transcriptSizes(stale.map((s) => s.id));
+    for (const { id, fingerprint } of stale) {
+      const size = read.get(id)!;
+      cache.transcripts.set(id, { fingerprint, size });
+      sizes.set(id, size);
+    }
   }
+  cache.lastTranscripts = { listed, sizes };
   return sizes;
-}
-
-function providerOf(record: SessionRecord): string | undefined {
-  const fromConfig = record.modelConfig.provider;
-  return typeof fromConfig === 'string' && fromConfig ? fromConfig : record.billingProvider;
 }
 
 function totalsOf(sessions: readonly SessionReport[]): ProfileReport['totals'] {
@@ -352,12 +262,4 @@ function unavailableAnalysis(
     sourcesFor,
     anatomyOf: () => undefined,
   };
-}
-
-function memo<K, V>(map: Map<K, V>, key: K, make: () => V): V {
-  const hit = map.get(key);
-  if (hit !== undefined) return hit;
-  const value = make();
-  map.set(key, value);
-  return value;
 }

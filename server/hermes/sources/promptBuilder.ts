@@ -103,10 +103,22 @@ export interface KeptRun {
   readonly length: number;
 }
 
-/** A rebuilt prompt, and the stretches of the stored prompt it kept byte for byte (in order). */
+/** A block of the rebuilt prompt: where it starts, its text and the separator that follows it. */
+export interface RebuiltBlock {
+  readonly kind: BlockKind;
+  readonly start: number;
+  readonly text: string;
+  readonly gapAfter: string;
+}
+
+/**
+ * A rebuilt prompt, the stretches of the stored prompt it kept byte for byte (in order), and its
+ * blocks (a later change of one source then touches one block: see engine/judgement.ts).
+ */
 export interface RebuiltPrompt {
   readonly text: string;
   readonly kept: readonly KeptRun[];
+  readonly blocks: readonly RebuiltBlock[];
 }
 
 /**
@@ -155,7 +167,16 @@ export function rebuildPromptEdit(stored: string, sources: RenderedSources, opti
   setBlock(items, 'skills-index', 'volatile', sources.skills.block, () => firstIn('volatile') ?? items.length);
   setBlock(items, 'memory', 'volatile', sources.memory.block, () => firstIn('volatile', ['skills-index']) ?? items.length);
   setBlock(items, 'user-profile', 'volatile', sources.user.block, () => after('memory') ?? firstIn('volatile', ['skills-index', 'memory']) ?? items.length);
-  return { text: prefix + items.map((i) => i.text + i.gapAfter).join(''), kept: keptRuns(prefix, items) };
+  return { text: prefix + items.map((i) => i.text + i.gapAfter).join(''), kept: keptRuns(prefix, items), blocks: placed(prefix, items) };
+}
+
+function placed(prefix: string, items: readonly Item[]): RebuiltBlock[] {
+  let at = prefix.length;
+  return items.map((item) => {
+    const block = { kind: item.kind, start: at, text: item.text, gapAfter: item.gapAfter };
+    at += item.text.length + item.gapAfter.length;
+    return block;
+  });
 }
 
 /** The stored stretches the rebuilt text is made of, adjacent ones joined. */

@@ -1,0 +1,153 @@
+// Staleness and ΔS of one stored prompt against today's sources, kept per source part so that a
+// change of one part (a save of SOUL.md, of a skill, of MEMORY.md, of one project's AGENTS.md)
+// re-judges that part alone: its reasons, and the tokens of its one block in the rebuilt prompt.
+//
+// ΔS is the token count of the rebuilt prompt minus that of the stored one. The first judgement
+// rebuilds the prompt and counts what the rebuild changed (countTokensAfterEdit). A later change
+// of one part replaces one block of that rebuilt prompt: when the block's edges are token
+// boundaries (isTokenBoundary: the count of the whole is the counts of the pieces added), ΔS moves
+// by the tokens of the new block minus those of the old, both the same for every prompt that holds
+// the block, so hundreds of prompts cost a subtraction each. Anything else (a block added or
+// removed, an edge inside a paragraph, SOUL.md matching the start of the stored prompt, which
+// changes where its blocks are found) is measured on a full rebuild again: both ways give the
+// same figure (test/unit/engine/judgement.test.ts).
+import { hintOpens } from '../anatomy/locate';
+import type { PromptAnatomy } from '../anatomy/types';
+import { countTokens, countTokensAfterEdit, isTokenBoundary, opensParagraph } from '../cost/tokens';
+import type { BlockKind, StaleReason } from '../model';
+import { rebuildPromptEdit } from '../sources/promptBuilder';
+import type { RenderedSources, SoulSource } from '../sources/types';
+import { partReasons, SOURCE_PARTS, type SourcePart } from '../staleness';
+
+export interface JudgedPrompt {
+  readonly reasons: readonly StaleReason[];
+  readonly deltaTokens: number;
+}
+
+/** A judgement and what it was made from: the next one re-judges only the parts that changed. */
+export interface Judgement extends JudgedPrompt {
+  readonly stored: PromptAnatomy;
+  readonly sources: RenderedSources;
+  /** The reasons of each part, in SOURCE_PARTS order (`reasons` is their concatenation). */
+  readonly byPart: ReadonlyArray<readonly StaleReason[]>;
+  /** The rebuilt prompt as measured, when one was (not for a prompt found fresh at once). */
+  readonly rebuild: MeasuredRebuild | undefined;
+}
+
+/** ΔS of a rebuild, and the blocks of the parts whose edges are token boundaries in it. */
+interface MeasuredRebuild {
+  readonly deltaTokens: number;
+  readonly blocks: ReadonlyMap<SourcePart, RebuiltPart>;
+}
+
+interface RebuiltPart {
+  readonly text: string;
+  /** The separator after the block: the rebuild keeps the stored one. */
+  readonly gapAfter: string;
+}
+
+export interface JudgeContext {
+  /** Skill reasons by stored skills-index text (see staleReasons). */
+  readonly skillMemo?: Map<string, StaleReason[]>;
+  /** For token counts (exactness only; counts are the same for every model). */
+  readonly model?: string;
+}
+
+const BLOCK_OF_PART: Readonly<Record<SourcePart, BlockKind>> = {
+  soul: 'identity',
+  skills: 'skills-index',
+  projectContext: 'project-context',
+  memory: 'memory',
+  user: 'user-profile',
+};
+const PART_OF_BLOCK = new Map(SOURCE_PARTS.map((part) => [BLOCK_OF_PART[part], part]));
+
+/** Judges `stored` against `sources`, starting from `previous` (the same prompt and cwd, older sources) when given. */
+export function judgePrompt(stored: PromptAnatomy, sources: RenderedSources, cwd: string | undefined, context: JudgeContext, previous?: Judgement): Judgement {
+  const base = previous?.stored === stored ? previous : undefined;
+  const changed = base ? SOURCE_PARTS.filter((part) => sources[part] !== base.sources[part]) : SOURCE_PARTS;
+  if (base && changed.length === 0) return base;
+  const byPart = SOURCE_PARTS.map((part, i) => {
+    const kept = base?.byPart[i];
+    if (kept && !changed.includes(part)) return kept;
+    const now = partReasons(part, stored, sources, cwd, context.skillMemo);
+    return kept && sameReasons(kept, now) ? kept : now;
+  });
+  // The same reasons keep the same array, so a report that shows them need not be sent again.
+  const reasons = base && byPart.every((r, i) => r === base.byPart[i]) ? base.reasons : byPart.flat();
+  const rebuild = (base?.rebuild && remeasured(base, changed, sources, context.model)) ?? (reasons.length > 0 ? measureRebuild(stored, sources, context.model) : undefined);
+  return { stored, sources, byPart, reasons, deltaTokens: reasons.length > 0 ? rebuild!.deltaTokens : 0, rebuild };
+}
+
+/** The first judgement's way: rebuild the whole prompt and count what the rebuild changed. */
+function measureRebuild(stored: PromptAnatomy, sources: RenderedSources, model: string | undefined): MeasuredRebuild {
+  const rebuilt = rebuildPromptEdit(stored.text, sources);
+  const after = countTokensAfterEdit(stored.text, { tokens: stored.tokens, exact: stored.tokensExact }, rebuilt.text, rebuilt.kept, model);
+  const blocks = new Map<SourcePart, RebuiltPart>();
+  for (const block of rebuilt.blocks) {
+    const part = PART_OF_BLOCK.get(block.kind);
+    const end = block.start + block.text.length + block.gapAfter.length;
+    if (part && opensParagraph(block.text) && isTokenBoundary(rebuilt.text, block.start) && isTokenBoundary(rebuilt.text, end)) {
+      blocks.set(part, { text: block.text, gapAfter: block.gapAfter });
+    }
+  }
+  return { deltaTokens: after.tokens - stored.tokens, blocks };
+}
+
+/**
+ * The rebuild after `changed` parts replaced their blocks, measured block by block; undefined when
+ * a change is not such a replacement (then measureRebuild runs).
+ */
+function remeasured(previous: Judgement, changed: readonly SourcePart[], sources: RenderedSources, model: string | undefined): MeasuredRebuild | undefined {
+  const rebuild = previous.rebuild!;
+  let deltaTokens = rebuild.deltaTokens;
+  const blocks = new Map(rebuild.blocks);
+  for (const part of changed) {
+    const block = rebuild.blocks.get(part);
+    const text = renderedText(part, sources);
+    // A block added or removed, or one whose new first character would join the paragraph before.
+    if (!block || !text || !opensParagraph(text)) return undefined;
+    if (part === 'soul' && !blocksFoundAlike(previous.stored.text, previous.sources.soul, sources.soul)) return undefined;
+    if (text === block.text) continue;
+    deltaTokens += regionTokens(text, block.gapAfter, model) - regionTokens(block.text, block.gapAfter, model);
+    blocks.set(part, { text, gapAfter: block.gapAfter });
+  }
+  return { deltaTokens, blocks };
+}
+
+/** What `part` puts into a rebuilt prompt; undefined when that depends on the stored prompt (no SOUL.md). */
+function renderedText(part: SourcePart, sources: RenderedSources): string | undefined {
+  if (part === 'soul') return sources.soul.exists ? sources.soul.block : undefined;
+  return sources[part].block;
+}
+
+/**
+ * The rebuild finds the stored prompt's blocks with SOUL.md as a hint, used only when SOUL.md opens
+ * the prompt (locateBlocksWithHint): with neither the old nor the new SOUL.md doing so, the blocks
+ * are the same.
+ */
+function blocksFoundAlike(stored: string, before: SoulSource, after: SoulSource): boolean {
+  const hinted = (soul: SoulSource) => soul.exists && hintOpens(stored, soul.block);
+  return !hinted(before) && !hinted(after);
+}
+
+// Tokens of a block and its separator, by block text: every prompt holding the block asks the same.
+const regionCounts = new Map<string, Map<string, number>>();
+const REGIONS_KEPT = 512;
+
+function regionTokens(text: string, gapAfter: string, model: string | undefined): number {
+  let byGap = regionCounts.get(text);
+  let tokens = byGap?.get(gapAfter);
+  if (tokens !== undefined) return tokens;
+  tokens = countTokens(text + gapAfter, model).tokens;
+  if (!byGap) {
+    if (regionCounts.size >= REGIONS_KEPT) regionCounts.clear();
+    regionCounts.set(text, (byGap = new Map()));
+  }
+  byGap.set(gapAfter, tokens);
+  return tokens;
+}
+
+function sameReasons(a: readonly StaleReason[], b: readonly StaleReason[]): boolean {
+  return a.length === b.length && a.every((r, i) => r.source === b[i]!.source && r.path === b[i]!.path && r.change === b[i]!.change && r.detail === b[i]!.detail);
+}

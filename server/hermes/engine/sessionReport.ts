@@ -1,0 +1,165 @@
+// One session's report, from what it is computed from, reusing the last one as far as that allows.
+// A report has two halves: the basis (model, provider, prices, cache lifetime, the tokens of the
+// cached prefix…), which follows from the session's row, its stored prompt, its transcript size and
+// the config; and the verdict (state, reasons, ΔS, what a refresh costs now), which also follows
+// from the staleness judgement, the requested epoch and the clock. Re-evaluation keeps a report
+// whose inputs are all the same (listSessionsSince keeps the record object of an unchanged row;
+// config, anatomy and transcript are new objects whenever they change; judgement.ts keeps the
+// reasons array while the reasons read the same), unless its cache went cold since; after a save
+// of SOUL.md only the verdict of each stale session is computed again.
+import type { PromptAnatomy } from '../anatomy/types';
+import type { ProfileConfig } from '../config';
+import { lookupPrices, type ModelPrices, type PriceOverrides } from '../cost/prices';
+import { estimateRefreshCost, isApiEquivalent, isCacheWarm } from '../cost/refreshCost';
+import { estimateTokensFromChars, toolSchemaTokens } from '../cost/tokens';
+import { cacheTtlSeconds } from '../cost/ttl';
+import type { SessionRecord, SessionState, TranscriptSize } from '../model';
+import { compactionTip } from '../refresh/compactionTip';
+import { stampedEpoch } from '../refresh/epochs';
+import type { JudgedPrompt } from './judgement';
+import { memo } from './memo';
+import type { SessionReport } from './types';
+
+export interface ReportInputs {
+  readonly record: SessionRecord;
+  readonly config: ProfileConfig;
+  readonly anatomy: PromptAnatomy | undefined;
+  readonly transcript: TranscriptSize;
+  readonly judged: JudgedPrompt;
+  readonly requestedEpoch: number;
+}
+
+/** What the verdict half is computed on, besides the inputs. */
+type Basis = Omit<SessionReport, VerdictField>;
+type VerdictField = 'state' | 'reasons' | 'requestedEpoch' | 'deltaTokens' | 'cacheWarm' | 'cacheExpiresAt' | 'refreshCostUsd' | 'refreshCostColdUsd';
+
+export interface ReusableReport {
+  readonly inputs: ReportInputs;
+  readonly basis: Basis;
+  readonly prices: ModelPrices | undefined;
+  readonly report: SessionReport;
+}
+
+/** Lookups of one evaluation, shared by sessions on the same model and tools. */
+export interface ReportContext {
+  readonly profileName: string;
+  /** Every session, ended ones included (only when ended sessions are reported: compaction tips). */
+  readonly everything: readonly SessionRecord[] | undefined;
+  readonly now: number;
+  readonly priceOverrides: PriceOverrides | undefined;
+  readonly prices: Map<string, ModelPrices | null>;
+  readonly tools: Map<string, number>;
+}
+
+/** The report of a session, `previous` (its last one) kept or half kept where the inputs allow. */
+export function sessionReport(ctx: ReportContext, inputs: ReportInputs, previous: ReusableReport | undefined): ReusableReport {
+  if (!previous || !sameBasis(previous.inputs, inputs)) {
+    const { basis, prices } = basisOf(ctx, inputs);
+    return { inputs, basis, prices, report: withVerdict(basis, prices, inputs, ctx.now) };
+  }
+  if (sameVerdictInputs(previous.inputs, inputs) && isCacheWarm(inputs.record.lastActivityAt, previous.report.ttlSeconds, ctx.now) === previous.report.cacheWarm) return previous;
+  return { inputs, basis: previous.basis, prices: previous.prices, report: withVerdict(previous.basis, previous.prices, inputs, ctx.now) };
+}
+
+function sameBasis(was: ReportInputs, now: ReportInputs): boolean {
+  return was.record === now.record && was.config === now.config && was.anatomy === now.anatomy && was.transcript === now.transcript;
+}
+
+function sameVerdictInputs(was: ReportInputs, now: ReportInputs): boolean {
+  return was.judged.reasons === now.judged.reasons && was.judged.deltaTokens === now.judged.deltaTokens && was.requestedEpoch === now.requestedEpoch;
+}
+
+function basisOf(ctx: ReportContext, inputs: ReportInputs): { basis: Basis; prices: ModelPrices | undefined } {
+  const { record, anatomy, config } = inputs;
+  const provider = providerOf(record);
+  const tip = record.endedAt !== undefined && record.endReason === 'compression' && ctx.everything ? compactionTip(record, ctx.everything) : undefined;
+  const transcript = inputs.transcript.recordedTokens + estimateTokensFromChars(inputs.transcript.uncountedChars);
+  const tools = memo(ctx.tools, record.toolNames.join('\u0000'), () => toolSchemaTokens(record.toolNames));
+  const systemPromptTokens = anatomy?.tokens ?? 0;
+  const prices = memo(ctx.prices, `${record.model ?? ''}\u0000${provider ?? ''}`, () => lookupPrices(record.model, provider, ctx.priceOverrides) ?? null) ?? undefined;
+  const basis: Basis = {
+    profile: ctx.profileName,
+    id: record.id,
+    title: record.title,
+    source: record.source,
+    model: record.model,
+    provider,
+    cwd: record.cwd,
+    tipSessionId: tip && tip.id !== record.id ? tip.id : undefined,
+    startedAt: record.startedAt,
+    lastActivityAt: record.lastActivityAt,
+    endedAt: record.endedAt,
+    stampedEpoch: stampedEpoch(record.modelConfig),
+    skillsTier: anatomy?.skillsIndex.tier,
+    systemPromptTokens,
+    toolTokens: tools,
+    transcriptTokens: transcript,
+    prefixTokens: systemPromptTokens + tools + transcript,
+    tokensExact: anatomy?.tokensExact ?? false,
+    ttlSeconds: cacheTtlSeconds(config.cacheTtl, record.source, prices),
+    apiEquivalent: isApiEquivalent(record.billingMode),
+    pricesKnown: prices !== undefined,
+  };
+  return { basis, prices };
+}
+
+function withVerdict(basis: Basis, prices: ModelPrices | undefined, inputs: ReportInputs, now: number): SessionReport {
+  const { record, judged, requestedEpoch } = inputs;
+  const state = stateOf(record, inputs.anatomy, requestedEpoch > basis.stampedEpoch, judged);
+  const cost = estimateRefreshCost({
+    prefixTokens: basis.prefixTokens,
+    systemPromptDeltaTokens: judged.deltaTokens,
+    lastActivityAt: record.lastActivityAt,
+    now,
+    ttlSeconds: basis.ttlSeconds,
+    prices,
+    billingMode: record.billingMode,
+  });
+  // A session that is current rebuilds byte-identical bytes: refreshing it costs nothing.
+  const known = prices !== undefined || state === 'fresh';
+  // Every field written out in SessionReport's order: one object shape for every report (a spread
+  // of the basis would make thousands of slow dictionary-mode objects).
+  return {
+    profile: basis.profile,
+    id: basis.id,
+    title: basis.title,
+    source: basis.source,
+    model: basis.model,
+    provider: basis.provider,
+    cwd: basis.cwd,
+    state,
+    reasons: judged.reasons,
+    tipSessionId: basis.tipSessionId,
+    startedAt: basis.startedAt,
+    lastActivityAt: basis.lastActivityAt,
+    endedAt: basis.endedAt,
+    requestedEpoch,
+    stampedEpoch: basis.stampedEpoch,
+    skillsTier: basis.skillsTier,
+    systemPromptTokens: basis.systemPromptTokens,
+    toolTokens: basis.toolTokens,
+    transcriptTokens: basis.transcriptTokens,
+    prefixTokens: basis.prefixTokens,
+    tokensExact: basis.tokensExact,
+    deltaTokens: judged.deltaTokens,
+    ttlSeconds: basis.ttlSeconds,
+    cacheWarm: cost.warm,
+    cacheExpiresAt: cost.cacheExpiresAt,
+    refreshCostUsd: known ? (state === 'fresh' ? 0 : cost.extraUsd) : undefined,
+    refreshCostColdUsd: known ? (state === 'fresh' ? 0 : cost.coldUsd) : undefined,
+    apiEquivalent: basis.apiEquivalent,
+    pricesKnown: basis.pricesKnown,
+  };
+}
+
+function stateOf(record: SessionRecord, anatomy: PromptAnatomy | undefined, pending: boolean, judged: JudgedPrompt): SessionState {
+  if (record.endedAt !== undefined) return 'ended';
+  if (!anatomy) return 'no-prompt';
+  if (pending) return 'pending';
+  return judged.reasons.length > 0 ? 'stale' : 'fresh';
+}
+
+function providerOf(record: SessionRecord): string | undefined {
+  const fromConfig = record.modelConfig.provider;
+  return typeof fromConfig === 'string' && fromConfig ? fromConfig : record.billingProvider;
+}

@@ -76,8 +76,14 @@ export function startServer(connection: Connection): void {
       publishAll();
     },
     onDatabaseChanged(dirs) {
+      // Only the sessions a write touched are read again here; the full scan follows once settled.
+      if (!guard(() => model.databaseChanged(dirs), true)) return;
       log.debug(() => `state.db changed in ${dirs.join(', ')}`);
-      model.databaseChanged(dirs);
+      publishAll();
+    },
+    onDatabaseSettled(dirs) {
+      if (!guard(() => model.verifyDatabases(dirs), true)) return;
+      log.debug(() => `state.db rows changed without a message in ${dirs.join(', ')}`);
       publishAll();
     },
   });

@@ -4,7 +4,8 @@
 import * as path from 'node:path';
 import { AnalysisCache } from '../hermes/engine/analysisCache';
 import { analyzeProfile, type ProfileAnalysis } from '../hermes/engine/analyzeProfile';
-import type { SessionReport } from '../hermes/engine/types';
+import type { SessionScan } from '../hermes/engine/keptRead';
+import type { ProfileReport, SessionReport } from '../hermes/engine/types';
 import { openHome, selectedProfiles } from '../hermes/engine/workspace';
 import { describeError } from '../hermes/errors';
 import type { PriceOverrides } from '../hermes/cost/prices';
@@ -74,14 +75,34 @@ export class HermesModel {
     }
   }
 
-  /** Hermes wrote to these profiles' databases. */
-  databaseChanged(profileDirs: readonly string[]): void {
+  /**
+   * These profiles' databases may have changed (a watcher event, our own refresh): each that did
+   * is evaluated again, by default reading again only the sessions a write touched (engine/
+   * keptRead.ts; `verifyDatabases` completes that). Whether any report changed.
+   */
+  databaseChanged(profileDirs: readonly string[], scan: SessionScan = 'touched'): boolean {
+    let changed = false;
     for (const dir of profileDirs) {
       const analysis = this.byDir(dir);
-      if (!analysis) continue;
-      this.cacheFor(dir).databaseChanged();
-      this.analyze(dir, analysis.profile);
+      if (!analysis || !this.cacheFor(dir).hasUnreadCommits()) continue;
+      changed = this.analyze(dir, analysis.profile, scan) || changed;
     }
+    return changed;
+  }
+
+  /**
+   * After a burst of writes has settled: the full scan of each profile whose last read was a
+   * touched one (a row changed without a message shows now). Whether any report changed.
+   */
+  verifyDatabases(profileDirs: readonly string[]): boolean {
+    let changed = false;
+    for (const dir of profileDirs) {
+      const analysis = this.byDir(dir);
+      const cache = this.cacheFor(dir);
+      if (!analysis || !(cache.lastRead?.partial || cache.hasUnreadCommits())) continue;
+      changed = this.analyze(dir, analysis.profile, 'full') || changed;
+    }
+    return changed;
   }
 
   /**
@@ -207,17 +228,19 @@ export class HermesModel {
     this.caches.clear();
   }
 
-  private analyze(dir: string, profile: ProfileAnalysis['profile']): void {
-    this.analyses.set(
-      dir,
-      analyzeProfile(profile, {
-        now: this.clock(),
-        cache: this.cacheFor(dir),
-        priceOverrides: this.options.priceOverrides,
-        keepConnection: true,
-        deferStoredPromptCount: true,
-      }),
-    );
+  /** Evaluates one profile again; whether its report changed. */
+  private analyze(dir: string, profile: ProfileAnalysis['profile'], sessionScan: SessionScan = 'full'): boolean {
+    const before = this.analyses.get(dir)?.report;
+    const analysis = analyzeProfile(profile, {
+      now: this.clock(),
+      cache: this.cacheFor(dir),
+      priceOverrides: this.options.priceOverrides,
+      keepConnection: true,
+      deferStoredPromptCount: true,
+      sessionScan,
+    });
+    this.analyses.set(dir, analysis);
+    return !before || !sameReport(before, analysis.report);
   }
 
   private byDir(dir: string): ProfileAnalysis | undefined {
@@ -239,4 +262,16 @@ function majorityTier(tiers: ReadonlyArray<TierName | undefined>): TierName | un
   const counts = new Map<TierName, number>();
   for (const t of tiers) if (t) counts.set(t, (counts.get(t) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+/** Two reports of one profile say the same (re-evaluation keeps the objects of unchanged sessions). */
+function sameReport(a: ProfileReport, b: ProfileReport): boolean {
+  return (
+    a.unavailable === b.unavailable &&
+    a.storedPromptSessions === b.storedPromptSessions &&
+    a.requestedEpoch === b.requestedEpoch &&
+    a.problems.join('\n') === b.problems.join('\n') &&
+    a.sessions.length === b.sessions.length &&
+    a.sessions.every((s, i) => s === b.sessions[i])
+  );
 }

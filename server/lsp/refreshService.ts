@@ -60,7 +60,8 @@ export class RefreshService {
       profileDir: analysis.profile.dir,
       homeRoot: this.model.home?.root,
     });
-    if (!result.dryRun) this.model.databaseChanged([analysis.profile.dir]);
+    // A clear-prompt refresh changes session rows without a message: read every row again.
+    if (!result.dryRun) this.model.databaseChanged([analysis.profile.dir], 'full');
     return {
       profile: result.profile,
       scope: result.scope,

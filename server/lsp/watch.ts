@@ -1,29 +1,49 @@
 // Watches the files that feed the prompt and each profile's state.db. fs.watch (inotify) never
 // opens the database file, so SQLite's POSIX locks held by this process are not disturbed
-// (FACTS §2). Bursts of events are coalesced: the first change of a quiet spell is reported after a
-// few milliseconds (the events of one write arrive together), later ones at most once per window,
-// so one save or one Hermes turn re-evaluates once, and a busy writer at most once per window.
+// (FACTS §2).
+// - Instruction files: bursts of events are coalesced: the first change of a quiet spell is
+//   reported after a few milliseconds (the events of one save arrive together), later ones at most
+//   once per window, so one save re-evaluates once.
+// - state.db and its WAL: each event is reported at once (`onDatabaseChanged`; the listener asks
+//   SQLite whether anything was committed, which costs microseconds) and once more a few
+//   milliseconds after the last event of a burst, since a commit becomes visible to readers just
+//   after the writes that raise the events. When a burst has been quiet for a window (or has gone
+//   on for a second), `onDatabaseSettled` follows, for the work that can wait (a full scan).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 export interface WatchEvents {
   /** Instruction files changed (absolute paths). */
   onSourcesChanged(paths: string[]): void;
-  /** A state.db (or its WAL) changed, by profile directory. */
+  /** A state.db (or its WAL) may have changed, by profile directory. */
   onDatabaseChanged(profileDirs: string[]): void;
+  /** The database events of these profiles have been quiet for a window (or went on for a second). */
+  onDatabaseSettled(profileDirs: string[]): void;
 }
+
+/** A burst of database events is settled after this long at most. */
+const DATABASE_SETTLE_MAX_MS = 1000;
+/** How long a folder that could not be watched waits before it is tried again. */
+const UNWATCHABLE_RETRY_MS = 2000;
 
 const DB_FILES = new Set(['state.db', 'state.db-wal']);
 
 export class SourceWatcher {
   private watchers = new Map<string, fs.FSWatcher>();
   private pendingSources = new Set<string>();
-  private pendingDbs = new Set<string>();
-  /** Size and mtime of state.db and its WAL per profile dir, as last reported. */
-  private dbSignatures = new Map<string, string>();
+  /** Profile dirs with database events since the last settle. */
+  private dbBurst = new Set<string>();
+  private dbProbe: NodeJS.Immediate | undefined;
+  private dbFollowUp: NodeJS.Timeout | undefined;
+  private dbSettle: NodeJS.Timeout | undefined;
+  /** When the burst being settled began (epoch ms). */
+  private dbBurstStart = 0;
   private timer: NodeJS.Timeout | undefined;
   /** Until when (epoch ms) a new change waits for the window to end instead of being reported at once. */
   private quietUntil = 0;
+  /** Folders that could not be watched (most do not exist: no .cursor/rules), and when that was tried. */
+  private unwatchable = new Set<string>();
+  private unwatchableSince = 0;
 
   constructor(
     private readonly events: WatchEvents,
@@ -36,7 +56,6 @@ export class SourceWatcher {
   update(profileDirs: readonly string[], projectDirs: readonly string[]): void {
     const wanted = new Map<string, { recursive: boolean; profileDir?: string }>();
     for (const dir of profileDirs) {
-      if (!this.dbSignatures.has(dir)) this.dbSignatures.set(dir, databaseSignature(dir));
       wanted.set(dir, { recursive: false, profileDir: dir });
       wanted.set(path.join(dir, 'memories'), { recursive: false });
       wanted.set(path.join(dir, 'skills'), { recursive: true });
@@ -51,14 +70,22 @@ export class SourceWatcher {
         this.watchers.delete(dir);
       }
     }
+    // Folders that could not be watched are tried again after a while, not on every update (each
+    // re-evaluation updates, and a failing fs.watch costs a thrown error per folder).
+    const now = Date.now();
+    if (now - this.unwatchableSince > UNWATCHABLE_RETRY_MS) {
+      this.unwatchable.clear();
+      this.unwatchableSince = now;
+    }
     for (const [dir, how] of wanted) {
-      if (this.watchers.has(dir)) continue;
+      if (this.watchers.has(dir) || this.unwatchable.has(dir)) continue;
       try {
         const watcher = fs.watch(dir, { recursive: how.recursive, persistent: false }, (_event, name) => {
           if (!name) return;
           const file = path.join(dir, name.toString());
-          if (how.profileDir && DB_FILES.has(path.basename(file))) this.pendingDbs.add(how.profileDir);
-          else if (!file.endsWith('-shm') && !file.endsWith('-journal')) this.pendingSources.add(file);
+          if (how.profileDir && DB_FILES.has(path.basename(file))) return this.databaseEvent(how.profileDir);
+          if (file.endsWith('-shm') || file.endsWith('-journal')) return;
+          this.pendingSources.add(file);
           this.schedule();
         });
         watcher.on('error', () => {
@@ -68,6 +95,7 @@ export class SourceWatcher {
         this.watchers.set(dir, watcher);
       } catch {
         // A directory that does not exist yet (no skills/, no .cursor/rules) is simply not watched.
+        this.unwatchable.add(dir);
       }
     }
   }
@@ -81,7 +109,33 @@ export class SourceWatcher {
   dispose(): void {
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
-    if (this.timer) clearTimeout(this.timer);
+    clearTimeout(this.timer);
+    if (this.dbProbe) clearImmediate(this.dbProbe);
+    clearTimeout(this.dbFollowUp);
+    clearTimeout(this.dbSettle);
+  }
+
+  private databaseEvent(profileDir: string): void {
+    const now = Date.now();
+    if (this.dbBurst.size === 0) this.dbBurstStart = now;
+    this.dbBurst.add(profileDir);
+    // Events that arrive together are one probe.
+    this.dbProbe ??= setImmediate(() => {
+      this.dbProbe = undefined;
+      this.reportDatabases('onDatabaseChanged');
+    });
+    clearTimeout(this.dbFollowUp);
+    this.dbFollowUp = setTimeout(() => this.reportDatabases('onDatabaseChanged'), this.settleMs);
+    clearTimeout(this.dbSettle);
+    const settleIn = Math.min(this.debounceMs, this.dbBurstStart + DATABASE_SETTLE_MAX_MS - now);
+    this.dbSettle = setTimeout(() => {
+      this.reportDatabases('onDatabaseSettled');
+      this.dbBurst.clear();
+    }, Math.max(0, settleIn));
+  }
+
+  private reportDatabases(event: 'onDatabaseChanged' | 'onDatabaseSettled'): void {
+    if (this.dbBurst.size > 0) this.events[event]([...this.dbBurst]);
   }
 
   private schedule(): void {
@@ -93,36 +147,12 @@ export class SourceWatcher {
   private flush(): void {
     this.timer = undefined;
     const sources = [...this.pendingSources];
-    // Opening a WAL database (our own reads, a read-only `hermes-lens status`) raises events on
-    // state.db-wal without changing it; only a real change in size or mtime is a Hermes write.
-    const dbs = [...this.pendingDbs].filter((dir) => {
-      const signature = databaseSignature(dir);
-      if (this.dbSignatures.get(dir) === signature) return false;
-      this.dbSignatures.set(dir, signature);
-      return true;
-    });
     this.pendingSources.clear();
-    this.pendingDbs.clear();
     try {
-      if (dbs.length) this.events.onDatabaseChanged(dbs);
       if (sources.length) this.events.onSourcesChanged(sources);
     } finally {
       // The window starts when the re-evaluation is done: between two, the server stays free for requests.
       this.quietUntil = Date.now() + this.debounceMs;
     }
   }
-}
-
-/** stat() only: the database file is never opened here (FACTS §2, POSIX locks are per process). */
-function databaseSignature(profileDir: string): string {
-  return [...DB_FILES]
-    .map((name) => {
-      try {
-        const stat = fs.statSync(path.join(profileDir, name));
-        return `${stat.size}@${stat.mtimeMs}`;
-      } catch {
-        return '-';
-      }
-    })
-    .join('|');
 }

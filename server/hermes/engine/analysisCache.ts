@@ -1,5 +1,5 @@
 // Memoised work for re-evaluation. Stored prompts are keyed by content (`hash:<sha>`), so their
-// anatomy never goes stale; inline (pre-v25) keys are per session and dropped on a database change.
+// anatomy never goes stale; inline (pre-v25) keys are per session and read again after a commit.
 // Sources are kept per part: the profile's own files (config.yaml, SOUL.md, skills, MEMORY.md,
 // USER.md) once per profile, project context once per session cwd. A change drops only the parts
 // its paths can affect (a save of SOUL.md re-reads SOUL.md, not a thousand skills), and the
@@ -9,23 +9,20 @@ import * as path from 'node:path';
 import type { PromptAnatomy } from '../anatomy/types';
 import type { ProfileConfig } from '../config';
 import type { SessionRecord, StaleReason, TranscriptSize } from '../model';
-import { StateStore, type StampedSession } from '../store/stateStore';
+import { StateStore } from '../store/stateStore';
 import type { Judgement } from './judgement';
-import type { ReusableReport } from './sessionReport';
+import type { KeptRead } from './keptRead';
+import type { ReportWorld, ReusableReport } from './sessionReport';
+import type { PriceOverrides } from '../cost/prices';
+import { PROFILE_EPOCH_KEY } from '../refresh/epochs';
 import type { MemorySource, ProjectContext, RenderedSources, SkillsIndex, SoulSource } from '../sources/types';
 
 export interface CachedTranscript {
+  /** The row the size was read for: the same record object is the same row, unchanged. */
+  readonly record: SessionRecord;
   /** Hermes bumps these on every turn; equal values mean the transcript is unchanged. */
   readonly fingerprint: string;
   readonly size: TranscriptSize;
-}
-
-export interface KeptRead {
-  readonly dataVersion: number;
-  readonly includeEnded: boolean;
-  readonly stamped: ReadonlyMap<string, StampedSession>;
-  readonly listed: readonly SessionRecord[];
-  readonly meta: ReadonlyMap<string, string>;
 }
 
 /** Where `AnalysisCache.anatomy` gets a stored prompt's text, and how it parses it. */
@@ -65,6 +62,9 @@ export class AnalysisCache {
   lastTranscripts: { readonly listed: readonly SessionRecord[]; readonly sizes: ReadonlyMap<string, TranscriptSize> } | undefined;
   /** Each live session's last report and what it was computed from (see reportReuse.ts). */
   reports = new Map<string, ReusableReport>();
+  /** Bumped by every change of the sources (see ReportWorld). */
+  private sourcesGeneration = 0;
+  private lastWorld: ReportWorld | undefined;
   /** The profile directory this cache belongs to (set by analyzeProfile). */
   profileDir: string | undefined;
   /** What the kept connection read last (analyzeProfile's `keepConnection`). */
@@ -121,11 +121,26 @@ export class AnalysisCache {
     this.counted = undefined;
   }
 
+  /** The world of this evaluation: the last one's object when nothing in it changed. */
+  world(config: ProfileConfig, meta: ReadonlyMap<string, string>, priceOverrides: PriceOverrides | undefined): ReportWorld {
+    let epochs = '';
+    for (const [key, value] of meta) if (key.startsWith(PROFILE_EPOCH_KEY)) epochs += `${key}=${value}\n`;
+    const last = this.lastWorld;
+    if (last && last.config === config && last.sourcesGeneration === this.sourcesGeneration && last.priceOverrides === priceOverrides && last.epochs === epochs) return last;
+    return (this.lastWorld = { config, sourcesGeneration: this.sourcesGeneration, priceOverrides, epochs });
+  }
+
+  /** Whether `anatomy` would read this prompt's text again (an inline prompt after a commit). */
+  mustRecheck(promptKey: string | undefined): boolean {
+    return promptKey !== undefined && this.uncheckedInline.has(promptKey);
+  }
+
   /**
    * Instruction files changed. With `paths`, only the sources those files can feed are dropped (and
    * read again on next use); without, everything derived from the sources goes.
    */
   sourcesChanged(paths?: readonly string[]): void {
+    this.sourcesGeneration++;
     if (!paths || !this.profileDir) return this.dropAllSources();
     // Compared as real paths: an editor may name SOUL.md through a link to the profile.
     const dir = canonical(this.profileDir);
@@ -176,12 +191,33 @@ export class AnalysisCache {
     return anatomy;
   }
 
-  /** Hermes wrote to the database: inline prompts may have been rewritten in place. */
-  databaseChanged(): void {
+  /**
+   * Another connection committed: the inline prompts of these sessions (of every session when none
+   * are named) may have been rewritten in place, so `anatomy` reads them again.
+   */
+  promptsMayHaveChanged(sessionIds?: Iterable<string>): void {
     // Inline prompts left unchecked since the last change belong to sessions no longer listed.
     this.forgetPrompts(this.uncheckedInline);
     this.uncheckedInline.clear();
-    for (const key of this.anatomies.keys()) if (key.startsWith('inline:')) this.uncheckedInline.add(key);
+    if (!sessionIds) {
+      for (const key of this.anatomies.keys()) if (key.startsWith('inline:')) this.uncheckedInline.add(key);
+      return;
+    }
+    for (const id of sessionIds) if (this.anatomies.has(`inline:${id}`)) this.uncheckedInline.add(`inline:${id}`);
+  }
+
+  /** Whether another connection committed since the last read through the kept connection (true before any). */
+  hasUnreadCommits(): boolean {
+    const kept = this.kept;
+    if (!kept || !this.lastRead) return true;
+    // A file replaced under the same name is another database (its commits never show here).
+    const st = statOf(kept.store.file);
+    if (!st || st.ino !== kept.ino || st.dev !== kept.dev) return true;
+    try {
+      return kept.store.dataVersion() !== this.lastRead.dataVersion;
+    } catch {
+      return true;
+    }
   }
 
   /** Drops these prompts' anatomies and the staleness judged from them. */

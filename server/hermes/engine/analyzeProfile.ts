@@ -12,10 +12,11 @@ import { profileRequestedEpoch, requestedEpoch } from '../refresh/epochs';
 import { renderProfileSources, renderProjectContext } from '../sources/renderSources';
 import type { RenderedSources } from '../sources/types';
 import { StateStore } from '../store/stateStore';
-import { AnalysisCache, type KeptRead, type PromptReader } from './analysisCache';
+import { AnalysisCache, type PromptReader } from './analysisCache';
 import { judgePrompt, type JudgedPrompt, type Judgement } from './judgement';
+import { readKept, type SessionScan } from './keptRead';
 import { memo } from './memo';
-import { sessionReport, type ReportContext, type ReusableReport } from './sessionReport';
+import { sessionReport, stillGood, type ReportContext, type ReusableReport } from './sessionReport';
 import type { ProfileReport, SessionReport } from './types';
 
 export interface AnalyzeOptions {
@@ -37,6 +38,12 @@ export interface AnalyzeOptions {
    * `cache.storedPromptCount()`). The first evaluation always counts.
    */
   readonly deferStoredPromptCount?: boolean;
+  /**
+   * With `keepConnection`, after another connection committed: `full` (the default) compares every
+   * listed row with the last read; `touched` reads again only the sessions that gained messages or
+   * were added, leaving the rest for a later `full` evaluation (see keptRead.ts).
+   */
+  readonly sessionScan?: SessionScan;
 }
 
 /** Everything analyzeProfile learned, for features that need more than the report. */
@@ -84,7 +91,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     // Ended sessions are read only when reported (compaction tips are needed for them alone); the
     // count of stored prompts over all sessions is then one aggregate query.
     const includeEnded = options.includeEnded ?? false;
-    const db = keep ? readKept(store, cache, includeEnded, options.deferStoredPromptCount === true) : readOnce(store, includeEnded);
+    const db = keep ? readThroughKept(store, cache, includeEnded, options.deferStoredPromptCount === true, options.sessionScan ?? 'full') : readOnce(store, includeEnded);
     const { listed, storedPromptSessions, meta } = db;
     const everything = includeEnded ? listed : undefined;
     const transcripts = transcriptSizes(listed, store, cache);
@@ -94,18 +101,26 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     };
     const sessionAnatomy = new Map<string, PromptAnatomy>();
     const sessions: SessionReport[] = [];
-    const reportContext: ReportContext = { profileName: profile.name, everything, now, priceOverrides: options.priceOverrides, prices: new Map(), tools: new Map() };
+    const world = cache.world(config, meta, options.priceOverrides);
+    const reportContext: ReportContext = { world, profileName: profile.name, everything, now, priceOverrides: options.priceOverrides, prices: new Map(), tools: new Map() };
     const judging: JudgingContext = { cache, sourcesFor };
     // Reports of sessions whose inputs did not change are kept (the language server's re-evaluations;
     // a compaction tip depends on every session, so not when ended sessions are reported).
     const previous = everything ? new Map<string, ReusableReport>() : cache.reports;
     const reports = new Map<string, ReusableReport>();
     for (const record of listed) {
+      const last = previous.get(record.id);
+      if (stillGood(last, world, record, now) && !cache.mustRecheck(record.promptKey)) {
+        if (last.inputs.anatomy) sessionAnatomy.set(record.id, last.inputs.anatomy);
+        reports.set(record.id, last);
+        sessions.push(last.report);
+        continue;
+      }
       const anatomy = record.promptKey ? cache.anatomy(record.promptKey, record.model, prompts) : undefined;
       if (anatomy) sessionAnatomy.set(record.id, anatomy);
       const judged = anatomy && record.promptKey ? judge(judging, record, record.promptKey, anatomy) : NOT_JUDGED;
       const inputs = { record, config, anatomy, transcript: transcripts.get(record.id)!, judged, requestedEpoch: requestedEpoch(meta, record.id) };
-      const reusable = sessionReport(reportContext, inputs, previous.get(record.id));
+      const reusable = sessionReport(reportContext, inputs, last);
       reports.set(record.id, reusable);
       sessions.push(reusable.report);
     }
@@ -145,30 +160,14 @@ function readOnce(store: StateStore, includeEnded: boolean): DatabaseRead {
   return { listed, storedPromptSessions, meta: store.stateMeta() };
 }
 
-/**
- * Through the kept connection: nothing is read when no other connection committed since the last
- * evaluation (`PRAGMA data_version`, e.g. after a save of SOUL.md), and after a Hermes write only the
- * session rows that changed are read again.
- */
-function readKept(store: StateStore, cache: AnalysisCache, includeEnded: boolean, deferCount: boolean): DatabaseRead {
-  const version = store.dataVersion();
-  const last = cache.lastRead;
-  const read = last && last.dataVersion === version && last.includeEnded === includeEnded ? last : readChangedSessions(store, cache, version, includeEnded);
-  // The count is the cache's: a deferred one is brought up to date after the evaluation.
+/** Through the kept connection (keptRead.ts), with the stored-prompt count of the cache. */
+function readThroughKept(store: StateStore, cache: AnalysisCache, includeEnded: boolean, deferCount: boolean, scan: SessionScan): DatabaseRead {
+  const read = readKept(store, cache, includeEnded, scan);
+  // A deferred count is brought up to date after the evaluation.
   const storedPromptSessions = includeEnded
     ? read.listed.filter((s) => s.promptKey).length
     : ((deferCount ? cache.lastStoredPromptCount() : undefined) ?? cache.storedPromptCount(store));
-  return { ...read, storedPromptSessions };
-}
-
-function readChangedSessions(store: StateStore, cache: AnalysisCache, version: number, includeEnded: boolean): KeptRead {
-  const last = cache.lastRead;
-  const known = last && last.includeEnded === includeEnded ? last.stamped : new Map();
-  const stamped = store.listSessionsSince(known, { includeEnded });
-  const listed = stamped.map((s) => s.record);
-  const read = { dataVersion: version, includeEnded, stamped: new Map(stamped.map((s) => [s.record.id, s])), listed, meta: store.stateMeta() };
-  cache.lastRead = read;
-  return read;
+  return { listed: read.listed, storedPromptSessions, meta: read.meta };
 }
 
 /** What judging a session's stored prompt needs of the evaluation. */
@@ -202,19 +201,25 @@ function transcriptSizes(listed: readonly SessionRecord[], store: StateStore, ca
   // The same list as last time (nothing was read again): the same sizes.
   if (cache.lastTranscripts?.listed === listed) return cache.lastTranscripts.sizes;
   const sizes = new Map<string, TranscriptSize>();
-  const stale: Array<{ id: string; fingerprint: string }> = [];
+  const stale: Array<{ record: SessionRecord; fingerprint: string }> = [];
   for (const record of listed) {
-    const fingerprint = `${record.messageCount ?? ''}:${record.lastActivityAt ?? ''}:${record.endedAt ?? ''}`;
     const cached = cache.transcripts.get(record.id);
-    if (cached && cached.fingerprint === fingerprint) sizes.set(record.id, cached.size);
-    else stale.push({ id: record.id, fingerprint });
+    if (cached?.record === record) {
+      sizes.set(record.id, cached.size);
+      continue;
+    }
+    const fingerprint = `${record.messageCount ?? ''}:${record.lastActivityAt ?? ''}:${record.endedAt ?? ''}`;
+    if (cached && cached.fingerprint === fingerprint) {
+      cache.transcripts.set(record.id, { record, fingerprint, size: cached.size });
+      sizes.set(record.id, cached.size);
+    } else stale.push({ record, fingerprint });
   }
   if (stale.length > 0) {
-    const read = stale.length === 1 ? new Map([[stale[0]!.id, store.transcriptSize(stale[0]!.id)]]) : store.transcriptSizes(stale.map((s) => s.id));
-    for (const { id, fingerprint } of stale) {
-      const size = read.get(id)!;
-      cache.transcripts.set(id, { fingerprint, size });
-      sizes.set(id, size);
+    const read = stale.length === 1 ? new Map([[stale[0]!.record.id, store.transcriptSize(stale[0]!.record.id)]]) : store.transcriptSizes(stale.map((s) => s.record.id));
+    for (const { record, fingerprint } of stale) {
+      const size = read.get(record.id)!;
+      cache.transcripts.set(record.id, { record, fingerprint, size });
+      sizes.set(record.id, size);
     }
   }
   cache.lastTranscripts = { listed, sizes };
@@ -222,15 +227,21 @@ function transcriptSizes(listed: readonly SessionRecord[], store: StateStore, ca
 }
 
 function totalsOf(sessions: readonly SessionReport[]): ProfileReport['totals'] {
-  const stale = sessions.filter((s) => s.state === 'stale');
-  return {
-    sessions: sessions.length,
-    stale: stale.length,
-    pending: sessions.filter((s) => s.state === 'pending').length,
-    fresh: sessions.filter((s) => s.state === 'fresh').length,
-    staleRefreshCostUsd: stale.reduce((sum, s) => sum + (s.refreshCostUsd ?? 0), 0),
-    unknownCost: stale.filter((s) => s.refreshCostUsd === undefined).length,
-  };
+  let stale = 0;
+  let pending = 0;
+  let fresh = 0;
+  let staleRefreshCostUsd = 0;
+  let unknownCost = 0;
+  for (const s of sessions) {
+    if (s.state === 'pending') pending++;
+    else if (s.state === 'fresh') fresh++;
+    else if (s.state === 'stale') {
+      stale++;
+      if (s.refreshCostUsd === undefined) unknownCost++;
+      else staleRefreshCostUsd += s.refreshCostUsd;
+    }
+  }
+  return { sessions: sessions.length, stale, pending, fresh, staleRefreshCostUsd, unknownCost };
 }
 
 /** Problems the user must fix in a file (shown by the CLI and the session list), each naming it. */

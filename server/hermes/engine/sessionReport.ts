@@ -38,10 +38,27 @@ export interface ReusableReport {
   readonly basis: Basis;
   readonly prices: ModelPrices | undefined;
   readonly report: SessionReport;
+  readonly world: ReportWorld;
+}
+
+/**
+ * What every report of an evaluation also depends on besides the session's own row: the config,
+ * the sources (by generation), the price overrides and the requested refresh epochs. The same
+ * object while none of them changed (AnalysisCache.world), so a report made in the same world from
+ * the same row is still good as long as its cache did not go cold (stillGood): a Hermes write to
+ * one session re-evaluates that session alone.
+ */
+export interface ReportWorld {
+  readonly config: ProfileConfig;
+  readonly sourcesGeneration: number;
+  readonly priceOverrides: PriceOverrides | undefined;
+  /** The `state_meta` entries of refresh requests, as one string. */
+  readonly epochs: string;
 }
 
 /** Lookups of one evaluation, shared by sessions on the same model and tools. */
 export interface ReportContext {
+  readonly world: ReportWorld;
   readonly profileName: string;
   /** Every session, ended ones included (only when ended sessions are reported: compaction tips). */
   readonly everything: readonly SessionRecord[] | undefined;
@@ -51,14 +68,27 @@ export interface ReportContext {
   readonly tools: Map<string, number>;
 }
 
+/**
+ * `previous` as it is when it was made in `world` from `record` and its prompt cache is on the same
+ * side of its expiry: nothing it depends on changed.
+ */
+export function stillGood(previous: ReusableReport | undefined, world: ReportWorld, record: SessionRecord, now: number): previous is ReusableReport {
+  return previous !== undefined && previous.world === world && previous.inputs.record === record && sameWarmth(previous, now);
+}
+
 /** The report of a session, `previous` (its last one) kept or half kept where the inputs allow. */
 export function sessionReport(ctx: ReportContext, inputs: ReportInputs, previous: ReusableReport | undefined): ReusableReport {
+  const world = ctx.world;
   if (!previous || !sameBasis(previous.inputs, inputs)) {
     const { basis, prices } = basisOf(ctx, inputs);
-    return { inputs, basis, prices, report: withVerdict(basis, prices, inputs, ctx.now) };
+    return { inputs, basis, prices, world, report: withVerdict(basis, prices, inputs, ctx.now) };
   }
-  if (sameVerdictInputs(previous.inputs, inputs) && isCacheWarm(inputs.record.lastActivityAt, previous.report.ttlSeconds, ctx.now) === previous.report.cacheWarm) return previous;
-  return { inputs, basis: previous.basis, prices: previous.prices, report: withVerdict(previous.basis, previous.prices, inputs, ctx.now) };
+  const report = sameVerdictInputs(previous.inputs, inputs) && sameWarmth(previous, ctx.now) ? previous.report : withVerdict(previous.basis, previous.prices, inputs, ctx.now);
+  return { inputs, basis: previous.basis, prices: previous.prices, world, report };
+}
+
+function sameWarmth(previous: ReusableReport, now: number): boolean {
+  return isCacheWarm(previous.inputs.record.lastActivityAt, previous.report.ttlSeconds, now) === previous.report.cacheWarm;
 }
 
 function sameBasis(was: ReportInputs, now: ReportInputs): boolean {

@@ -48,6 +48,16 @@ export interface StampedSession {
   readonly record: SessionRecord;
 }
 
+/**
+ * The last rowid seen in the sessions and messages tables. Hermes appends a turn's messages (their
+ * ids only grow: AUTOINCREMENT) and adds sessions as new rows, so what lies past these marks names
+ * the sessions a write touched (touchedSince).
+ */
+export interface TableMarks {
+  readonly sessions: number;
+  readonly messages: number;
+}
+
 export class StateStore {
   private constructor(
     readonly file: string,
@@ -98,7 +108,7 @@ export class StateStore {
 
   /** Changes whenever another connection commits: a cheap "did Hermes write?" probe. */
   dataVersion(): number {
-    return Number(this.read(() => this.db.prepare('PRAGMA data_version').get()?.data_version ?? 0));
+    return Number(this.read(() => this.statement('PRAGMA data_version').get()?.data_version ?? 0));
   }
 
   get hasStateMeta(): boolean {
@@ -118,7 +128,7 @@ export class StateStore {
    */
   listSessionsSince(known: ReadonlyMap<string, StampedSession>, options: { includeEnded?: boolean } = {}): StampedSession[] {
     const q = this.sessionQuery(options);
-    const stamp = q.columns.map((c) => `quote(${c.replace(/ AS \w+$/, '')})`).join(" || ',' || ");
+    const stamp = stampOf(q.columns);
     return this.read(() => {
       // Unordered: SQLite would sort the rows with their digests (a third of the pass); sorted below.
       const rows = this.statement(`SELECT s.id AS id, ${stamp} AS stamp ${q.from} ${q.where}`).all();
@@ -140,9 +150,52 @@ export class StateStore {
     });
   }
 
+  /** Where the sessions and messages tables end now. */
+  tableMarks(): TableMarks {
+    const last = (table: string) => (hasTable(this.schema, table) ? Number(this.statement(`SELECT MAX(rowid) AS m FROM ${table}`).get()?.m ?? 0) : 0);
+    return this.read(() => ({ sessions: last('sessions'), messages: last('messages') }));
+  }
+
+  /**
+   * The sessions that gained messages or were added past `marks`, and the marks moved past what was
+   * seen (not past what may have landed since: a later call finds that). Other changes (a session
+   * ended, renamed, restamped without a message) show only in listSessionsSince's full pass.
+   */
+  touchedSince(marks: TableMarks): { ids: Set<string>; marks: TableMarks } {
+    return this.read(() => {
+      const ids = new Set<string>();
+      let { sessions, messages } = marks;
+      if (hasTable(this.schema, 'messages')) {
+        for (const row of this.statement('SELECT rowid AS r, session_id AS id FROM messages WHERE rowid > ?').all(marks.messages)) {
+          ids.add(String(row.id));
+          messages = Math.max(messages, Number(row.r));
+        }
+      }
+      for (const row of this.statement('SELECT rowid AS r, id FROM sessions WHERE rowid > ?').all(marks.sessions)) {
+        ids.add(String(row.id));
+        sessions = Math.max(sessions, Number(row.r));
+      }
+      return { ids, marks: { sessions, messages } };
+    });
+  }
+
+  /**
+   * `listSessionsSince` for the `touched` sessions only (see touchedSince): they are read again,
+   * every other session keeps its known row. Touched sessions no longer listed (ended, deleted) go.
+   * `known` is the last answer, in its order; the result keeps that order.
+   */
+  listTouchedSessions(known: readonly StampedSession[], touched: ReadonlySet<string>, options: { includeEnded?: boolean } = {}): StampedSession[] {
+    const q = this.sessionQuery(options);
+    const where = `${q.where ? `${q.where} AND` : 'WHERE'} s.id IN (SELECT value FROM json_each(?))`;
+    const rows = this.read(() => this.statement(`SELECT ${q.columns.join(', ')}, ${stampOf(q.columns)} AS stamp ${q.from} ${where}`).all(JSON.stringify([...touched])));
+    const kept = known.filter((s) => !touched.has(s.record.id));
+    for (const row of rows) insertByActivity(kept, { stamp: String(row.stamp), record: toSessionRecord(row) });
+    return kept;
+  }
+
   /** Bumped by SQLite whenever the schema changes (Hermes migrating its database). */
   schemaVersion(): number {
-    return Number(this.read(() => this.db.prepare('PRAGMA schema_version').get()?.schema_version ?? 0));
+    return Number(this.read(() => this.statement('PRAGMA schema_version').get()?.schema_version ?? 0));
   }
 
   private sessionQuery(options: { includeEnded?: boolean }): { columns: string[]; from: string; where: string } {
@@ -404,6 +457,23 @@ export class StateStore {
       throw translateSqliteError(error, this.file, this.writable ? 'write' : 'read');
     }
   }
+}
+
+/** SQL for a digest of the session columns read: SQLite's `quote()` of each, so any change shows. */
+function stampOf(columns: readonly string[]): string {
+  return columns.map((c) => `quote(${c.replace(/ AS \w+$/, '')})`).join(" || ',' || ");
+}
+
+/** Puts `session` into `sorted` (byActivity order) where it belongs. */
+function insertByActivity(sorted: StampedSession[], session: StampedSession): void {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (byActivity(sorted[mid]!.record, session.record) <= 0) low = mid + 1;
+    else high = mid;
+  }
+  sorted.splice(low, 0, session);
 }
 
 const EMPTY_TRANSCRIPT: TranscriptSize = { messages: 0, chars: 0, recordedTokens: 0, uncountedChars: 0 };

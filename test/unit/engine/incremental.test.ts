@@ -5,9 +5,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
+import { hermesWrite } from '../../../server/demo/hermesConnection';
 import { adoptRefresh, appendMessages, startSession } from '../../../server/demo/hermesWriter';
 import { AnalysisCache } from '../../../server/hermes/engine/analysisCache';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
+import type { SessionScan } from '../../../server/hermes/engine/keptRead';
 import { readHome, selectProfile } from '../../../server/hermes/home';
 import type { Profile } from '../../../server/hermes/model';
 import { requestRefresh } from '../../../server/hermes/refresh/requestRefresh';
@@ -35,15 +37,14 @@ describe('engine: incremental re-evaluation equals a fresh one', function () {
     return ['default', 'work'].map((name) => selectProfile(home, name));
   }
 
-  /** Every profile, both ways; `change` says what the cache is told. */
-  function check(label: string, change: { sources?: string[]; database?: boolean } = {}, includeEnded = false, now = NOW): void {
+  /** Every profile, both ways; `change` says what the cache is told (commits it finds itself). */
+  function check(label: string, change: { sources?: string[]; scan?: SessionScan } = {}, includeEnded = false, now = NOW): void {
     for (const profile of profiles()) {
       const key = `${profile.name}:${includeEnded}`;
       let cache = caches.get(key);
       if (!cache) caches.set(key, (cache = new AnalysisCache()));
       if (change.sources) cache.sourcesChanged(change.sources);
-      if (change.database) cache.databaseChanged();
-      const kept = analyzeProfile(profile, { now, cache, keepConnection: true, includeEnded }).report;
+      const kept = analyzeProfile(profile, { now, cache, keepConnection: true, includeEnded, sessionScan: change.scan }).report;
       const fresh = analyzeProfile(profile, { now, includeEnded }).report;
       assert.deepEqual(kept, fresh, `${label} (${profile.name})`);
     }
@@ -74,24 +75,24 @@ describe('engine: incremental re-evaluation equals a fresh one', function () {
       check('MEMORY.md edited', { sources: [memory] }, includeEnded);
 
       appendMessages(def.dbFile, someone, 3, { now: NOW - 30, seed: 5 });
-      check('Hermes appended messages', { database: true }, includeEnded);
+      check('Hermes appended messages', {}, includeEnded);
 
       requestRefresh({ dbFile: def.dbFile, profileName: 'default', sessionIds: [someone] });
-      check('refresh requested for a session', { database: true }, includeEnded);
+      check('refresh requested for a session', {}, includeEnded);
 
       adoptRefresh(def.dbFile, someone, def.dir, undefined, { builtAt: NOW - 20 });
-      check('the session adopted it', { database: true }, includeEnded);
+      check('the session adopted it', {}, includeEnded);
 
       startSession(def.dbFile, def.dir, { source: 'cli', model: 'gpt-5.1', provider: 'openai', startedAt: NOW - 60, lastActivityAt: NOW - 10, messages: 4 });
-      check('Hermes started a session', { database: true }, includeEnded);
+      check('Hermes started a session', {}, includeEnded);
 
       requestRefresh({ dbFile: work.dbFile, profileName: 'work' });
-      check('refresh requested for a profile', { database: true }, includeEnded);
+      check('refresh requested for a profile', {}, includeEnded);
 
       // Profile work stores prompts inline (v24): adopting the refresh rewrites one under the same key.
       const workSession = Object.values(demo.sessions).find((s) => s.profile === 'work' && s.promptStorage === 'inline' && s.state !== 'ended')!.id;
       adoptRefresh(work.dbFile, workSession, work.dir, undefined, { builtAt: NOW - 15 });
-      check('an inline prompt rewritten in place', { database: true }, includeEnded);
+      check('an inline prompt rewritten in place', {}, includeEnded);
 
       const config = path.join(def.dir, 'config.yaml');
       fs.appendFileSync(config, '\nprompt_caching:\n  cache_ttl: 1h\n');
@@ -101,6 +102,28 @@ describe('engine: incremental re-evaluation equals a fresh one', function () {
       check('an unrelated file saved', { sources: [path.join(demo.projects.beacon, 'notes.txt')] }, includeEnded);
     });
   }
+
+  it('a touched scan shows what a Hermes turn or a new session changed; the full scan after it, every other row', () => {
+    const def = demo.profiles.find((p) => p.name === 'default')!;
+    const live = Object.values(demo.sessions).filter((s) => s.profile === 'default' && s.state !== 'ended' && s.state !== 'no-prompt');
+    check('first evaluation');
+    appendMessages(def.dbFile, live[0]!.id, 2, { now: NOW - 30, seed: 7 });
+    check('a Hermes turn, touched scan', { scan: 'touched' });
+    startSession(def.dbFile, def.dir, { source: 'telegram', model: 'claude-sonnet-4-5', startedAt: NOW - 40, lastActivityAt: NOW - 5, messages: 2 });
+    check('a new session, touched scan', { scan: 'touched' });
+    check('nothing since, touched scan', { scan: 'touched' });
+
+    // A session ended without a message: invisible to the touched scan, found by the full one.
+    const ended = live[1]!.id;
+    hermesWrite(def.dbFile, (db) => db.prepare('UPDATE sessions SET ended_at = ? WHERE id = ?').run(NOW - 1, ended));
+    const [profile] = profiles();
+    const cache = caches.get(`${profile!.name}:false`)!;
+    const touched = analyzeProfile(profile!, { now: NOW, cache, keepConnection: true, sessionScan: 'touched' }).report;
+    assert.ok(touched.sessions.some((s) => s.id === ended), 'the touched scan still lists the ended session');
+    assert.equal(cache.lastRead?.partial, true);
+    check('the full scan that follows', { scan: 'full' });
+    assert.equal(cache.lastRead?.partial, false);
+  });
 
   it('as time passes with nothing changed, a session whose prompt cache expired is costed cold', () => {
     check('first evaluation');

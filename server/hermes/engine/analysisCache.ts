@@ -58,10 +58,8 @@ export class AnalysisCache {
   /** Skill reasons per stored skills-index text (thousands of sessions share a few indexes). */
   readonly skillReasons = new Map<string, StaleReason[]>();
   readonly transcripts = new Map<string, CachedTranscript>();
-  /** The transcript sizes of the last session list read (a list not read again has the same). */
-  lastTranscripts: { readonly listed: readonly SessionRecord[]; readonly sizes: ReadonlyMap<string, TranscriptSize> } | undefined;
-  /** Each live session's last report and what it was computed from (see reportReuse.ts). */
-  reports = new Map<string, ReusableReport>();
+  /** Each live session's last report and what it was computed from (see sessionReport.ts). */
+  readonly reports = new Map<string, ReusableReport>();
   /** Bumped by every change of the sources (see ReportWorld). */
   private sourcesGeneration = 0;
   private lastWorld: ReportWorld | undefined;
@@ -117,7 +115,6 @@ export class AnalysisCache {
     }
     this.kept = undefined;
     this.lastRead = undefined;
-    this.lastTranscripts = undefined;
     this.counted = undefined;
   }
 
@@ -177,7 +174,7 @@ export class AnalysisCache {
    * The anatomy of a stored prompt. A prompt stored by hash never changes under its key; an inline
    * one (`inline:<session id>`) may have been rewritten since a database change, so its text is read
    * again and the parse (and the staleness judged from it) kept when it is the same: the session's
-   * report is then kept too (reportReuse.ts), as for any session Hermes did not touch.
+   * report is then kept too (sessionReport.ts), as for any session Hermes did not touch.
    */
   anatomy(key: string, model: string | undefined, prompts: PromptReader): PromptAnatomy {
     const kept = this.anatomies.get(key);

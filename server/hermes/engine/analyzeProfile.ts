@@ -7,7 +7,7 @@ import { readProfileConfig, type ProfileConfig } from '../config';
 import type { PriceOverrides } from '../cost/prices';
 import { describeError } from '../errors';
 import { profilePaths } from '../home';
-import type { Profile, SessionRecord, TranscriptSize } from '../model';
+import type { Profile, SessionRecord } from '../model';
 import { profileRequestedEpoch, requestedEpoch } from '../refresh/epochs';
 import { renderProfileSources, renderProjectContext } from '../sources/renderSources';
 import type { RenderedSources } from '../sources/types';
@@ -94,37 +94,33 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const db = keep ? readThroughKept(store, cache, includeEnded, options.deferStoredPromptCount === true, options.sessionScan ?? 'full') : readOnce(store, includeEnded);
     const { listed, storedPromptSessions, meta } = db;
     const everything = includeEnded ? listed : undefined;
-    const transcripts = transcriptSizes(listed, store, cache);
+    readTranscriptSizes(listed, store, cache);
     const prompts: PromptReader = {
       text: (key) => store.promptText(key) ?? '',
       parse: (text, model) => parsePrompt(text, { model, identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt }),
     };
-    const sessionAnatomy = new Map<string, PromptAnatomy>();
     const sessions: SessionReport[] = [];
     const world = cache.world(config, meta, options.priceOverrides);
     const reportContext: ReportContext = { world, profileName: profile.name, everything, now, priceOverrides: options.priceOverrides, prices: new Map(), tools: new Map() };
     const judging: JudgingContext = { cache, sourcesFor };
-    // Reports of sessions whose inputs did not change are kept (the language server's re-evaluations;
-    // a compaction tip depends on every session, so not when ended sessions are reported).
-    const previous = everything ? new Map<string, ReusableReport>() : cache.reports;
-    const reports = new Map<string, ReusableReport>();
+    // Each session's last report, kept by the cache and updated in place: after a Hermes write to one
+    // session only that entry changes. A compaction tip depends on every session, so when ended
+    // sessions are reported nothing is kept.
+    const reports = everything ? new Map<string, ReusableReport>() : cache.reports;
     for (const record of listed) {
-      const last = previous.get(record.id);
+      const last = reports.get(record.id);
       if (stillGood(last, world, record, now) && !cache.mustRecheck(record.promptKey)) {
-        if (last.inputs.anatomy) sessionAnatomy.set(record.id, last.inputs.anatomy);
-        reports.set(record.id, last);
         sessions.push(last.report);
         continue;
       }
       const anatomy = record.promptKey ? cache.anatomy(record.promptKey, record.model, prompts) : undefined;
-      if (anatomy) sessionAnatomy.set(record.id, anatomy);
       const judged = anatomy && record.promptKey ? judge(judging, record, record.promptKey, anatomy) : NOT_JUDGED;
-      const inputs = { record, config, anatomy, transcript: transcripts.get(record.id)!, judged, requestedEpoch: requestedEpoch(meta, record.id) };
+      const inputs = { record, config, anatomy, transcript: cache.transcripts.get(record.id)!.size, judged, requestedEpoch: requestedEpoch(meta, record.id) };
       const reusable = sessionReport(reportContext, inputs, last);
       reports.set(record.id, reusable);
       sessions.push(reusable.report);
     }
-    if (!everything) cache.reports = reports;
+    if (reports.size > listed.length) forgetUnlisted(reports, listed, cache);
     return {
       profile,
       config,
@@ -138,7 +134,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
         totals: totalsOf(sessions),
       },
       sourcesFor,
-      anatomyOf: (id) => sessionAnatomy.get(id),
+      anatomyOf: (id) => reports.get(id)?.inputs.anatomy,
     };
   } catch (error) {
     if (keep) cache.closeConnection();
@@ -194,36 +190,29 @@ function judge(ctx: JudgingContext, record: SessionRecord, promptKey: string, an
 }
 
 /**
- * Live transcript sizes of the listed sessions: kept from the last evaluation while Hermes' counters
- * say the transcript is unchanged, the others read in one grouped query.
+ * Live transcript sizes of the listed sessions, into `cache.transcripts`: an entry made for the same
+ * record object (the row did not change) is kept, as is one whose Hermes counters are the same; the
+ * others are read in one grouped query.
  */
-function transcriptSizes(listed: readonly SessionRecord[], store: StateStore, cache: AnalysisCache): ReadonlyMap<string, TranscriptSize> {
-  // The same list as last time (nothing was read again): the same sizes.
-  if (cache.lastTranscripts?.listed === listed) return cache.lastTranscripts.sizes;
-  const sizes = new Map<string, TranscriptSize>();
+function readTranscriptSizes(listed: readonly SessionRecord[], store: StateStore, cache: AnalysisCache): void {
   const stale: Array<{ record: SessionRecord; fingerprint: string }> = [];
   for (const record of listed) {
     const cached = cache.transcripts.get(record.id);
-    if (cached?.record === record) {
-      sizes.set(record.id, cached.size);
-      continue;
-    }
+    if (cached?.record === record) continue;
     const fingerprint = `${record.messageCount ?? ''}:${record.lastActivityAt ?? ''}:${record.endedAt ?? ''}`;
-    if (cached && cached.fingerprint === fingerprint) {
-      cache.transcripts.set(record.id, { record, fingerprint, size: cached.size });
-      sizes.set(record.id, cached.size);
-    } else stale.push({ record, fingerprint });
+    if (cached && cached.fingerprint === fingerprint) cache.transcripts.set(record.id, { record, fingerprint, size: cached.size });
+    else stale.push({ record, fingerprint });
   }
-  if (stale.length > 0) {
-    const read = stale.length === 1 ? new Map([[stale[0]!.record.id, store.transcriptSize(stale[0]!.record.id)]]) : store.transcriptSizes(stale.map((s) => s.record.id));
-    for (const { record, fingerprint } of stale) {
-      const size = read.get(record.id)!;
-      cache.transcripts.set(record.id, { record, fingerprint, size });
-      sizes.set(record.id, size);
-    }
-  }
-  cache.lastTranscripts = { listed, sizes };
-  return sizes;
+  if (stale.length === 0) return;
+  const read = stale.length === 1 ? new Map([[stale[0]!.record.id, store.transcriptSize(stale[0]!.record.id)]]) : store.transcriptSizes(stale.map((s) => s.record.id));
+  for (const { record, fingerprint } of stale) cache.transcripts.set(record.id, { record, fingerprint, size: read.get(record.id)! });
+}
+
+/** Drops what is kept of sessions no longer listed (they ended, or Hermes deleted them). */
+function forgetUnlisted(reports: Map<string, ReusableReport>, listed: readonly SessionRecord[], cache: AnalysisCache): void {
+  const ids = new Set(listed.map((r) => r.id));
+  for (const id of reports.keys()) if (!ids.has(id)) reports.delete(id);
+  for (const id of cache.transcripts.keys()) if (!ids.has(id)) cache.transcripts.delete(id);
 }
 
 function totalsOf(sessions: readonly SessionReport[]): ProfileReport['totals'] {
@@ -257,7 +246,9 @@ function sourceProblemsOf(rendered: readonly RenderedSources[]): string[] {
 }
 
 function cwdsOf(sessions: readonly SessionReport[]): string[] {
-  return [...new Set(sessions.filter((s) => s.cwd && s.state !== 'ended').map((s) => s.cwd!))];
+  const cwds = new Set<string>();
+  for (const s of sessions) if (s.cwd && s.state !== 'ended') cwds.add(s.cwd);
+  return [...cwds];
 }
 
 function unavailableAnalysis(

@@ -19,6 +19,7 @@ export interface KeptRead {
   readonly includeEnded: boolean;
   /** The listed sessions in byActivity order, each with the digest of its row. */
   readonly sessions: readonly StampedSession[];
+  /** The sessions by id (a touched scan updates the last read's map in place). */
   readonly byId: ReadonlyMap<string, StampedSession>;
   readonly listed: readonly SessionRecord[];
   readonly meta: ReadonlyMap<string, string>;
@@ -57,7 +58,8 @@ function readTouched(store: StateStore, cache: AnalysisCache, last: KeptRead, ve
   if (touched.ids.size === 0) return { ...last, dataVersion: version, meta, marks: touched.marks, partial: true };
   cache.promptsMayHaveChanged(touched.ids);
   const sessions = store.listTouchedSessions(last.sessions, touched.ids, { includeEnded: last.includeEnded });
-  const byId = new Map(last.byId);
+  // The last read is left behind: its map is brought up to date in place.
+  const byId = last.byId as Map<string, StampedSession>;
   for (const id of touched.ids) byId.delete(id);
   for (const s of sessions) if (touched.ids.has(s.record.id)) byId.set(s.record.id, s);
   return { dataVersion: version, includeEnded: last.includeEnded, sessions, byId, listed: sessions.map((s) => s.record), meta, marks: touched.marks, partial: true };

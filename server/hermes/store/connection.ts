@@ -10,6 +10,8 @@ export type Row = Record<string, unknown>;
 
 export interface SqliteStatement {
   all(...params: SqlValue[]): Row[];
+  /** `all`, each row as the array of its column values in select order (no object per row: faster for many rows). */
+  values(...params: SqlValue[]): unknown[][];
   get(...params: SqlValue[]): Row | undefined;
   run(...params: SqlValue[]): { changes: number };
 }
@@ -93,6 +95,13 @@ function betterSqlite3Driver(): Driver {
         const statement = db.prepare(sql);
         return {
           all: (...params) => statement.all(...params) as Row[],
+          values: (...params) => {
+            try {
+              return statement.raw(true).all(...params) as unknown[][];
+            } finally {
+              statement.raw(false);
+            }
+          },
           get: (...params) => statement.get(...params) as Row | undefined,
           run: (...params) => ({ changes: statement.run(...params).changes }),
         };
@@ -125,6 +134,7 @@ function nodeSqliteDriver(): Driver {
         const statement = db.prepare(sql);
         return {
           all: (...params) => statement.all(...params),
+          values: (...params) => statement.all(...params).map((row) => Object.values(row)),
           get: (...params) => statement.get(...params),
           run: (...params) => ({ changes: Number(statement.run(...params).changes) }),
         };

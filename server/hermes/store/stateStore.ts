@@ -118,7 +118,7 @@ export class StateStore {
   /** Sessions, newest activity first; ended ones only when asked. */
   listSessions(options: { includeEnded?: boolean } = {}): SessionRecord[] {
     const q = this.sessionQuery(options);
-    return this.read(() => this.statement(`SELECT ${q.columns.join(', ')} ${q.from} ${q.where}`).all().map(toSessionRecord)).sort(byActivity);
+    return this.read(() => this.statement(`SELECT ${q.columns.join(', ')} ${q.from} ${q.where}`).values().map(toSessionRecord)).sort(byActivity);
   }
 
   /**
@@ -136,7 +136,7 @@ export class StateStore {
       const fresh = new Map<string, SessionRecord>();
       if (changed.length > 0) {
         const where = `${q.where ? `${q.where} AND` : 'WHERE'} s.id IN (SELECT value FROM json_each(?))`;
-        for (const row of this.statement(`SELECT ${q.columns.join(', ')} ${q.from} ${where}`).all(JSON.stringify(changed))) {
+        for (const row of this.statement(`SELECT ${q.columns.join(', ')} ${q.from} ${where}`).values(JSON.stringify(changed))) {
           const record = toSessionRecord(row);
           fresh.set(record.id, record);
         }
@@ -187,9 +187,9 @@ export class StateStore {
   listTouchedSessions(known: readonly StampedSession[], touched: ReadonlySet<string>, options: { includeEnded?: boolean } = {}): StampedSession[] {
     const q = this.sessionQuery(options);
     const where = `${q.where ? `${q.where} AND` : 'WHERE'} s.id IN (SELECT value FROM json_each(?))`;
-    const rows = this.read(() => this.statement(`SELECT ${q.columns.join(', ')}, ${stampOf(q.columns)} AS stamp ${q.from} ${where}`).all(JSON.stringify([...touched])));
+    const rows = this.read(() => this.statement(`SELECT ${q.columns.join(', ')}, ${stampOf(q.columns)} AS stamp ${q.from} ${where}`).values(JSON.stringify([...touched])));
     const kept = known.filter((s) => !touched.has(s.record.id));
-    for (const row of rows) insertByActivity(kept, { stamp: String(row.stamp), record: toSessionRecord(row) });
+    for (const row of rows) insertByActivity(kept, { stamp: String(row[SESSION_COLUMNS.length]), record: toSessionRecord(row) });
     return kept;
   }
 
@@ -206,12 +206,8 @@ export class StateStore {
       : hasColumn(s, 'sessions', 'started_at')
         ? 's.started_at'
         : 'NULL';
-    const columns = [
-      's.id AS id', col('source'), col('user_id'), col('model'), col('model_config'), `${this.promptKeySql()} AS prompt_key`,
-      col('parent_session_id'), col('started_at'), col('ended_at'), col('end_reason'), col('message_count'), col('input_tokens'),
-      col('cache_read_tokens'), col('cache_write_tokens'), col('cwd'), col('billing_provider'), col('billing_mode'), col('title'),
-      `${activity} AS last_activity`, col('profile_name'), col('archived'), col('tool_names'),
-    ];
+    const computed: Partial<Record<SessionColumn, string>> = { id: 's.id AS id', prompt_key: `${this.promptKeySql()} AS prompt_key`, last_activity: `${activity} AS last_activity` };
+    const columns = SESSION_COLUMNS.map((name) => computed[name] ?? col(name));
     const where = !options.includeEnded && hasColumn(s, 'sessions', 'ended_at') ? 'WHERE s.ended_at IS NULL' : '';
     return { columns, from: `FROM sessions s ${this.promptJoinSql()}`, where };
   }
@@ -219,7 +215,7 @@ export class StateStore {
   /** One session, ended or not. */
   session(id: string): SessionRecord | undefined {
     const q = this.sessionQuery({ includeEnded: true });
-    const row = this.read(() => this.statement(`SELECT ${q.columns.join(', ')} ${q.from} WHERE s.id = ?`).get(id));
+    const [row] = this.read(() => this.statement(`SELECT ${q.columns.join(', ')} ${q.from} WHERE s.id = ?`).values(id));
     return row ? toSessionRecord(row) : undefined;
   }
 
@@ -380,8 +376,7 @@ export class StateStore {
       },
       countStoredPromptSessions() {
         if (early?.storedPromptSessions !== undefined) return early.storedPromptSessions;
-        const sql = `SELECT COUNT(*) AS n FROM sessions s ${store.promptJoinSql()} WHERE ${store.hasPromptSql()}`;
-        return Number(db.prepare(sql).get()?.n ?? 0);
+        return Number(db.prepare(`SELECT COUNT(*) AS n FROM sessions s WHERE ${store.hasPromptSql()}`).get()?.n ?? 0);
       },
       clearStoredPrompts(ids) {
         const sets = ['system_prompt', 'system_prompt_hash'].filter((c) => hasColumn(schema, 'sessions', c)).map((c) => `${c} = NULL`);
@@ -413,10 +408,14 @@ export class StateStore {
     return this.hasPromptTable() ? `CASE WHEN ${this.nonEmpty('sp.prompt')} THEN 'hash:' || sp.hash ELSE ${inline} END` : inline;
   }
 
-  /** SQL true when the session holds a stored prompt (`COALESCE(NULLIF(sp.prompt, ''), s.system_prompt) <> ''`). */
+  /**
+   * SQL true when session `s` holds a stored prompt (`COALESCE(NULLIF(sp.prompt, ''), s.system_prompt) <> ''`),
+   * without a join: the non-empty prompts' hashes are looked up once, not one prompt row per session.
+   */
   private hasPromptSql(): string {
     const inline = hasColumn(this.schema, 'sessions', 'system_prompt') ? this.nonEmpty('s.system_prompt') : '0';
-    return this.hasPromptTable() ? `(${this.nonEmpty('sp.prompt')} OR ${inline})` : inline;
+    if (!this.hasPromptTable()) return inline;
+    return `(s.system_prompt_hash IN (SELECT hash FROM system_prompts WHERE ${this.nonEmpty('prompt')}) OR ${inline})`;
   }
 
   /**
@@ -513,30 +512,40 @@ export function byActivity(a: SessionRecord, b: SessionRecord): number {
   return a.id === b.id ? 0 : compareCodePoints(b.id, a.id);
 }
 
-function toSessionRecord(r: Row): SessionRecord {
+/** The session columns every session read selects, in this order (sessionQuery; toSessionRecord reads them by position). */
+const SESSION_COLUMNS = [
+  'id', 'source', 'user_id', 'model', 'model_config', 'prompt_key', 'parent_session_id', 'started_at', 'ended_at', 'end_reason',
+  'message_count', 'input_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cwd', 'billing_provider', 'billing_mode', 'title',
+  'last_activity', 'profile_name', 'archived', 'tool_names',
+] as const;
+type SessionColumn = (typeof SESSION_COLUMNS)[number];
+const AT = Object.fromEntries(SESSION_COLUMNS.map((name, i) => [name, i])) as Record<SessionColumn, number>;
+
+/** A session row as selected by sessionQuery: its values in SESSION_COLUMNS order. */
+function toSessionRecord(r: readonly unknown[]): SessionRecord {
   return {
-    id: String(r.id),
-    source: optionalString(r.source),
-    userId: optionalString(r.user_id),
-    model: optionalString(r.model),
-    modelConfig: parseModelConfig(r.model_config),
-    promptKey: optionalString(r.prompt_key),
-    parentSessionId: optionalString(r.parent_session_id),
-    startedAt: optionalNumber(r.started_at),
-    endedAt: optionalNumber(r.ended_at),
-    endReason: optionalString(r.end_reason),
-    messageCount: optionalNumber(r.message_count),
-    inputTokens: optionalNumber(r.input_tokens),
-    cacheReadTokens: optionalNumber(r.cache_read_tokens),
-    cacheWriteTokens: optionalNumber(r.cache_write_tokens),
-    cwd: optionalString(r.cwd),
-    billingProvider: optionalString(r.billing_provider),
-    billingMode: optionalString(r.billing_mode),
-    title: optionalString(r.title),
-    lastActivityAt: optionalNumber(r.last_activity),
-    profileName: optionalString(r.profile_name),
-    archived: Boolean(Number(r.archived ?? 0)),
-    toolNames: parseToolNames(r.tool_names),
+    id: String(r[AT.id]),
+    source: optionalString(r[AT.source]),
+    userId: optionalString(r[AT.user_id]),
+    model: optionalString(r[AT.model]),
+    modelConfig: parseModelConfig(r[AT.model_config]),
+    promptKey: optionalString(r[AT.prompt_key]),
+    parentSessionId: optionalString(r[AT.parent_session_id]),
+    startedAt: optionalNumber(r[AT.started_at]),
+    endedAt: optionalNumber(r[AT.ended_at]),
+    endReason: optionalString(r[AT.end_reason]),
+    messageCount: optionalNumber(r[AT.message_count]),
+    inputTokens: optionalNumber(r[AT.input_tokens]),
+    cacheReadTokens: optionalNumber(r[AT.cache_read_tokens]),
+    cacheWriteTokens: optionalNumber(r[AT.cache_write_tokens]),
+    cwd: optionalString(r[AT.cwd]),
+    billingProvider: optionalString(r[AT.billing_provider]),
+    billingMode: optionalString(r[AT.billing_mode]),
+    title: optionalString(r[AT.title]),
+    lastActivityAt: optionalNumber(r[AT.last_activity]),
+    profileName: optionalString(r[AT.profile_name]),
+    archived: Boolean(Number(r[AT.archived] ?? 0)),
+    toolNames: parseToolNames(r[AT.tool_names]),
   };
 }
 

@@ -127,6 +127,11 @@ export class AnalysisCache {
     return (this.lastWorld = { config, sourcesGeneration: this.sourcesGeneration, priceOverrides, epochs });
   }
 
+  /** The anatomy kept for a prompt key, without reading anything. */
+  parsedAnatomy(promptKey: string | undefined): PromptAnatomy | undefined {
+    return promptKey === undefined ? undefined : this.anatomies.get(promptKey);
+  }
+
   /** Whether `anatomy` would read this prompt's text again (an inline prompt after a commit). */
   mustRecheck(promptKey: string | undefined): boolean {
     return promptKey !== undefined && this.uncheckedInline.has(promptKey);

@@ -16,6 +16,7 @@ import { AnalysisCache, type PromptReader } from './analysisCache';
 import { judgePrompt, type JudgedPrompt, type Judgement } from './judgement';
 import { readKept, type SessionScan } from './keptRead';
 import { memo } from './memo';
+import { factsOf } from './promptFacts';
 import { sessionReport, stillGood, type ReportContext, type ReusableReport } from './sessionReport';
 import type { ProfileReport, SessionReport } from './types';
 
@@ -115,7 +116,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       }
       const anatomy = record.promptKey ? cache.anatomy(record.promptKey, record.model, prompts) : undefined;
       const judged = anatomy && record.promptKey ? judge(judging, record, record.promptKey, anatomy) : NOT_JUDGED;
-      const inputs = { record, config, anatomy, transcript: cache.transcripts.get(record.id)!.size, judged, requestedEpoch: requestedEpoch(meta, record.id) };
+      const inputs = { record, config, prompt: anatomy && factsOf(anatomy), transcript: cache.transcripts.get(record.id)!.size, judged, requestedEpoch: requestedEpoch(meta, record.id) };
       const reusable = sessionReport(reportContext, inputs, last);
       reports.set(record.id, reusable);
       sessions.push(reusable.report);
@@ -134,7 +135,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
         totals: totalsOf(sessions),
       },
       sourcesFor,
-      anatomyOf: (id) => reports.get(id)?.inputs.anatomy,
+      anatomyOf: (id) => cache.parsedAnatomy(reports.get(id)?.inputs.record.promptKey),
     };
   } catch (error) {
     if (keep) cache.closeConnection();

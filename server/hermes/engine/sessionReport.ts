@@ -4,10 +4,9 @@
 // the config; and the verdict (state, reasons, ΔS, what a refresh costs now), which also follows
 // from the staleness judgement, the requested epoch and the clock. Re-evaluation keeps a report
 // whose inputs are all the same (listSessionsSince keeps the record object of an unchanged row;
-// config, anatomy and transcript are new objects whenever they change; judgement.ts keeps the
+// config, prompt facts and transcript are new objects whenever they change; judgement.ts keeps the
 // reasons array while the reasons read the same), unless its cache went cold since; after a save
 // of SOUL.md only the verdict of each stale session is computed again.
-import type { PromptAnatomy } from '../anatomy/types';
 import type { ProfileConfig } from '../config';
 import { lookupPrices, type ModelPrices, type PriceOverrides } from '../cost/prices';
 import { estimateRefreshCost, isApiEquivalent, isCacheWarm } from '../cost/refreshCost';
@@ -17,13 +16,15 @@ import type { SessionRecord, SessionState, TranscriptSize } from '../model';
 import { compactionTip } from '../refresh/compactionTip';
 import { stampedEpoch } from '../refresh/epochs';
 import type { JudgedPrompt } from './judgement';
+import type { PromptFacts } from './promptFacts';
 import { memo } from './memo';
 import type { SessionReport } from './types';
 
 export interface ReportInputs {
   readonly record: SessionRecord;
   readonly config: ProfileConfig;
-  readonly anatomy: PromptAnatomy | undefined;
+  /** Of the stored prompt; undefined when the session holds none. */
+  readonly prompt: PromptFacts | undefined;
   readonly transcript: TranscriptSize;
   readonly judged: JudgedPrompt;
   readonly requestedEpoch: number;
@@ -92,7 +93,7 @@ function sameWarmth(previous: ReusableReport, now: number): boolean {
 }
 
 function sameBasis(was: ReportInputs, now: ReportInputs): boolean {
-  return was.record === now.record && was.config === now.config && was.anatomy === now.anatomy && was.transcript === now.transcript;
+  return was.record === now.record && was.config === now.config && was.prompt === now.prompt && was.transcript === now.transcript;
 }
 
 function sameVerdictInputs(was: ReportInputs, now: ReportInputs): boolean {
@@ -100,12 +101,12 @@ function sameVerdictInputs(was: ReportInputs, now: ReportInputs): boolean {
 }
 
 function basisOf(ctx: ReportContext, inputs: ReportInputs): { basis: Basis; prices: ModelPrices | undefined } {
-  const { record, anatomy, config } = inputs;
+  const { record, prompt, config } = inputs;
   const provider = providerOf(record);
   const tip = record.endedAt !== undefined && record.endReason === 'compression' && ctx.everything ? compactionTip(record, ctx.everything) : undefined;
   const transcript = inputs.transcript.recordedTokens + estimateTokensFromChars(inputs.transcript.uncountedChars);
   const tools = memo(ctx.tools, record.toolNames.join('\u0000'), () => toolSchemaTokens(record.toolNames));
-  const systemPromptTokens = anatomy?.tokens ?? 0;
+  const systemPromptTokens = prompt?.tokens ?? 0;
   const prices = memo(ctx.prices, `${record.model ?? ''}\u0000${provider ?? ''}`, () => lookupPrices(record.model, provider, ctx.priceOverrides) ?? null) ?? undefined;
   const basis: Basis = {
     profile: ctx.profileName,
@@ -120,12 +121,12 @@ function basisOf(ctx: ReportContext, inputs: ReportInputs): { basis: Basis; pric
     lastActivityAt: record.lastActivityAt,
     endedAt: record.endedAt,
     stampedEpoch: stampedEpoch(record.modelConfig),
-    skillsTier: anatomy?.skillsIndex.tier,
+    skillsTier: prompt?.skillsTier,
     systemPromptTokens,
     toolTokens: tools,
     transcriptTokens: transcript,
     prefixTokens: systemPromptTokens + tools + transcript,
-    tokensExact: anatomy?.tokensExact ?? false,
+    tokensExact: prompt?.tokensExact ?? false,
     ttlSeconds: cacheTtlSeconds(config.cacheTtl, record.source, prices),
     apiEquivalent: isApiEquivalent(record.billingMode),
     pricesKnown: prices !== undefined,
@@ -135,7 +136,7 @@ function basisOf(ctx: ReportContext, inputs: ReportInputs): { basis: Basis; pric
 
 function withVerdict(basis: Basis, prices: ModelPrices | undefined, inputs: ReportInputs, now: number): SessionReport {
   const { record, judged, requestedEpoch } = inputs;
-  const state = stateOf(record, inputs.anatomy, requestedEpoch > basis.stampedEpoch, judged);
+  const state = stateOf(record, inputs.prompt, requestedEpoch > basis.stampedEpoch, judged);
   const cost = estimateRefreshCost({
     prefixTokens: basis.prefixTokens,
     systemPromptDeltaTokens: judged.deltaTokens,
@@ -182,9 +183,9 @@ function withVerdict(basis: Basis, prices: ModelPrices | undefined, inputs: Repo
   };
 }
 
-function stateOf(record: SessionRecord, anatomy: PromptAnatomy | undefined, pending: boolean, judged: JudgedPrompt): SessionState {
+function stateOf(record: SessionRecord, prompt: PromptFacts | undefined, pending: boolean, judged: JudgedPrompt): SessionState {
   if (record.endedAt !== undefined) return 'ended';
-  if (!anatomy) return 'no-prompt';
+  if (!prompt) return 'no-prompt';
   if (pending) return 'pending';
   return judged.reasons.length > 0 ? 'stale' : 'fresh';
 }

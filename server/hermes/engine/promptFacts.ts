@@ -1,0 +1,21 @@
+// What a session's report needs of its stored prompt: its tokens and where its skills index sits.
+// The anatomy holds much more (and the whole text); the analyses kept on disk between runs
+// (persistedAnalyses.ts) keep only this, so a report can be made without reading the prompt.
+import type { PromptAnatomy } from '../anatomy/types';
+import type { TierName } from '../model';
+
+export interface PromptFacts {
+  readonly tokens: number;
+  /** Counted with the tokenizer of the model the prompt was parsed for (see PromptAnatomy). */
+  readonly tokensExact: boolean;
+  readonly skillsTier: TierName | undefined;
+}
+
+// One object per anatomy, so reports can tell an unchanged prompt by identity.
+const factsByAnatomy = new WeakMap<PromptAnatomy, PromptFacts>();
+
+export function factsOf(anatomy: PromptAnatomy): PromptFacts {
+  let facts = factsByAnatomy.get(anatomy);
+  if (!facts) factsByAnatomy.set(anatomy, (facts = { tokens: anatomy.tokens, tokensExact: anatomy.tokensExact, skillsTier: anatomy.skillsIndex.tier }));
+  return facts;
+}

@@ -16,7 +16,8 @@ export function statusCommand(argv: string[], io: CommandIO): number {
   const home = openHome({ home: args.home }, io.env);
   const profiles = selectedProfiles(home, { profile: args.profile, allProfiles: args['all-profiles'] });
   const now = io.now();
-  const reports = profiles.map((p) => analyzeProfile(p, { includeEnded: args.all, now }).report);
+  // What an earlier status worked out and still holds is taken from the lens's cache (persist).
+  const reports = profiles.map((p) => analyzeProfile(p, { includeEnded: args.all, now, persist: true }).report);
   if (args.json) {
     io.out(JSON.stringify({ home: home.root, profiles: reports.map(profileJson) }, null, 2));
   } else {

@@ -16,7 +16,9 @@ import { AnalysisCache, type PromptReader } from './analysisCache';
 import { judgePrompt, type JudgedPrompt, type Judgement } from './judgement';
 import { readKept, type SessionScan } from './keptRead';
 import { memo } from './memo';
-import { factsOf } from './promptFacts';
+import { judgingDigest } from './judgingDigest';
+import { PersistedAnalyses, transcriptFingerprint } from './persistedAnalyses';
+import { factsOf, type PromptVerdict } from './promptFacts';
 import { sessionReport, stillGood, type ReportContext, type ReusableReport } from './sessionReport';
 import type { ProfileReport, SessionReport } from './types';
 
@@ -45,6 +47,13 @@ export interface AnalyzeOptions {
    * were added, leaving the rest for a later `full` evaluation (see keptRead.ts).
    */
   readonly sessionScan?: SessionScan;
+  /**
+   * Take transcript sizes and verdicts kept on disk by an earlier run where they still hold, and keep
+   * this run's (persistedAnalyses.ts): `hermes-lens status`. Sessions judged from the disk have no
+   * anatomy in memory (anatomyOf answers undefined for them), so callers that show prompts leave
+   * this off. Ignored with `includeEnded` and `keepConnection`.
+   */
+  readonly persist?: boolean;
 }
 
 /** Everything analyzeProfile learned, for features that need more than the report. */
@@ -95,7 +104,8 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const db = keep ? readThroughKept(store, cache, includeEnded, options.deferStoredPromptCount === true, options.sessionScan ?? 'full') : readOnce(store, includeEnded);
     const { listed, storedPromptSessions, meta } = db;
     const everything = includeEnded ? listed : undefined;
-    readTranscriptSizes(listed, store, cache);
+    const persisted = options.persist && !keep && !includeEnded ? PersistedAnalyses.open(paths.stateDb) : undefined;
+    readTranscriptSizes(listed, store, cache, persisted);
     const prompts: PromptReader = {
       text: (key) => store.promptText(key) ?? '',
       parse: (text, model) => parsePrompt(text, { model, identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt }),
@@ -103,7 +113,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const sessions: SessionReport[] = [];
     const world = cache.world(config, meta, options.priceOverrides);
     const reportContext: ReportContext = { world, profileName: profile.name, everything, now, priceOverrides: options.priceOverrides, prices: new Map(), tools: new Map() };
-    const judging: JudgingContext = { cache, sourcesFor };
+    const judging: JudgingContext = { cache, config, sourcesFor, digests: new Map(), verdicts: new Map() };
     // Each session's last report, kept by the cache and updated in place: after a Hermes write to one
     // session only that entry changes. A compaction tip depends on every session, so when ended
     // sessions are reported nothing is kept.
@@ -114,14 +124,14 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
         sessions.push(last.report);
         continue;
       }
-      const anatomy = record.promptKey ? cache.anatomy(record.promptKey, record.model, prompts) : undefined;
-      const judged = anatomy && record.promptKey ? judge(judging, record, record.promptKey, anatomy) : NOT_JUDGED;
-      const inputs = { record, config, prompt: anatomy && factsOf(anatomy), transcript: cache.transcripts.get(record.id)!.size, judged, requestedEpoch: requestedEpoch(meta, record.id) };
+      const verdict = record.promptKey ? promptVerdict(judging, record, record.promptKey, prompts, persisted) : { prompt: undefined, judged: NOT_JUDGED };
+      const inputs = { record, config, prompt: verdict.prompt, transcript: cache.transcripts.get(record.id)!.size, judged: verdict.judged, requestedEpoch: requestedEpoch(meta, record.id) };
       const reusable = sessionReport(reportContext, inputs, last);
       reports.set(record.id, reusable);
       sessions.push(reusable.report);
     }
     if (reports.size > listed.length) forgetUnlisted(reports, listed, cache);
+    persisted?.save();
     return {
       profile,
       config,
@@ -170,11 +180,34 @@ function readThroughKept(store: StateStore, cache: AnalysisCache, includeEnded: 
 /** What judging a session's stored prompt needs of the evaluation. */
 interface JudgingContext {
   readonly cache: AnalysisCache;
+  readonly config: ProfileConfig;
   readonly sourcesFor: (cwd: string | undefined) => RenderedSources;
+  /** judgingDigest per session cwd ('' = none), for verdicts kept on disk. */
+  readonly digests: Map<string, string>;
+  /** This evaluation's verdicts by prompt key, then cwd. */
+  readonly verdicts: Map<string, Map<string, PromptVerdict>>;
 }
 
 /** A session without a stored prompt: nothing to judge. */
 const NOT_JUDGED: JudgedPrompt = { reasons: [], deltaTokens: 0 };
+
+/**
+ * The facts and verdict of a session's stored prompt: kept on disk by an earlier run for the same
+ * sources (when `persisted` is given), else parsed and judged (and then kept).
+ */
+function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: string, prompts: PromptReader, persisted: PersistedAnalyses | undefined): PromptVerdict {
+  // The first session of a prompt and cwd decides, as the anatomy is parsed for its model.
+  const byCwd = memo(ctx.verdicts, promptKey, () => new Map<string, PromptVerdict>());
+  return memo(byCwd, record.cwd ?? '', () => {
+    const digest = persisted && memo(ctx.digests, record.cwd ?? '', () => judgingDigest(ctx.config, ctx.sourcesFor(record.cwd)));
+    const kept = digest !== undefined ? persisted!.verdict(promptKey, record.cwd, digest, record.model) : undefined;
+    if (kept) return kept;
+    const anatomy = ctx.cache.anatomy(promptKey, record.model, prompts);
+    const verdict = { prompt: factsOf(anatomy), judged: judge(ctx, record, promptKey, anatomy) };
+    if (digest !== undefined) persisted!.keepVerdict(promptKey, record.cwd, digest, record.model, verdict);
+    return verdict;
+  });
+}
 
 /**
  * Staleness and ΔS, once per distinct (stored prompt, cwd) and evaluation; after a change of the
@@ -195,18 +228,23 @@ function judge(ctx: JudgingContext, record: SessionRecord, promptKey: string, an
  * record object (the row did not change) is kept, as is one whose Hermes counters are the same; the
  * others are read in one grouped query.
  */
-function readTranscriptSizes(listed: readonly SessionRecord[], store: StateStore, cache: AnalysisCache): void {
+function readTranscriptSizes(listed: readonly SessionRecord[], store: StateStore, cache: AnalysisCache, persisted: PersistedAnalyses | undefined): void {
   const stale: Array<{ record: SessionRecord; fingerprint: string }> = [];
   for (const record of listed) {
     const cached = cache.transcripts.get(record.id);
     if (cached?.record === record) continue;
-    const fingerprint = `${record.messageCount ?? ''}:${record.lastActivityAt ?? ''}:${record.endedAt ?? ''}`;
-    if (cached && cached.fingerprint === fingerprint) cache.transcripts.set(record.id, { record, fingerprint, size: cached.size });
+    const fingerprint = transcriptFingerprint(record);
+    const size = cached && cached.fingerprint === fingerprint ? cached.size : persisted?.transcript(record);
+    if (size) cache.transcripts.set(record.id, { record, fingerprint, size });
     else stale.push({ record, fingerprint });
   }
   if (stale.length === 0) return;
   const read = stale.length === 1 ? new Map([[stale[0]!.record.id, store.transcriptSize(stale[0]!.record.id)]]) : store.transcriptSizes(stale.map((s) => s.record.id));
-  for (const { record, fingerprint } of stale) cache.transcripts.set(record.id, { record, fingerprint, size: read.get(record.id)! });
+  for (const { record, fingerprint } of stale) {
+    const size = read.get(record.id)!;
+    cache.transcripts.set(record.id, { record, fingerprint, size });
+    persisted?.keepTranscript(record, size);
+  }
 }
 
 /** Drops what is kept of sessions no longer listed (they ended, or Hermes deleted them). */

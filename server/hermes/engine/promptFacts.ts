@@ -3,12 +3,19 @@
 // (persistedAnalyses.ts) keep only this, so a report can be made without reading the prompt.
 import type { PromptAnatomy } from '../anatomy/types';
 import type { TierName } from '../model';
+import type { JudgedPrompt } from './judgement';
 
 export interface PromptFacts {
   readonly tokens: number;
   /** Counted with the tokenizer of the model the prompt was parsed for (see PromptAnatomy). */
   readonly tokensExact: boolean;
   readonly skillsTier: TierName | undefined;
+}
+
+/** A stored prompt's facts and its verdict against today's sources. */
+export interface PromptVerdict {
+  readonly prompt: PromptFacts;
+  readonly judged: JudgedPrompt;
 }
 
 // One object per anatomy, so reports can tell an unchanged prompt by identity.

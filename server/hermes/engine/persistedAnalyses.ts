@@ -1,0 +1,218 @@
+// What `hermes-lens status` worked out of one state.db, kept on disk for the next run: each live
+// session's transcript size (with the Hermes counters it was read at) and each stored prompt's
+// verdict (its facts, staleness reasons and ΔS) with the digest of the sources it was judged
+// against (judgingDigest.ts). A later run that finds the same counters and the same digest takes
+// them as they are, so it neither reads the prompts and messages again nor parses and judges them:
+// the sessions' own rows are all it reads.
+//
+// Only prompts stored by hash are kept (their text never changes under their key), and no text of
+// any prompt: facts are numbers, reasons name files and skills as `status` prints them. The file
+// lives in the lens's cache folder (tokenCacheDir: `HERMES_LENS_TOKEN_CACHE` names another, `off`
+// turns it off), mode 0600, written whole to a temporary file and renamed; a file that cannot be
+// read or written is ignored: the run then simply does the work.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { tokenCacheDir } from '../cost/tokenCountStore';
+import type { ChangeKind, SessionRecord, SourceKind, StaleReason, TierName, TranscriptSize } from '../model';
+import { JUDGING_VERSION } from './judgingDigest';
+import type { PromptVerdict } from './promptFacts';
+
+const FORMAT = 1;
+const FOLDER = 'analyses-v1';
+
+type TranscriptRow = [id: string, fingerprint: string, messages: number, chars: number, recordedTokens: number, uncountedChars: number];
+type ReasonRow = [source: SourceKind, path: string, change: ChangeKind, detail: string];
+type VerdictRow = [key: string, cwd: string, digest: string, model: string, tokens: number, exact: 0 | 1, skillsTier: TierName | null, deltaTokens: number, reasons: ReasonRow[]];
+
+interface FileShape {
+  readonly format: number;
+  readonly judging: number;
+  readonly db: { readonly file: string; readonly dev: number; readonly ino: number };
+  readonly transcripts: readonly TranscriptRow[];
+  readonly verdicts: readonly VerdictRow[];
+}
+
+/** Hermes raises these with every turn: the same values, the same live transcript. */
+export function transcriptFingerprint(record: SessionRecord): string {
+  return `${record.messageCount ?? ''}:${record.lastActivityAt ?? ''}:${record.endedAt ?? ''}`;
+}
+
+export class PersistedAnalyses {
+  private readonly transcripts = new Map<string, { fingerprint: string; size: TranscriptSize }>();
+  private readonly verdicts = new Map<string, { row: VerdictRow; kept?: PromptVerdict }>();
+  /** What this run used or made: the file keeps only that. */
+  private readonly usedTranscripts = new Set<string>();
+  private readonly usedVerdicts = new Set<string>();
+  private changed = false;
+  /** Whether a file was there to read (a first file for a database sweeps out forgotten ones). */
+  private found = false;
+
+  private constructor(
+    private readonly file: string,
+    private readonly db: FileShape['db'],
+  ) {}
+
+  /** The analyses kept for `dbFile`, or undefined when the disk cache is off or the file cannot be stat'ed. */
+  static open(dbFile: string, env: NodeJS.ProcessEnv = process.env): PersistedAnalyses | undefined {
+    const dir = tokenCacheDir(env);
+    if (!dir) return undefined;
+    let db: FileShape['db'];
+    try {
+      // stat only: the database is never opened here (FACTS §2).
+      const st = fs.statSync(dbFile);
+      db = { file: path.resolve(dbFile), dev: st.dev, ino: st.ino };
+    } catch {
+      return undefined;
+    }
+    const name = createHash('sha256').update(db.file).digest('base64url').slice(0, 24);
+    const store = new PersistedAnalyses(path.join(dir, FOLDER, `${name}.json`), db);
+    store.load();
+    return store;
+  }
+
+  transcript(record: SessionRecord): TranscriptSize | undefined {
+    const kept = this.transcripts.get(record.id);
+    if (!kept || kept.fingerprint !== transcriptFingerprint(record)) return undefined;
+    this.usedTranscripts.add(record.id);
+    return kept.size;
+  }
+
+  keepTranscript(record: SessionRecord, size: TranscriptSize): void {
+    this.usedTranscripts.add(record.id);
+    const fingerprint = transcriptFingerprint(record);
+    const kept = this.transcripts.get(record.id);
+    if (kept && kept.fingerprint === fingerprint && sameSize(kept.size, size)) return;
+    this.transcripts.set(record.id, { fingerprint, size });
+    this.changed = true;
+  }
+
+  /** The verdict kept for a prompt judged for `cwd` against sources of this digest, by a parse for `model`. */
+  verdict(promptKey: string, cwd: string | undefined, digest: string, model: string | undefined): PromptVerdict | undefined {
+    const key = verdictKey(promptKey, cwd);
+    const entry = this.verdicts.get(key);
+    if (!entry || entry.row[2] !== digest || entry.row[3] !== (model ?? '')) return undefined;
+    this.usedVerdicts.add(key);
+    return (entry.kept ??= verdictOf(entry.row));
+  }
+
+  keepVerdict(promptKey: string, cwd: string | undefined, digest: string, model: string | undefined, verdict: PromptVerdict): void {
+    if (!promptKey.startsWith('hash:')) return; // an inline prompt may be rewritten under its key
+    const key = verdictKey(promptKey, cwd);
+    this.usedVerdicts.add(key);
+    const { prompt, judged } = verdict;
+    const row: VerdictRow = [
+      promptKey,
+      cwd ?? '',
+      digest,
+      model ?? '',
+      prompt.tokens,
+      prompt.tokensExact ? 1 : 0,
+      prompt.skillsTier ?? null,
+      judged.deltaTokens,
+      judged.reasons.map((r) => [r.source, r.path, r.change, r.detail]),
+    ];
+    if (JSON.stringify(this.verdicts.get(key)?.row) === JSON.stringify(row)) return;
+    this.verdicts.set(key, { row, kept: verdict });
+    this.changed = true;
+  }
+
+  /** Writes what this run used and made, when that differs from what was read. */
+  save(): void {
+    const transcripts: TranscriptRow[] = [];
+    for (const [id, t] of this.transcripts) {
+      if (this.usedTranscripts.has(id)) transcripts.push([id, t.fingerprint, t.size.messages, t.size.chars, t.size.recordedTokens, t.size.uncountedChars]);
+    }
+    const verdicts = [...this.verdicts].filter(([key]) => this.usedVerdicts.has(key)).map(([, v]) => v.row);
+    if (!this.changed && transcripts.length === this.transcripts.size && verdicts.length === this.verdicts.size) return;
+    const shape: FileShape = { format: FORMAT, judging: JUDGING_VERSION, db: this.db, transcripts, verdicts };
+    try {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      if (!this.found) sweepForgotten(path.dirname(this.file));
+      const temp = `${this.file}.${process.pid}.tmp`;
+      fs.writeFileSync(temp, JSON.stringify(shape), { mode: 0o600 });
+      fs.renameSync(temp, this.file);
+    } catch {
+      // A read-only or full disk: the next run does the work again.
+    }
+  }
+
+  private load(): void {
+    let shape: FileShape;
+    try {
+      const text = fs.readFileSync(this.file, 'utf8');
+      this.found = true;
+      // Written again now and then even when nothing changed, so the sweep knows it is in use.
+      if (Date.now() - fs.statSync(this.file).mtimeMs > IN_USE_REFRESH_MS) this.changed = true;
+      shape = JSON.parse(text) as FileShape;
+    } catch {
+      return;
+    }
+    if (shape?.format !== FORMAT || shape.judging !== JUDGING_VERSION || !Array.isArray(shape.transcripts) || !Array.isArray(shape.verdicts)) return;
+    // Another file under the same name (replaced, restored) has other sessions: its transcripts go.
+    const sameDb = shape.db?.file === this.db.file && shape.db.dev === this.db.dev && shape.db.ino === this.db.ino;
+    if (sameDb) {
+      for (const row of shape.transcripts) {
+        if (isTranscriptRow(row)) this.transcripts.set(row[0], { fingerprint: row[1], size: { messages: row[2], chars: row[3], recordedTokens: row[4], uncountedChars: row[5] } });
+      }
+    }
+    for (const row of shape.verdicts) if (isVerdictRow(row)) this.verdicts.set(verdictKey(row[0], row[1] || undefined), { row });
+  }
+}
+
+/** Files of databases no status has looked at for a month (moved homes, test runs) go. */
+const FORGOTTEN_AFTER_MS = 30 * 24 * 3600 * 1000;
+const IN_USE_REFRESH_MS = 24 * 3600 * 1000;
+
+function sweepForgotten(folder: string): void {
+  const before = Date.now() - FORGOTTEN_AFTER_MS;
+  for (const name of fs.readdirSync(folder)) {
+    const file = path.join(folder, name);
+    try {
+      if (fs.statSync(file).mtimeMs < before) fs.rmSync(file, { force: true });
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+function verdictKey(promptKey: string, cwd: string | undefined): string {
+  return `${promptKey}\u0000${cwd ?? ''}`;
+}
+
+function verdictOf(row: VerdictRow): PromptVerdict {
+  return {
+    prompt: { tokens: row[4], tokensExact: row[5] === 1, skillsTier: row[6] ?? undefined },
+    judged: { deltaTokens: row[7], reasons: row[8].map(([source, path, change, detail]): StaleReason => ({ source, path, change, detail })) },
+  };
+}
+
+function sameSize(a: TranscriptSize, b: TranscriptSize): boolean {
+  return a.messages === b.messages && a.chars === b.chars && a.recordedTokens === b.recordedTokens && a.uncountedChars === b.uncountedChars;
+}
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+const SOURCES: ReadonlySet<unknown> = new Set<SourceKind>(['soul', 'skill', 'skill-category', 'project-context', 'memory', 'user']);
+const CHANGES: ReadonlySet<unknown> = new Set<ChangeKind>(['added', 'removed', 'changed']);
+
+function isTranscriptRow(row: unknown): row is TranscriptRow {
+  return Array.isArray(row) && row.length === 6 && typeof row[0] === 'string' && typeof row[1] === 'string' && row.slice(2).every(isCount);
+}
+
+function isVerdictRow(row: unknown): row is VerdictRow {
+  if (!Array.isArray(row) || row.length !== 9) return false;
+  const [key, cwd, digest, model, tokens, exact, tier, delta, reasons] = row as unknown[];
+  return (
+    typeof key === 'string' &&
+    typeof cwd === 'string' &&
+    typeof digest === 'string' &&
+    typeof model === 'string' &&
+    isCount(tokens) &&
+    (exact === 0 || exact === 1) &&
+    (tier === null || tier === 'stable' || tier === 'context' || tier === 'volatile') &&
+    typeof delta === 'number' &&
+    Number.isFinite(delta) &&
+    Array.isArray(reasons) &&
+    reasons.every((r) => Array.isArray(r) && r.length === 4 && SOURCES.has(r[0]) && typeof r[1] === 'string' && CHANGES.has(r[2]) && typeof r[3] === 'string')
+  );
+}

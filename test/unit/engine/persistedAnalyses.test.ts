@@ -1,0 +1,124 @@
+// `hermes-lens status` keeps what it worked out of a state.db (transcript sizes, each stored prompt's
+// facts and verdict) for the next run. A run that takes them must report exactly what a run that
+// works everything out again reports, whatever changed in between; the file must hold no prompt
+// text; a damaged file or a cache turned off changes nothing but the speed.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
+import { hermesWrite } from '../../../server/demo/hermesConnection';
+import { appendMessages, startSession } from '../../../server/demo/hermesWriter';
+import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
+import { readHome, selectProfile } from '../../../server/hermes/home';
+import type { Profile } from '../../../server/hermes/model';
+import { requestRefresh } from '../../../server/hermes/refresh/requestRefresh';
+import { removeDir, tempDir } from '../demo/support';
+
+const NOW = 1_795_000_000;
+
+describe('engine: analyses kept on disk between status runs', function () {
+  this.timeout(60000);
+  let dir: string;
+  let cacheDir: string;
+  let demo: DemoManifest;
+  let savedSetting: string | undefined;
+  beforeEach(() => {
+    dir = tempDir('hermes-persisted-');
+    cacheDir = path.join(dir, 'lens-cache');
+    demo = generateDemoHome(path.join(dir, 'home'), { now: NOW, writeManifest: false });
+    savedSetting = process.env.HERMES_LENS_TOKEN_CACHE;
+    process.env.HERMES_LENS_TOKEN_CACHE = cacheDir;
+  });
+  afterEach(() => {
+    if (savedSetting === undefined) delete process.env.HERMES_LENS_TOKEN_CACHE;
+    else process.env.HERMES_LENS_TOKEN_CACHE = savedSetting;
+    removeDir(dir);
+  });
+
+  function profiles(): Profile[] {
+    const home = readHome({ root: demo.root, origin: 'argument' });
+    return ['default', 'work'].map((name) => selectProfile(home, name));
+  }
+
+  const keptFiles = () => (fs.existsSync(path.join(cacheDir, 'analyses-v1')) ? fs.readdirSync(path.join(cacheDir, 'analyses-v1')).map((f) => path.join(cacheDir, 'analyses-v1', f)) : []);
+
+  /** Every profile: a run that takes (and keeps) analyses on disk says what a run from scratch says. */
+  function check(label: string): void {
+    for (const profile of profiles()) {
+      const kept = analyzeProfile(profile, { now: NOW, persist: true }).report;
+      const fresh = analyzeProfile(profile, { now: NOW }).report;
+      assert.deepEqual(kept, fresh, `${label} (${profile.name})`);
+    }
+  }
+
+  it('reports what a run from scratch reports, after every kind of change', () => {
+    const def = demo.profiles.find((p) => p.name === 'default')!;
+    const someone = Object.values(demo.sessions).find((s) => s.profile === 'default' && s.state === 'stale')!.id;
+    check('first run');
+    assert.equal(keptFiles().length, 2, 'one file per profile database');
+    check('second run, nothing changed');
+
+    fs.appendFileSync(path.join(def.dir, 'SOUL.md'), '\nAnswer in English unless asked otherwise.\n');
+    check('SOUL.md edited');
+    const skill = demo.edits.find((e) => e.source === 'skill' && e.changesPrompts)!.file;
+    fs.writeFileSync(skill, fs.readFileSync(skill, 'utf8').replace(/description: .*/, 'description: Triage incidents and page the owners'));
+    check('a skill description edited');
+    fs.appendFileSync(path.join(demo.projects.atlas, 'AGENTS.md'), '\nKeep pull requests small.\n');
+    check('a project AGENTS.md edited');
+    fs.appendFileSync(path.join(def.dir, 'config.yaml'), '\nagent:\n  system_prompt: Be brief.\n');
+    check('config.yaml edited');
+
+    appendMessages(def.dbFile, someone, 3, { now: NOW - 30, seed: 5 });
+    check('Hermes appended messages');
+    startSession(def.dbFile, def.dir, { source: 'cli', model: 'gpt-5.1', provider: 'openai', startedAt: NOW - 60, lastActivityAt: NOW - 10, messages: 4 });
+    check('Hermes started a session');
+    requestRefresh({ dbFile: def.dbFile, profileName: 'default', sessionIds: [someone] });
+    check('a refresh requested');
+  });
+
+  it('takes the kept facts, verdicts and transcript sizes instead of reading prompts and messages again', () => {
+    // Prompts stored by hash (v25+) are kept; the inline ones of older layouts are read every time.
+    const hashed = demo.profiles.find((p) => p.layout === 'v30')!;
+    const profile = profiles().find((p) => p.name === hashed.name)!;
+    const first = analyzeProfile(profile, { now: NOW, persist: true }).report;
+    const stale = first.sessions.find((s) => s.state === 'stale' && s.transcriptTokens > 0)!;
+    // Behind the lens's back, in a way Hermes never would (the hash no longer matches the text; the
+    // counters no longer match the messages): only a run that reads them again can tell.
+    hermesWrite(hashed.dbFile, (db) => {
+      db.prepare('UPDATE system_prompts SET prompt = ? WHERE hash = (SELECT system_prompt_hash FROM sessions WHERE id = ?)').run('You are a stub.', stale.id);
+      db.prepare('DELETE FROM messages WHERE session_id = ?').run(stale.id);
+    });
+    const second = analyzeProfile(profile, { now: NOW, persist: true }).report.sessions.find((s) => s.id === stale.id)!;
+    assert.deepEqual(second, stale);
+    const fresh = analyzeProfile(profile, { now: NOW }).report.sessions.find((s) => s.id === stale.id)!;
+    assert.notDeepEqual(fresh.reasons, stale.reasons);
+    assert.equal(fresh.transcriptTokens, 0);
+  });
+
+  it('keeps no text of prompts, memory or project files', () => {
+    const def = demo.profiles.find((p) => p.name === 'default')!;
+    const canary = 'CANARY-7f3a9e';
+    fs.appendFileSync(path.join(def.dir, 'memories', 'MEMORY.md'), `\n§\nThe vault code is ${canary}.`);
+    fs.appendFileSync(path.join(demo.projects.atlas, 'AGENTS.md'), `\nNever print ${canary}.\n`);
+    startSession(def.dbFile, def.dir, { source: 'cli', model: 'gpt-5.1', provider: 'openai', cwd: demo.projects.atlas, startedAt: NOW - 60, lastActivityAt: NOW - 10, messages: 2 });
+    check('with the canary in the sources and a stored prompt');
+    const files = keptFiles();
+    assert.ok(files.length > 0);
+    for (const file of files) {
+      assert.ok(!fs.readFileSync(file, 'utf8').includes(canary), `${file} holds text of a prompt`);
+      assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    }
+  });
+
+  it('ignores a damaged file and writes a good one; keeps nothing when the cache is off', () => {
+    check('first run');
+    for (const file of keptFiles()) fs.writeFileSync(file, '{"format":1,"judging":1,"db":{},"transcripts":[["x"]],"verdicts":[[1,2,3]]');
+    check('over damaged files');
+    for (const file of keptFiles()) assert.doesNotThrow(() => JSON.parse(fs.readFileSync(file, 'utf8')));
+
+    fs.rmSync(cacheDir, { recursive: true, force: true });
+    process.env.HERMES_LENS_TOKEN_CACHE = 'off';
+    check('with the cache off');
+    assert.equal(fs.existsSync(cacheDir), false);
+  });
+});

@@ -51,8 +51,13 @@ export interface ColdResult {
   readonly coldCpuMs: number | undefined;
   readonly floorCpuMs: number | undefined;
   readonly cpuRatio: number | undefined;
-  /** The same command with an empty token-count cache (the very first run on a machine). */
+  /** The same command with empty caches (the very first run on a machine: no token counts, no kept analyses). */
   readonly coldFirstRunMs: number;
+  /**
+   * The same command right after an edit of SOUL.md: every kept verdict is for other sources, so
+   * every distinct prompt is read, parsed and judged again (token counts are still on disk).
+   */
+  readonly afterSoulEditMs: number;
   /** `node dist/cli.js --help`: starting Node and loading the CLI bundle, no work. */
   readonly cliStartupMs: number;
   /**
@@ -62,7 +67,7 @@ export interface ColdResult {
   readonly noSessionsMs: number;
   readonly coldPeakRssMb: number | undefined;
   readonly statusJsonBytes: number;
-  readonly samples: { readonly cold: number[]; readonly floor: number[]; readonly cliStartup: number[]; readonly noSessions: number[] };
+  readonly samples: { readonly cold: number[]; readonly floor: number[]; readonly cliStartup: number[]; readonly noSessions: number[]; readonly afterSoulEdit: number[] };
 }
 
 const GNU_TIME = '/usr/bin/time';
@@ -114,7 +119,7 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
   const statusArgs = [CLI, 'status', '--json', '--home', home.root];
   const floorArgs = ['-readonly', home.dbFile];
 
-  // The very first run: an empty token-count cache (the tokenizer loads and counts every paragraph).
+  // The very first run: empty caches (the tokenizer loads and counts every paragraph, nothing is kept).
   fs.rmSync(tokenCache, { recursive: true, force: true });
   const first = await runTimed(process.execPath, statusArgs, { env, keepStdout: true });
   const report = JSON.parse(first.stdout!) as { profiles: Array<{ sessions: unknown[] }> };
@@ -143,6 +148,16 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
     noSessions.push(await runTimed(process.execPath, filesOnlyArgs, { env }));
     log(`    run ${i + 1}/${runs}: cold ${cold.at(-1)!.wallMs.toFixed(0)} ms, floor ${floor.at(-1)!.wallMs.toFixed(0)} ms`);
   }
+  // After an edit of SOUL.md, as a user runs status after saving it: a new sentence each time.
+  const soul = path.join(home.profileDir, 'SOUL.md');
+  const soulText = fs.readFileSync(soul, 'utf8');
+  const afterEdit: ProcessRun[] = [];
+  for (let i = 0; i < Math.min(runs, 5); i++) {
+    fs.appendFileSync(soul, `\nWhen a benchmark run ${i + 1} edits this file, sessions go stale.\n`);
+    afterEdit.push(await runTimed(process.execPath, statusArgs, { env }));
+  }
+  fs.writeFileSync(soul, soulText);
+  await runTimed(process.execPath, statusArgs, { env }); // the kept analyses match SOUL.md again
   const med = (list: ProcessRun[], pick: (r: ProcessRun) => number | undefined) => {
     const values = list.map(pick).filter((v): v is number => v !== undefined);
     return values.length === list.length ? median(values) : undefined;
@@ -163,9 +178,10 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
     coldFirstRunMs: round(first.wallMs, 1),
     cliStartupMs: round(median(startup.map((r) => r.wallMs)), 1),
     noSessionsMs: round(median(noSessions.map((r) => r.wallMs)), 1),
+    afterSoulEditMs: round(median(afterEdit.map((r) => r.wallMs)), 1),
     coldPeakRssMb: rss === undefined ? undefined : round(rss / 1024, 1),
     statusJsonBytes: first.stdoutBytes,
-    samples: { cold: cold.map((r) => round(r.wallMs, 1)), floor: floor.map((r) => round(r.wallMs, 1)), cliStartup: startup.map((r) => round(r.wallMs, 1)), noSessions: noSessions.map((r) => round(r.wallMs, 1)) },
+    samples: { cold: cold.map((r) => round(r.wallMs, 1)), floor: floor.map((r) => round(r.wallMs, 1)), cliStartup: startup.map((r) => round(r.wallMs, 1)), noSessions: noSessions.map((r) => round(r.wallMs, 1)), afterSoulEdit: afterEdit.map((r) => round(r.wallMs, 1)) },
   };
 }
 

@@ -166,7 +166,7 @@ function resultSection(title: string, r: BenchResults): string[] {
     '',
     'Also measured:',
     '',
-    `- cold status, CPU time (user + system) ${r.cold.coldCpuMs ?? '?'} ms vs the floor's ${r.cold.floorCpuMs ?? '?'} ms (${r.cold.cpuRatio ?? '?'}×); the very first run on a machine (empty token-count cache, the tokenizer loads) ${r.cold.coldFirstRunMs} ms; \`node dist/cli.js --help\` (Node start + loading the CLI bundle, no work) ${r.cold.cliStartupMs} ms; status of the same profile files over a state.db with no sessions ${r.cold.noSessionsMs ?? '?'} ms; the CLI's peak RSS ${r.cold.coldPeakRssMb ?? '?'} MB; status JSON ${(r.cold.statusJsonBytes / 1e6).toFixed(2)} MB;`,
+    `- cold status, CPU time (user + system) ${r.cold.coldCpuMs ?? '?'} ms vs the floor's ${r.cold.floorCpuMs ?? '?'} ms (${r.cold.cpuRatio ?? '?'}×); the very first run on a machine (empty caches: the tokenizer loads, nothing is kept) ${r.cold.coldFirstRunMs} ms; right after an edit of SOUL.md (every prompt read and judged again) ${r.cold.afterSoulEditMs ?? '?'} ms; \`node dist/cli.js --help\` (Node start + loading the CLI bundle, no work) ${r.cold.cliStartupMs} ms; status of the same profile files over a state.db with no sessions ${r.cold.noSessionsMs ?? '?'} ms; the CLI's peak RSS ${r.cold.coldPeakRssMb ?? '?'} MB; status JSON ${(r.cold.statusJsonBytes / 1e6).toFixed(2)} MB;`,
     `- the server's start on this home (initialize → first full session list) ${r.lsp.startupMs} ms; the session list it sends ${(r.lsp.sessionListBytes / 1e6).toFixed(2)} MB;`,
     ...changeSizeLine(r.lsp),
     `- Hermes write → notification measured from the writer's commit; from the parent's command it is ${r.lsp.reeval.writeRoundTripMs} ms (includes the writer process's own work);`,

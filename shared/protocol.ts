@@ -70,6 +70,15 @@ export interface SessionListResult {
   profiles: ProfileDto[];
 }
 
+/**
+ * A session the list already holds, as what changed: its id and each field whose value differs
+ * from the one sent before. The client merges it into the session it holds: `{ ...held, ...patch }`.
+ * No value is null: a session with a field that became null goes whole (`changed`) instead, since
+ * some clients' JSON decoders drop null members (Neovim's LSP client does), and there a patch could
+ * not clear the field.
+ */
+export type SessionPatchDto = Pick<SessionDto, 'id'> & { [K in Exclude<keyof SessionDto, 'id'>]?: NonNullable<SessionDto[K]> };
+
 /** A profile's summary and which of its sessions changed since the base revision. */
 export interface ProfileDeltaDto extends ProfileSummaryDto {
   /** Sessions added or changed (whole, as in the full list). */

@@ -70,10 +70,24 @@ export interface SessionListResult {
   profiles: ProfileDto[];
 }
 
-/** A profile's summary and which of its sessions changed since the base revision. */
+/**
+ * A session the list already holds, as what changed: its id and each field whose value differs
+ * from the one sent before. The client merges it into the session it holds: `{ ...held, ...patch }`.
+ * No value is null: a session with a field that became null goes whole (`changed`) instead, since
+ * some clients' JSON decoders drop null members (Neovim's LSP client does), and there a patch could
+ * not clear the field.
+ */
+export type SessionPatchDto = Pick<SessionDto, 'id'> & { [K in Exclude<keyof SessionDto, 'id'>]?: NonNullable<SessionDto[K]> };
+
+/**
+ * A profile's summary and how its sessions changed since the base revision. A session that did
+ * not change is in none of the three lists, and a session is in one at most.
+ */
 export interface ProfileDeltaDto extends ProfileSummaryDto {
-  /** Sessions added or changed (whole, as in the full list). */
+  /** Sessions whole (as in the full list): new ones, and held ones a patch cannot describe (they replace the one held). */
   changed: SessionDto[];
+  /** Sessions the list at `base` holds that changed, as patches. */
+  patched: SessionPatchDto[];
   /** Ids of sessions no longer in the list. */
   removed: string[];
 }
@@ -90,8 +104,8 @@ export interface SessionListDelta {
 
 /**
  * A change of the session list: the full list (the first change after the server starts or is
- * reconfigured) or a delta against the revision before. A client whose list is not at `base` asks
- * for the full list (`hermes/sessionList`); shared/sessionListChanges.ts applies changes.
+ * reconfigured) or a delta against the revision before. A client whose list is not at `base`, or
+ * that gets a patch for a session it does not hold, is out of step: it asks for the full list (`hermes/sessionList`); shared/sessionListChanges.ts applies changes.
  */
 export type SessionListChange = SessionListResult | SessionListDelta;
 

@@ -9,36 +9,43 @@ export function isDelta(change: SessionListChange): change is SessionListDelta {
 
 /**
  * The list after `change`: a full list as it is, a delta applied to `current`. Undefined when the
- * delta does not apply (`current` is not at its base revision, or the profiles differ): the client
- * then asks for the full list. `current` is not modified; unchanged sessions are shared.
+ * delta does not apply (`current` is not at its base revision, the profiles differ, or a patch is
+ * for a session `current` does not hold): the client then asks for the full list. `current` is not
+ * modified; unchanged sessions are shared.
  */
 export function applySessionListChange(current: SessionListResult | undefined, change: SessionListChange): SessionListResult | undefined {
   if (!isDelta(change)) return change;
   if (!current || current.revision !== change.base) return undefined;
   if (current.profiles.length !== change.profiles.length) return undefined;
   if (change.profiles.some((p, i) => p.name !== current.profiles[i]!.name)) return undefined;
-  return {
-    revision: change.revision,
-    home: change.home,
-    problem: change.problem,
-    profiles: change.profiles.map((delta, i) => applyProfileDelta(current.profiles[i]!, delta)),
-  };
+  const profiles: ProfileDto[] = [];
+  for (const [i, delta] of change.profiles.entries()) {
+    const profile = applyProfileDelta(current.profiles[i]!, delta);
+    if (!profile) return undefined;
+    profiles.push(profile);
+  }
+  return { revision: change.revision, home: change.home, problem: change.problem, profiles };
 }
 
-function applyProfileDelta(before: ProfileDto, delta: ProfileDeltaDto): ProfileDto {
-  const { changed, removed, ...summary } = delta;
-  if (changed.length === 0 && removed.length === 0) return { ...summary, sessions: before.sessions };
+function applyProfileDelta(before: ProfileDto, delta: ProfileDeltaDto): ProfileDto | undefined {
+  const { changed, patched, removed, ...summary } = delta;
+  if (changed.length === 0 && patched.length === 0 && removed.length === 0) return { ...summary, sessions: before.sessions };
   const gone = new Set(removed);
-  const updates = new Map(changed.map((s) => [s.id, s]));
+  const wholes = new Map(changed.map((s) => [s.id, s]));
+  const patches = new Map(patched.map((p) => [p.id, p]));
   const sessions: SessionDto[] = [];
-  for (const s of before.sessions) {
-    if (gone.has(s.id)) continue;
-    const update = updates.get(s.id);
-    updates.delete(s.id);
-    sessions.push(update ?? s);
+  for (const held of before.sessions) {
+    if (gone.has(held.id)) continue;
+    const whole = wholes.get(held.id);
+    const patch = patches.get(held.id);
+    wholes.delete(held.id);
+    patches.delete(held.id);
+    sessions.push(whole ?? (patch ? { ...held, ...patch } : held));
   }
-  // What is left was not in the list before: added sessions (order carries no meaning).
-  sessions.push(...updates.values());
+  // A patch left over is for a session this list does not hold: not the list the server diffed.
+  if (patches.size > 0) return undefined;
+  // Whole sessions left over were not in the list before: added ones (order carries no meaning).
+  sessions.push(...wholes.values());
   return { ...summary, sessions };
 }
 

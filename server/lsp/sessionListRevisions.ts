@@ -1,12 +1,14 @@
 // The session list as the client last received it, so each `hermes/sessionListChanged` carries
-// only what changed since then: every profile's summary, the sessions whose report is a new object
-// (re-evaluation keeps the report of a session whose inputs did not change, see
-// engine/reportReuse.ts) and the ids that left. A full list goes out after a reset (start,
-// reconfigure) and answers `hermes/sessionList`.
+// only what changed since then: every profile's summary, the sessions the client does not hold
+// (whole), the fields that changed of those it holds (patches, or the whole session when a field
+// became null; a session whose report is the same object is skipped at once, as re-evaluation
+// keeps the report of a session whose inputs did not change, see engine/reportReuse.ts) and the
+// ids that left. A full list goes out after a reset (start, reconfigure) and answers
+// `hermes/sessionList`.
 import { sessionJson } from '../hermes/engine/reportJson';
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
-import type { ProfileDeltaDto, SessionListChange, SessionListResult } from '../../shared/protocol';
-import { profileDto, profileSummaryDto } from './dto';
+import type { ProfileDeltaDto, SessionDto, SessionListChange, SessionListResult, SessionPatchDto } from '../../shared/protocol';
+import { isPatch, profileDto, profileSummaryDto, sessionFieldChanges } from './dto';
 import type { HermesModel } from './hermesModel';
 
 interface SentList {
@@ -71,9 +73,17 @@ type SentProfile = SentList['profiles'][number];
 
 function profileDelta(before: SentProfile['sessions'], now: SentProfile): ProfileDeltaDto {
   const report = now.report;
-  const changed = report.sessions.filter((s) => before.get(s.id) !== s);
+  const changed: SessionDto[] = [];
+  const patched: SessionPatchDto[] = [];
+  for (const session of report.sessions) {
+    const sent = before.get(session.id);
+    if (sent === session) continue;
+    const changes = sent && sessionFieldChanges(sent, session);
+    if (!sent || (changes && !isPatch(changes))) changed.push(sessionJson(session));
+    else if (changes) patched.push(changes);
+  }
   const removed = [...before.keys()].filter((id) => !now.sessions.has(id));
-  return { ...profileSummaryDto(report), changed: changed.map(sessionJson), removed };
+  return { ...profileSummaryDto(report), changed, patched, removed };
 }
 
 /** The same profiles in the same order (the client matches a delta's profiles by position). */

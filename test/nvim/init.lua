@@ -25,6 +25,7 @@ local results = {
   statuses = {},
   sessionLists = 0,
   sessionListDeltas = 0,
+  sessionPatches = 0,
   fullListRequests = 0,
 }
 
@@ -58,34 +59,50 @@ local function only_result(responses, err, method)
 end
 
 -- hermes/sessionListChanged is the full list (no `base`) or a delta against revision `base`
--- (shared/protocol.ts); applied as shared/sessionListChanges.ts applies it. nil: it does not fit
--- the list held, and the full list must be requested.
+-- (shared/protocol.ts): per profile, sessions `changed` whole (new ones, or replacing the one
+-- held), `patched` ones as their id and the fields that changed (merged into the session held;
+-- never null, which Neovim's decoder would drop), `removed` ids; applied as
+-- shared/sessionListChanges.ts applies it. nil: it does not fit the list held (another revision,
+-- other profiles, a patch for a session not held), and the full list must be requested.
+local function apply_profile_delta(before, delta)
+  local gone, wholes, patches = {}, {}, {}
+  for _, id in ipairs(delta.removed) do gone[id] = true end
+  for _, s in ipairs(delta.changed) do wholes[s.id] = s end
+  for _, p in ipairs(delta.patched) do patches[p.id] = p end
+  local sessions = {}
+  for _, held in ipairs(before.sessions) do
+    if not gone[held.id] then
+      local whole, patch = wholes[held.id], patches[held.id]
+      wholes[held.id], patches[held.id] = nil, nil
+      if whole then
+        held = whole
+      elseif patch then
+        held = vim.tbl_extend('force', held, patch)
+      end
+      table.insert(sessions, held)
+    end
+  end
+  -- A patch left over is for a session this list does not hold: not the list the server diffed.
+  if next(patches) ~= nil then return nil end
+  -- Whole sessions left over were not in the list before: added ones.
+  for _, s in ipairs(delta.changed) do
+    if wholes[s.id] then table.insert(sessions, s) end
+  end
+  local profile = { sessions = sessions }
+  for k, v in pairs(delta) do
+    if k ~= 'changed' and k ~= 'patched' and k ~= 'removed' then profile[k] = v end
+  end
+  return profile
+end
+
 local function apply_session_change(list, change)
   if change.base == nil then return change end
   if list == nil or list.revision ~= change.base or #list.profiles ~= #change.profiles then return nil end
   local profiles = {}
   for i, delta in ipairs(change.profiles) do
-    local before = list.profiles[i]
-    if before.name ~= delta.name then return nil end
-    local gone, updates = {}, {}
-    for _, id in ipairs(delta.removed) do gone[id] = true end
-    for _, s in ipairs(delta.changed) do updates[s.id] = s end
-    local sessions = {}
-    for _, s in ipairs(before.sessions) do
-      if not gone[s.id] then
-        table.insert(sessions, updates[s.id] or s)
-        updates[s.id] = nil
-      end
-    end
-    -- What is left was not in the list before: added sessions.
-    for _, s in ipairs(delta.changed) do
-      if updates[s.id] then table.insert(sessions, s) end
-    end
-    local profile = { sessions = sessions }
-    for k, v in pairs(delta) do
-      if k ~= 'changed' and k ~= 'removed' then profile[k] = v end
-    end
-    profiles[i] = profile
+    if list.profiles[i].name ~= delta.name then return nil end
+    profiles[i] = apply_profile_delta(list.profiles[i], delta)
+    if profiles[i] == nil then return nil end
   end
   return { revision = change.revision, home = change.home, problem = change.problem, profiles = profiles }
 end
@@ -94,7 +111,10 @@ local fetching_full_list = false
 
 local function on_session_list_changed(_, change, ctx)
   results.sessionLists = results.sessionLists + 1
-  if change.base ~= nil then results.sessionListDeltas = results.sessionListDeltas + 1 end
+  if change.base ~= nil then
+    results.sessionListDeltas = results.sessionListDeltas + 1
+    for _, p in ipairs(change.profiles) do results.sessionPatches = results.sessionPatches + #p.patched end
+  end
   local list = apply_session_change(results.lastSessionList, change)
   if list then
     results.lastSessionList = list

@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT } from '../e2e/support/codeServer';
+import { startSession } from '../../server/demo/hermesWriter';
 import { cliStatus, createDemoHome, readStateMeta, SERVER, staleBecauseOf, totals, usd, type CliStatus, type DemoHome } from '../e2e/support/hermesHome';
 
 const NVIM = process.env.HERMES_LENS_NVIM || 'nvim';
@@ -26,6 +27,7 @@ interface NvimResults {
   executeCommand: { profile: string; sessionIds: string[]; epoch: number; message: string };
   sessionListAfterRefresh: SessionList;
   sessionListDeltas: number;
+  sessionPatches: number;
   fullListRequests: number;
   fullListAtEnd: SessionList;
   keptListAtEnd: SessionList;
@@ -36,7 +38,7 @@ interface NvimResults {
 
 interface SessionList {
   revision: number;
-  profiles: Array<{ name: string; stale: number; sessions: Array<{ id: string; state: string }> }>;
+  profiles: Array<{ name: string; stale: number; sessions: Array<{ id: string; state: string; refreshCostUsd?: number }> }>;
 }
 
 /** Profiles by name, sessions by id (their order in the list carries no meaning). */
@@ -91,6 +93,7 @@ describe('Neovim (headless) as an LSP client of the bundled server', function ()
   let initial: CliStatus;
   let metaBefore: Map<string, string>;
   let r: NvimResults;
+  let unpricedSession: string;
 
   before(async function () {
     this.timeout(180_000);
@@ -100,6 +103,11 @@ describe('Neovim (headless) as an LSP client of the bundled server', function ()
     assert.ok(major! > 0 || minor! >= 7, `Neovim ${version}: 0.7 or later is needed`);
     assert.ok(fs.existsSync(SERVER), `${SERVER} not found: run \`npm run build\``);
     home = createDemoHome('hl-nvim');
+    // A fresh session of a model without prices: the save makes it stale and its refresh cost
+    // unknown, a field that becomes null (which Neovim's decoder drops from a patch).
+    const def = home.profile('default');
+    const now = Date.now() / 1000;
+    unpricedSession = startSession(def.dbFile, def.dir, { source: 'cli', model: 'my-local-llama', provider: 'custom', startedAt: now - 60, lastActivityAt: now - 10, messages: 2 });
     initial = cliStatus(home.root);
     metaBefore = readStateMeta(home.profile('default').dbFile);
     const resultsFile = path.join(home.dir, 'nvim-results.json');
@@ -168,9 +176,14 @@ describe('Neovim (headless) as an LSP client of the bundled server', function ()
 
   it('keeps the session list from deltas in Lua: the same as the full list the server answers', () => {
     assert.ok(r.sessionListDeltas > 0, 'the refresh and the save came as deltas');
+    assert.ok(r.sessionPatches > 0, 'the sessions they changed came as patches');
     assert.equal(r.fullListRequests, 0, 'every delta fitted the list kept');
     assert.equal(r.keptListAtEnd.revision, r.fullListAtEnd.revision);
     assert.deepEqual(byId(r.keptListAtEnd), byId(r.fullListAtEnd));
+    const unpriced = (list: SessionList) => list.profiles.find((p) => p.name === 'default')!.sessions.find((s) => s.id === unpricedSession);
+    assert.equal(unpriced(r.sessionListAfterRefresh)?.refreshCostUsd, 0, 'fresh before the save: refreshing it costs nothing');
+    assert.equal(unpriced(r.keptListAtEnd)?.state, 'stale');
+    assert.equal(unpriced(r.keptListAtEnd)?.refreshCostUsd, undefined, 'its cost became unknown (null, which Neovim decodes as no value)');
     for (const p of cliStatus(home.root).profiles) assert.equal(r.keptListAtEnd.profiles.find((k) => k.name === p.name)?.stale, p.totals.stale, `stale in ${p.name}`);
   });
 });

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DemoManifest } from '../../server/demo/demoHome';
 import { appendMessages } from '../../server/demo/hermesWriter';
-import { SessionListRequest, type SessionListDelta, type SessionListResult } from '../../shared/protocol';
+import { SessionListRequest, type SessionDto, type SessionListDelta, type SessionPatchDto, type SessionListResult } from '../../shared/protocol';
 import { isDelta } from '../../shared/sessionListChanges';
 import type { TestLspClient } from '../support/lspClient';
 import { demoServerPerTest } from './support/demoServer';
@@ -18,8 +18,20 @@ function byId(list: SessionListResult): Record<string, unknown> {
   return Object.fromEntries(list.profiles.map((p) => [p.name, { ...p, sessions: Object.fromEntries(p.sessions.map((s) => [s.id, s])) }]));
 }
 
-function changedIds(deltas: SessionListDelta[]): string[] {
-  return deltas.flatMap((d) => d.profiles.flatMap((p) => p.changed.map((s) => `${p.name}/${s.id}`)));
+/** `profile/id` of each session the deltas sent whole (`changed`) or as a patch (`patched`). */
+function sentIds(deltas: SessionListDelta[], kind: 'changed' | 'patched'): string[] {
+  return deltas.flatMap((d) => d.profiles.flatMap((p) => p[kind].map((s) => `${p.name}/${s.id}`)));
+}
+
+function sessionIn(list: SessionListResult, profile: string, id: string): SessionDto {
+  return list.profiles.find((p) => p.name === profile)!.sessions.find((s) => s.id === id)!;
+}
+
+/** The fields of a session whose JSON differs between two lists. */
+function differingFields(before: SessionListResult, after: SessionListResult, profile: string, id: string): string[] {
+  const was = sessionIn(before, profile, id);
+  const now = sessionIn(after, profile, id);
+  return (Object.keys(now) as Array<keyof SessionDto>).filter((f) => JSON.stringify(was[f]) !== JSON.stringify(now[f]));
 }
 
 describe('language server: the session list notification carries only what changed', function () {
@@ -36,7 +48,7 @@ describe('language server: the session list notification carries only what chang
     return { fresh, applied };
   }
 
-  it('sends the full list first, then for a Hermes write to one session a delta holding that session only', async () => {
+  it('sends the full list first, then for a Hermes write to one session a delta holding the fields of that session that changed', async () => {
     await client.initialize({ isTrusted: true });
     const first = await client.waitFor<SessionListResult>(SESSION_LIST);
     assert.ok(!isDelta(client.sessionListChanges[0]!), 'the first change is the full list');
@@ -56,10 +68,15 @@ describe('language server: the session list notification carries only what chang
     const sent = client.sessionListChanges.slice(sentBefore).filter((c) => c.revision <= updated.revision);
     assert.ok(sent.every(isDelta), 'only deltas after the start');
     const deltas = sent as SessionListDelta[];
-    assert.deepEqual(changedIds(deltas), [`default/${target}`]);
+    assert.deepEqual(sentIds(deltas, 'patched'), [`default/${target}`]);
+    assert.deepEqual(sentIds(deltas, 'changed'), []);
     assert.deepEqual(deltas.flatMap((d) => d.profiles.flatMap((p) => p.removed)), []);
-    const carried = deltas.at(-1)!.profiles.find((p) => p.name === 'default')!.changed[0]!;
-    assert.equal(carried.cacheWarm, true, 'the write warmed its prompt cache');
+    // (Should the watcher report the write in two steps, each delta patches what changed since the last.)
+    const patch = Object.assign({}, ...deltas.map((d) => d.profiles.find((p) => p.name === 'default')!.patched.find((s) => s.id === target))) as SessionPatchDto;
+    assert.deepEqual(Object.keys(patch).sort(), ['id', ...differingFields(first, updated, 'default', target)].sort(), 'the fields that changed, and only those');
+    assert.equal(patch.lastActivityAt, now);
+    assert.equal(sessionIn(updated, 'default', target).cacheWarm, true, 'the write warmed its prompt cache');
+    assert.ok(!('title' in patch) && !('model' in patch) && !('reasons' in patch), 'what the write did not change is not sent');
 
     const { fresh, applied } = await freshAndApplied();
     assert.deepEqual(byId(applied), byId(fresh));
@@ -81,11 +98,20 @@ describe('language server: the session list notification carries only what chang
 
     const deltas = client.sessionListChanges.slice(sentBefore).filter((c) => c.revision <= after.revision);
     assert.ok(deltas.every(isDelta), 'only deltas after the start');
-    const ids = new Set(changedIds(deltas as SessionListDelta[]));
+    const ids = new Set([...sentIds(deltas as SessionListDelta[], 'patched'), ...sentIds(deltas as SessionListDelta[], 'changed')]);
     const newlyStale = after.profiles.find((p) => p.name === 'work')!.sessions.filter((s) => s.state === 'stale');
     assert.ok(newlyStale.length > 0);
     for (const s of newlyStale) assert.ok(ids.has(`work/${s.id}`), `${s.id} is in the delta`);
     assert.ok(![...ids].some((id) => id.startsWith('default/')), "profile default's sessions do not read work's SOUL.md");
+    const patches = (deltas as SessionListDelta[]).flatMap((d) => d.profiles.find((p) => p.name === 'work')!.patched);
+    assert.ok(patches.length > 0, 'sessions the client holds go out as patches');
+    assert.ok(patches.every((p) => !('title' in p) && !('model' in p)), 'what a save cannot change is not sent');
+    // Whole sessions are those a patch cannot describe: a field became null (a patch holds none).
+    for (const whole of (deltas as SessionListDelta[]).flatMap((d) => d.profiles.find((p) => p.name === 'work')!.changed)) {
+      const was = sessionIn(first, 'work', whole.id);
+      if (!was) continue; // a session new to the list
+      assert.ok((Object.keys(whole) as Array<keyof SessionDto>).some((f) => whole[f] === null && was[f] !== null), `${whole.id} goes whole`);
+    }
 
     const { fresh, applied } = await freshAndApplied();
     assert.deepEqual(byId(applied), byId(fresh));

@@ -1,9 +1,11 @@
-// The client side of `hermes/sessionListChanged`: applying deltas must rebuild exactly the list the
-// server holds (whatever sessions came, changed and went in between), and a delta that does not fit
-// the list held must not be applied: the client then fetches the full list, once.
+// The client side of `hermes/sessionListChanged`: applying deltas (sessions whole, patches of the
+// fields that changed, ids that went) must rebuild exactly the list the server holds, whatever
+// sessions came, changed and went in between; a delta that does not fit the list held (another
+// revision, a patch for a session not held) must not be applied: the client then fetches the full
+// list, once.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { ProfileDto, SessionDto, SessionListChange, SessionListDelta, SessionListResult } from '../../../shared/protocol';
+import type { ProfileDto, SessionDto, SessionListChange, SessionListDelta, SessionListResult, SessionPatchDto } from '../../../shared/protocol';
 import { applySessionListChange, SessionListFollower } from '../../../shared/sessionListChanges';
 
 function session(profile: string, id: string, version: number): SessionDto {
@@ -15,7 +17,7 @@ function session(profile: string, id: string, version: number): SessionDto {
     model: 'claude-sonnet-4-5',
     provider: 'anthropic',
     state: version % 3 === 0 ? 'fresh' : 'stale',
-    reasons: [],
+    reasons: version % 3 === 0 ? [] : [{ source: 'soul', path: '/h/SOUL.md', change: 'changed', detail: `edit ${version % 2}` }],
     tipSessionId: null,
     lastActivityAt: 1_795_000_000 + version,
     requestedEpoch: 0,
@@ -27,8 +29,8 @@ function session(profile: string, id: string, version: number): SessionDto {
     ttlSeconds: 300,
     cacheWarm: version % 2 === 0,
     cacheExpiresAt: null,
-    refreshCostUsd: version / 100,
-    refreshCostColdUsd: version / 10,
+    refreshCostUsd: version % 4 === 0 ? null : version / 100,
+    refreshCostColdUsd: version % 4 === 0 ? null : version / 10,
     apiEquivalent: false,
   };
 }
@@ -56,6 +58,17 @@ function fullList(revision: number, profiles: Array<{ name: string; sessions: Se
   return { revision, home: '/h', problem: null, profiles: profiles.map((p) => ({ ...summary(p.name, p.sessions.length), sessions: p.sessions })) };
 }
 
+/**
+ * What the server sends for a session the client holds: nothing when no field's JSON differs, the
+ * session whole when a field became null, else a patch of the id and the fields that differ.
+ */
+function updateOf(held: SessionDto, now: SessionDto): { whole: SessionDto } | { patch: SessionPatchDto } | undefined {
+  const fields = (Object.keys(now) as Array<keyof SessionDto>).filter((f) => JSON.stringify(held[f]) !== JSON.stringify(now[f]));
+  if (fields.length === 0) return undefined;
+  if (fields.some((f) => now[f] === null)) return { whole: now };
+  return { patch: { id: now.id, ...Object.fromEntries(fields.map((f) => [f, now[f]])) } };
+}
+
 /** A list compared as a user sees it: profiles in order, sessions by id (their order carries no meaning). */
 function normalized(list: SessionListResult | undefined) {
   return list && { ...list, profiles: list.profiles.map((p: ProfileDto) => ({ ...p, sessions: [...p.sessions].sort((a, b) => a.id.localeCompare(b.id)) })) };
@@ -74,18 +87,21 @@ describe('session list changes (shared/sessionListChanges.ts)', () => {
       home: '/h',
       problem: null,
       profiles: [
-        { ...summary('default', 3), changed: [session('default', 'b', 2), session('default', 'd', 1)], removed: ['a'] },
-        { ...summary('work', 1), changed: [], removed: [] },
+        { ...summary('default', 3), changed: [session('default', 'd', 1)], patched: [{ id: 'b', title: 'session b v2', deltaTokens: 9 }], removed: ['a'] },
+        { ...summary('work', 1), changed: [], patched: [], removed: [] },
       ],
       ...over,
     };
   }
 
-  it('applies a delta: changed sessions replaced, new ones added, removed ones gone, summaries taken', () => {
+  it('applies a delta: patches merged into the sessions held, whole ones added, removed ones gone, summaries taken', () => {
     const next = applySessionListChange(base, delta())!;
     assert.equal(next.revision, 5);
     const def = next.profiles[0]!;
     assert.deepEqual(def.sessions.map((s) => `${s.id}:${s.title}`).sort(), ['b:session b v2', 'c:session c v1', 'd:session d v1']);
+    const held = base.profiles[0]!.sessions[1]!;
+    assert.deepEqual(def.sessions.find((s) => s.id === 'b'), { ...held, title: 'session b v2', deltaTokens: 9 }, 'b patched: the fields sent, the rest as held');
+    assert.deepEqual(def.sessions.find((s) => s.id === 'd'), session('default', 'd', 1));
     assert.equal(def.stale, 3);
     assert.equal(def.sessions.find((s) => s.id === 'c'), base.profiles[0]!.sessions[2], 'an unchanged session is the same object');
     assert.equal(next.profiles[1]!.sessions, base.profiles[1]!.sessions, 'a profile without changes keeps its session array');
@@ -105,6 +121,21 @@ describe('session list changes (shared/sessionListChanges.ts)', () => {
     assert.equal(applySessionListChange(base, delta({ profiles: [...delta().profiles].reverse() })), undefined);
   });
 
+  it('takes a whole session for one held in its place: how a field that became null arrives', () => {
+    const [def, work] = delta().profiles;
+    const unknownCost = { ...session('default', 'c', 1), refreshCostUsd: null };
+    const next = applySessionListChange(base, delta({ profiles: [{ ...def!, changed: [unknownCost] }, work!] }))!;
+    assert.deepEqual(next.profiles[0]!.sessions.filter((s) => s.id === 'c'), [unknownCost]);
+  });
+
+  it('refuses a delta with a patch for a session not held', () => {
+    const [def, work] = delta().profiles;
+    const unknownPatch = delta({ profiles: [def!, { ...work!, patched: [{ id: 'nobody', title: 'x' }] }] });
+    assert.equal(applySessionListChange(base, unknownPatch), undefined);
+    const removedThenPatched = delta({ profiles: [{ ...def!, patched: [{ id: 'a', title: 'x' }] }, work!] });
+    assert.equal(applySessionListChange(base, removedThenPatched), undefined, 'a is removed by the same delta');
+  });
+
   it('property: applying every delta in turn gives the final full list', () => {
     // Each step: per profile, sessions of a small id pool added, changed or removed, and the
     // summary with it. The delta and the next full list are made from the same step.
@@ -122,9 +153,17 @@ describe('session list changes (shared/sessionListChanges.ts)', () => {
             const sessions = state[i]!;
             const removed = ops.remove.filter((id) => sessions.has(id) && !ops.upsert.includes(id));
             for (const id of removed) sessions.delete(id);
-            const changed = ops.upsert.map((id) => session(profileNames[i]!, id, ++version));
-            for (const s of changed) sessions.set(s.id, s);
-            return { ...summary(profileNames[i]!, sessions.size), changed, removed };
+            const changed: SessionDto[] = [];
+            const patched: SessionPatchDto[] = [];
+            for (const id of ops.upsert) {
+              const now = session(profileNames[i]!, id, ++version);
+              const held = sessions.get(id);
+              const update = held ? updateOf(held, now) : { whole: now };
+              if (update && 'whole' in update) changed.push(update.whole);
+              else if (update) patched.push(update.patch);
+              sessions.set(id, now);
+            }
+            return { ...summary(profileNames[i]!, sessions.size), changed, patched, removed };
           });
           const change: SessionListChange = { revision: n + 2, base: n + 1, home: '/h', problem: null, profiles };
           held = applySessionListChange(held, change);
@@ -158,5 +197,25 @@ describe('session list changes (shared/sessionListChanges.ts)', () => {
     assert.equal(follower.list?.revision, 9);
     assert.equal(follower.receive(delta({ revision: 10, base: 8 })), undefined, 'a later gap fetches again');
     assert.equal(fetches, 2);
+  });
+
+  it('follower: a patch for a session not held fetches the full list once, and the list held stays as it was', async () => {
+    let fetches = 0;
+    let fetched: Promise<void> | undefined;
+    const full = fullList(6, [{ name: 'default', sessions: [session('default', 'z', 1)] }, { name: 'work', sessions: [] }]);
+    const follower: SessionListFollower = new SessionListFollower(() => {
+      fetches += 1;
+      // The answer comes after the changes sent before it, as the server's does.
+      return (fetched = Promise.resolve().then(() => follower.replace(full)));
+    });
+    follower.receive(base);
+    const [def, work] = delta().profiles;
+    const missing = delta({ profiles: [{ ...def!, patched: [{ id: 'nobody', deltaTokens: 7 }] }, work!] });
+    assert.equal(follower.receive(missing), undefined);
+    assert.equal(follower.receive({ ...missing, revision: 6, base: 5 }), undefined, 'the next delta does not apply either');
+    assert.equal(fetches, 1, 'one request for the full list');
+    assert.equal(follower.list, base, 'the list held is not half-applied');
+    await fetched;
+    assert.equal(follower.list, full);
   });
 });

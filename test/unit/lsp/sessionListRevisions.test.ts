@@ -1,0 +1,128 @@
+// The deltas the language server sends (server/lsp/sessionListRevisions.ts) on a real model of the
+// demo home: after a save, the sessions it touched go out as patches of the fields that changed
+// (whole when a field became null); a new session goes out whole, an ended one as its id; applied as clients apply them
+// (shared/sessionListChanges.ts), each delta gives the full list the server answers.
+import Database from 'better-sqlite3';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
+import { startSession } from '../../../server/demo/hermesWriter';
+import { HermesModel } from '../../../server/lsp/hermesModel';
+import { SessionListRevisions } from '../../../server/lsp/sessionListRevisions';
+import type { ProfileDeltaDto, SessionDto, SessionListDelta, SessionListResult } from '../../../shared/protocol';
+import { applySessionListChange, isDelta } from '../../../shared/sessionListChanges';
+import { removeDir, tempDir } from '../demo/support';
+
+const NOW = 1_795_000_000;
+
+/** Sessions by id per profile (their order carries no meaning), as JSON-RPC would carry them. */
+function byId(list: SessionListResult) {
+  return JSON.parse(JSON.stringify(list.profiles.map((p) => ({ ...p, sessions: Object.fromEntries(p.sessions.map((s) => [s.id, s])) }))));
+}
+
+describe('lsp: session list deltas (SessionListRevisions)', function () {
+  this.timeout(60000);
+  let dir: string;
+  let demo: DemoManifest;
+  let model: HermesModel;
+  let revisions: SessionListRevisions;
+  let held: SessionListResult;
+  beforeEach(() => {
+    dir = tempDir('hermes-revisions-');
+    demo = generateDemoHome(dir, { now: NOW, writeManifest: false });
+    model = new HermesModel(() => NOW);
+    model.configure({ home: demo.root, profiles: [] });
+    revisions = new SessionListRevisions(model);
+    const first = revisions.nextChange();
+    assert.ok(!isDelta(first), 'the first change is the full list');
+    held = first;
+  });
+  afterEach(() => {
+    model.dispose();
+    removeDir(dir);
+  });
+
+  /** The next delta, applied to the list held; it must give the server's full list. */
+  function nextDelta(): SessionListDelta {
+    const change = revisions.nextChange();
+    assert.ok(isDelta(change), 'a delta');
+    const applied = applySessionListChange(held, change);
+    assert.ok(applied, 'the delta applies to the list held');
+    assert.deepEqual(byId(applied), byId(revisions.fullList()));
+    held = applied;
+    return change;
+  }
+
+  const profileOf = (delta: SessionListDelta, name: string): ProfileDeltaDto => delta.profiles.find((p) => p.name === name)!;
+  const sessionOf = (list: SessionListResult, profile: string, id: string): SessionDto => list.profiles.find((p) => p.name === profile)!.sessions.find((s) => s.id === id)!;
+
+  it('sends a save of SOUL.md as patches of the fields that changed, of the sessions it touched only', () => {
+    const before = held;
+    const work = demo.profiles.find((p) => p.name === 'work')!;
+    const soul = path.join(work.dir, 'SOUL.md');
+    fs.appendFileSync(soul, '\nAlways answer in French.\n');
+    model.sourcesChanged([soul]);
+    const delta = nextDelta();
+
+    const patched = profileOf(delta, 'work').patched;
+    assert.ok(patched.length > 0, 'the save made sessions stale');
+    assert.deepEqual(profileOf(delta, 'work').changed, []);
+    assert.deepEqual(profileOf(delta, 'default').patched, [], "default's sessions do not read work's SOUL.md");
+    for (const patch of patched) {
+      const was = sessionOf(before, 'work', patch.id);
+      const now = sessionOf(held, 'work', patch.id);
+      const differing = (Object.keys(now) as Array<keyof SessionDto>).filter((f) => JSON.stringify(was[f]) !== JSON.stringify(now[f]));
+      assert.deepEqual(Object.keys(patch).sort(), ['id', ...differing].sort(), `${patch.id} carries the fields that changed, and only those`);
+      assert.ok(!('title' in patch) && !('model' in patch), 'what a save cannot change is not sent');
+    }
+    assert.ok(patched.some((p) => p.state === 'stale' && p.reasons!.some((r) => r.path === soul)), 'a session made stale says why');
+
+    // Another save: the sessions stay stale, only what refreshing them costs changes.
+    fs.appendFileSync(soul, '\nKeep answers short.\n');
+    model.sourcesChanged([soul]);
+    const again = profileOf(nextDelta(), 'work').patched;
+    assert.ok(again.length > 0);
+    for (const patch of again) assert.ok(!('state' in patch) && !('reasons' in patch), `${patch.id}: ${Object.keys(patch).join(', ')}`);
+  });
+
+  it('sends a session whose refresh cost became unknown whole: a patch holds no null', () => {
+    const def = demo.profiles.find((p) => p.name === 'default')!;
+    const id = startSession(def.dbFile, def.dir, { source: 'cli', model: 'my-local-llama', provider: 'custom', startedAt: NOW - 60, lastActivityAt: NOW - 10, messages: 2 });
+    model.databaseChanged([def.dir]);
+    nextDelta();
+    assert.equal(sessionOf(held, 'default', id).refreshCostUsd, 0, 'fresh: refreshing it changes nothing, so costs nothing');
+
+    const soul = path.join(def.dir, 'SOUL.md');
+    fs.appendFileSync(soul, '\nAlways answer in French.\n');
+    model.sourcesChanged([soul]);
+    const delta = profileOf(nextDelta(), 'default');
+    assert.equal(sessionOf(held, 'default', id).refreshCostUsd, null, 'stale, for a model without prices');
+    assert.deepEqual(delta.changed.map((s) => s.id), [id]);
+    assert.ok(delta.patched.length > 0, 'the other sessions the save touched');
+    for (const patch of delta.patched) assert.ok(Object.values(patch).every((v) => v !== null), patch.id);
+  });
+
+  it('sends a new session whole, an ended one as its id, and nothing for sessions unchanged', () => {
+    const def = demo.profiles.find((p) => p.name === 'default')!;
+    const id = startSession(def.dbFile, def.dir, { source: 'cli', model: 'gpt-5.1', provider: 'openai', startedAt: NOW - 60, lastActivityAt: NOW - 10, messages: 2 });
+    model.databaseChanged([def.dir]);
+    const added = profileOf(nextDelta(), 'default');
+    assert.deepEqual(added.changed.map((s) => s.id), [id]);
+    assert.deepEqual(sessionOf(held, 'default', id), added.changed[0], 'whole, as in the full list');
+    assert.deepEqual([added.patched, added.removed], [[], []]);
+
+    const db = new Database(def.dbFile);
+    try {
+      db.prepare("UPDATE sessions SET ended_at = ?, end_reason = 'user_exit' WHERE id = ?").run(NOW - 5, id);
+    } finally {
+      db.close();
+    }
+    model.databaseChanged([def.dir]);
+    const ended = profileOf(nextDelta(), 'default');
+    assert.deepEqual([ended.changed, ended.patched, ended.removed], [[], [], [id]]);
+
+    model.databaseChanged([def.dir]);
+    for (const p of nextDelta().profiles) assert.deepEqual([p.changed, p.patched, p.removed], [[], [], []], `${p.name}: nothing changed`);
+  });
+});

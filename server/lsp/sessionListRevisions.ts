@@ -2,7 +2,7 @@
 // only what changed since then: every profile's summary, the sessions the client does not hold
 // (whole), the fields that changed of those it holds (patches, or the whole session when a field
 // became null; a session whose report is the same object is skipped at once, as re-evaluation
-// keeps the report of a session whose inputs did not change, see engine/reportReuse.ts) and the
+// keeps the report of a session whose inputs did not change, see engine/sessionReport.ts) and the
 // ids that left. A full list goes out after a reset (start, reconfigure) and answers
 // `hermes/sessionList`.
 import { sessionJson } from '../hermes/engine/reportJson';

@@ -118,7 +118,9 @@ describe('lsp: session list deltas (SessionListRevisions)', function () {
     } finally {
       db.close();
     }
+    // Ended without a message: the full scan that follows a burst of writes finds it.
     model.databaseChanged([def.dir]);
+    model.verifyDatabases([def.dir]);
     const ended = profileOf(nextDelta(), 'default');
     assert.deepEqual([ended.changed, ended.patched, ended.removed], [[], [], [id]]);
 

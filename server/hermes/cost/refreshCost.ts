@@ -29,67 +29,67 @@ export interface RefreshCost {
   /** The cache is still alive: a refresh now throws away cache reads the next turn would have made. */
   readonly warm: boolean;
   /** When the cache expires (epoch seconds), if the last activity is known. */
-  readonly cacheExpiresAt?: number;
+  readonly cacheExpiresAt: number | undefined;
   /** Extra cost of refreshing now, in $; undefined = unknown (no prices). */
-  readonly extraUsd?: number;
+  readonly extraUsd: number | undefined;
   /** Extra cost once the cache has expired (only ΔS × write): what waiting would bring it down to. */
-  readonly coldUsd?: number;
+  readonly coldUsd: number | undefined;
   /** Hermes' billing_mode is `subscription_included`: the figures are API-equivalents, not a bill. */
   readonly apiEquivalent: boolean;
-  /** A short human explanation of the arithmetic. */
-  readonly formula: string;
 }
 
 const SUBSCRIPTION_INCLUDED = 'subscription_included';
 
-export function estimateRefreshCost(input: RefreshCostInput): RefreshCost {
+/** What the estimate is made of: the clipped inputs and, with prices, the per-token rates. */
+interface CostTerms {
+  readonly prefix: number;
+  readonly added: number;
+  readonly last: number | undefined;
+  readonly ttl: number;
+  readonly warm: boolean;
+  readonly apiEquivalent: boolean;
+  readonly rates: { readonly writePerMTok: number; readonly readPerMTok: number } | undefined;
+}
+
+function termsOf(input: RefreshCostInput): CostTerms {
   const prefix = nonNegative(input.prefixTokens);
   const added = nonNegative(input.systemPromptDeltaTokens);
-  const last = finite(input.lastActivityAt);
   const ttl = nonNegative(input.ttlSeconds);
-  const warm = isCacheWarm(input.lastActivityAt, input.ttlSeconds, input.now);
-  const cacheExpiresAt = last !== undefined ? last + ttl : undefined;
-  const apiEquivalent = isApiEquivalent(input.billingMode);
-  const note = apiEquivalent ? ' (API-equivalent: billed as subscription_included)' : '';
-
-  if (!input.prices) {
-    return {
-      warm,
-      cacheExpiresAt,
-      apiEquivalent,
-      formula: `price unknown for this model; add it to the price overrides file to see a figure${note}`,
-    };
-  }
-
   // The request after a refresh carries P + ΔS tokens: long-context tiers apply to the whole request.
-  const prices = pricesForPromptTokens(input.prices, prefix + added);
-  const writePerMTok = cacheWritePrice(prices, ttl);
-  const readPerMTok = prices.cacheReadPerMTok;
-  const write = writePerMTok / 1e6;
-  const read = readPerMTok / 1e6;
-  const coldUsd = added * write;
-  const lost = prefix * Math.max(0, write - read);
-  const extraUsd = warm ? lost + coldUsd : coldUsd;
-
-  // Written out only when read: the engine costs thousands of sessions per evaluation and shows none
-  // of these sentences (number formatting is most of a cost estimate's time).
-  const formula = () => {
-    const rate = `${formatRate(writePerMTok)}/MTok write`;
-    const growth = added > 0 ? `${formatCount(added)} added tokens × ${rate}` : 'no added tokens';
-    return warm
-      ? `cache warm: ${formatCount(prefix)} prefix tokens × (${formatRate(writePerMTok)} write − ${formatRate(readPerMTok)} read)/MTok + ${growth}${note}`
-      : `cache ${last === undefined ? 'state unknown, counted as expired' : 'expired'}: the next turn re-writes the prefix anyway; only ${growth}${note}`;
-  };
+  const prices = input.prices && pricesForPromptTokens(input.prices, prefix + added);
   return {
-    warm,
-    cacheExpiresAt,
-    extraUsd,
-    coldUsd,
-    apiEquivalent,
-    get formula() {
-      return formula();
-    },
+    prefix,
+    added,
+    last: finite(input.lastActivityAt),
+    ttl,
+    warm: isCacheWarm(input.lastActivityAt, input.ttlSeconds, input.now),
+    apiEquivalent: isApiEquivalent(input.billingMode),
+    rates: prices && { writePerMTok: cacheWritePrice(prices, ttl), readPerMTok: prices.cacheReadPerMTok },
   };
+}
+
+/** The figures alone: the engine costs thousands of sessions per evaluation and shows no sentence. */
+export function estimateRefreshCost(input: RefreshCostInput): RefreshCost {
+  const t = termsOf(input);
+  const cacheExpiresAt = t.last !== undefined ? t.last + t.ttl : undefined;
+  if (!t.rates) return { warm: t.warm, cacheExpiresAt, extraUsd: undefined, coldUsd: undefined, apiEquivalent: t.apiEquivalent };
+  const write = t.rates.writePerMTok / 1e6;
+  const read = t.rates.readPerMTok / 1e6;
+  const coldUsd = t.added * write;
+  const lost = t.prefix * Math.max(0, write - read);
+  return { warm: t.warm, cacheExpiresAt, extraUsd: t.warm ? lost + coldUsd : coldUsd, coldUsd, apiEquivalent: t.apiEquivalent };
+}
+
+/** The arithmetic of estimateRefreshCost as a short sentence, for a person reading the figure. */
+export function explainRefreshCost(input: RefreshCostInput): string {
+  const t = termsOf(input);
+  const note = t.apiEquivalent ? ' (API-equivalent: billed as subscription_included)' : '';
+  if (!t.rates) return `price unknown for this model; add it to the price overrides file to see a figure${note}`;
+  const { writePerMTok, readPerMTok } = t.rates;
+  const growth = t.added > 0 ? `${formatCount(t.added)} added tokens × ${formatRate(writePerMTok)}/MTok write` : 'no added tokens';
+  return t.warm
+    ? `cache warm: ${formatCount(t.prefix)} prefix tokens × (${formatRate(writePerMTok)} write − ${formatRate(readPerMTok)} read)/MTok + ${growth}${note}`
+    : `cache ${t.last === undefined ? 'state unknown, counted as expired' : 'expired'}: the next turn re-writes the prefix anyway; only ${growth}${note}`;
 }
 
 /** Hermes' `billing_mode` says the money figures are API-equivalents, not a bill. */

@@ -1,7 +1,7 @@
 // The refresh cost arithmetic of FACTS §6 with numbers worked out by hand.
 import * as assert from 'node:assert/strict';
 import type { ModelPrices } from '../../../server/hermes/cost/prices';
-import { estimateRefreshCost, formatUsd } from '../../../server/hermes/cost/refreshCost';
+import { estimateRefreshCost, explainRefreshCost, formatUsd } from '../../../server/hermes/cost/refreshCost';
 import { CLAUDE_LIKE_PRICES } from './fixtures';
 
 const PRICES = CLAUDE_LIKE_PRICES;
@@ -13,7 +13,8 @@ function near(actual: number | undefined, expected: number): void {
 
 describe('cost/refreshCost', () => {
   it('charges a warm 5-minute cache P × (write − read) + ΔS × write', () => {
-    const cost = estimateRefreshCost({ prefixTokens: 100_000, systemPromptDeltaTokens: 2_000, lastActivityAt: NOW - 60, now: NOW, ttlSeconds: 300, prices: PRICES });
+    const input = { prefixTokens: 100_000, systemPromptDeltaTokens: 2_000, lastActivityAt: NOW - 60, now: NOW, ttlSeconds: 300, prices: PRICES };
+    const cost = estimateRefreshCost(input);
     assert.equal(cost.warm, true);
     assert.equal(cost.cacheExpiresAt, NOW + 240);
     // 100,000 × (3.75 − 0.30) / 1e6 = 0.345; 2,000 × 3.75 / 1e6 = 0.0075
@@ -21,8 +22,8 @@ describe('cost/refreshCost', () => {
     near(cost.coldUsd, 0.0075);
     assert.equal(formatUsd(cost.extraUsd), '$0.35');
     assert.equal(formatUsd(cost.coldUsd), '$0.0075');
-    assert.match(cost.formula, /warm/);
-    assert.match(cost.formula, /100,000 prefix tokens × \(\$3\.75 write − \$0\.30 read\)\/MTok \+ 2,000 added tokens/);
+    assert.match(explainRefreshCost(input), /warm/);
+    assert.match(explainRefreshCost(input), /100,000 prefix tokens × \(\$3\.75 write − \$0\.30 read\)\/MTok \+ 2,000 added tokens/);
   });
 
   it('uses the 1-hour write price for a 1-hour cache', () => {
@@ -33,12 +34,13 @@ describe('cost/refreshCost', () => {
   });
 
   it('charges only ΔS × write once the cache has expired', () => {
-    const cost = estimateRefreshCost({ prefixTokens: 100_000, systemPromptDeltaTokens: 2_000, lastActivityAt: NOW - 301, now: NOW, ttlSeconds: 300, prices: PRICES });
+    const input = { prefixTokens: 100_000, systemPromptDeltaTokens: 2_000, lastActivityAt: NOW - 301, now: NOW, ttlSeconds: 300, prices: PRICES };
+    const cost = estimateRefreshCost(input);
     assert.equal(cost.warm, false);
     assert.equal(cost.cacheExpiresAt, NOW - 1);
     near(cost.extraUsd, 0.0075);
     near(cost.coldUsd, 0.0075);
-    assert.match(cost.formula, /expired/);
+    assert.match(explainRefreshCost(input), /expired/);
   });
 
   it('counts unknown last activity as expired', () => {
@@ -66,18 +68,19 @@ describe('cost/refreshCost', () => {
   });
 
   it('reports unknown money, not zero, when the model has no prices', () => {
-    const cost = estimateRefreshCost({ prefixTokens: 100_000, systemPromptDeltaTokens: 500, lastActivityAt: NOW, now: NOW, ttlSeconds: 300 });
+    const input = { prefixTokens: 100_000, systemPromptDeltaTokens: 500, lastActivityAt: NOW, now: NOW, ttlSeconds: 300 };
+    const cost = estimateRefreshCost(input);
     assert.equal(cost.warm, true);
     assert.equal(cost.extraUsd, undefined);
     assert.equal(cost.coldUsd, undefined);
     assert.equal(formatUsd(cost.extraUsd), 'unknown');
-    assert.match(cost.formula, /unknown/);
+    assert.match(explainRefreshCost(input), /unknown/);
   });
 
   it('flags subscription_included billing as an API-equivalent figure', () => {
-    const subscription = estimateRefreshCost({ prefixTokens: 1_000, systemPromptDeltaTokens: 0, now: NOW, ttlSeconds: 300, prices: PRICES, billingMode: 'subscription_included' });
-    assert.equal(subscription.apiEquivalent, true);
-    assert.match(subscription.formula, /API-equivalent/);
+    const input = { prefixTokens: 1_000, systemPromptDeltaTokens: 0, now: NOW, ttlSeconds: 300, prices: PRICES, billingMode: 'subscription_included' };
+    assert.equal(estimateRefreshCost(input).apiEquivalent, true);
+    assert.match(explainRefreshCost(input), /API-equivalent/);
     const api = estimateRefreshCost({ prefixTokens: 1_000, systemPromptDeltaTokens: 0, now: NOW, ttlSeconds: 300, prices: PRICES, billingMode: 'api' });
     assert.equal(api.apiEquivalent, false);
   });

@@ -1,6 +1,6 @@
 // Engine reports → the plain DTOs of shared/protocol.ts (the same JSON as `status --json`, plus
 // the totals flattened for the views).
-import { profileSummaryJson, sessionJson, sessionJsonFields } from '../hermes/engine/reportJson';
+import { profileSummaryJson, sessionJson, sessionJsonFields, usdJson } from '../hermes/engine/reportJson';
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
 import type { ProfileDto, ProfileSummaryDto, SessionDto, SessionPatchDto, StatusParams } from '../../shared/protocol';
 import { formatUsd } from '../hermes/cost/refreshCost';
@@ -11,7 +11,7 @@ export function profileSummaryDto(r: ProfileReport): ProfileSummaryDto {
     ...profileSummaryJson(r),
     stale: r.totals.stale,
     pending: r.totals.pending,
-    staleRefreshCostUsd: r.totals.staleRefreshCostUsd,
+    staleRefreshCostUsd: usdJson(r.totals.staleRefreshCostUsd) ?? 0,
     unknownCost: r.totals.unknownCost,
   };
 }

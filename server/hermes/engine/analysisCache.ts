@@ -14,7 +14,7 @@ import type { Judgement } from './judgement';
 import type { KeptRead } from './keptRead';
 import type { ReportWorld, ReusableReport } from './sessionReport';
 import type { PriceOverrides } from '../cost/prices';
-import { PROFILE_EPOCH_KEY } from '../refresh/epochs';
+import { PROFILE_EPOCH_KEY, requestedEpochs } from '../refresh/epochs';
 import type { MemorySource, ProjectContext, RenderedSources, SkillsIndex, SoulSource } from '../sources/types';
 
 export interface CachedTranscript {
@@ -124,7 +124,7 @@ export class AnalysisCache {
     for (const [key, value] of meta) if (key.startsWith(PROFILE_EPOCH_KEY)) epochs += `${key}=${value}\n`;
     const last = this.lastWorld;
     if (last && last.config === config && last.sourcesGeneration === this.sourcesGeneration && last.priceOverrides === priceOverrides && last.epochs === epochs) return last;
-    return (this.lastWorld = { config, sourcesGeneration: this.sourcesGeneration, priceOverrides, epochs });
+    return (this.lastWorld = { config, sourcesGeneration: this.sourcesGeneration, priceOverrides, epochs, requestedEpoch: requestedEpochs(meta) });
   }
 
   /** The anatomy kept for a prompt key, without reading anything. */

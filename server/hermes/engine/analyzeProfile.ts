@@ -8,7 +8,7 @@ import type { PriceOverrides } from '../cost/prices';
 import { describeError } from '../errors';
 import { profilePaths } from '../home';
 import type { Profile, SessionRecord } from '../model';
-import { profileRequestedEpoch, requestedEpoch } from '../refresh/epochs';
+import { profileRequestedEpoch } from '../refresh/epochs';
 import { renderProfileSources, renderProjectContext } from '../sources/renderSources';
 import type { RenderedSources } from '../sources/types';
 import { StateStore } from '../store/stateStore';
@@ -125,7 +125,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
         continue;
       }
       const verdict = record.promptKey ? promptVerdict(judging, record, record.promptKey, prompts, persisted) : { prompt: undefined, judged: NOT_JUDGED };
-      const inputs = { record, config, prompt: verdict.prompt, transcript: cache.transcripts.get(record.id)!.size, judged: verdict.judged, requestedEpoch: requestedEpoch(meta, record.id) };
+      const inputs = { record, config, prompt: verdict.prompt, transcript: cache.transcripts.get(record.id)!.size, judged: verdict.judged, requestedEpoch: world.requestedEpoch(record.id) };
       const reusable = sessionReport(reportContext, inputs, last);
       reports.set(record.id, reusable);
       sessions.push(reusable.report);

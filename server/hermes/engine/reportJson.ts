@@ -32,8 +32,8 @@ export function sessionJsonFields(s: SessionReport, sent?: SessionReport) {
     ttlSeconds: sent && sameJsonValue(sent.ttlSeconds, s.ttlSeconds) ? undefined : s.ttlSeconds,
     cacheWarm: sent && sameJsonValue(sent.cacheWarm, s.cacheWarm) ? undefined : s.cacheWarm,
     cacheExpiresAt: sent && sameJsonValue(sent.cacheExpiresAt, s.cacheExpiresAt) ? undefined : s.cacheExpiresAt ?? null,
-    refreshCostUsd: sent && sameJsonValue(sent.refreshCostUsd, s.refreshCostUsd) ? undefined : s.refreshCostUsd ?? null,
-    refreshCostColdUsd: sent && sameJsonValue(sent.refreshCostColdUsd, s.refreshCostColdUsd) ? undefined : s.refreshCostColdUsd ?? null,
+    refreshCostUsd: sent && sameJsonValue(usdJson(sent.refreshCostUsd), usdJson(s.refreshCostUsd)) ? undefined : usdJson(s.refreshCostUsd),
+    refreshCostColdUsd: sent && sameJsonValue(usdJson(sent.refreshCostColdUsd), usdJson(s.refreshCostColdUsd)) ? undefined : usdJson(s.refreshCostColdUsd),
     apiEquivalent: sent && sameJsonValue(sent.apiEquivalent, s.apiEquivalent) ? undefined : s.apiEquivalent,
   };
 }
@@ -44,6 +44,14 @@ export type SessionJson = { -readonly [K in keyof SessionJsonFields]-?: Exclude<
 export function sessionJson(s: SessionReport): SessionJson {
   // Without a report sent before, no field is left undefined.
   return sessionJsonFields(s) as SessionJson;
+}
+
+/**
+ * Dollars in JSON: to a hundred-millionth (float noise such as 0.12276200000000001 is neither
+ * information nor free to send 2,000 times per save); null when unknown.
+ */
+export function usdJson(amount: number | undefined): number | null {
+  return amount === undefined ? null : Math.round(amount * 1e8) / 1e8;
 }
 
 /** The same value once in JSON: undefined and null are both null, and so is NaN (numbers compare by value). */
@@ -83,7 +91,7 @@ export function profileSummaryJson(r: ProfileReport) {
     storedPromptSessions: r.storedPromptSessions,
     requestedEpoch: r.requestedEpoch,
     problems: [...r.problems],
-    totals: { ...r.totals },
+    totals: { ...r.totals, staleRefreshCostUsd: usdJson(r.totals.staleRefreshCostUsd) ?? 0 },
   };
 }
 

@@ -55,6 +55,8 @@ export interface ReportWorld {
   readonly priceOverrides: PriceOverrides | undefined;
   /** The `state_meta` entries of refresh requests, as one string. */
   readonly epochs: string;
+  /** The epoch each session must satisfy, from those entries (requestedEpochs). */
+  readonly requestedEpoch: (sessionId: string) => number;
 }
 
 /** Lookups of one evaluation, shared by sessions on the same model and tools. */

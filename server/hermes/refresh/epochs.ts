@@ -27,6 +27,17 @@ export function requestedEpoch(stateMeta: ReadonlyMap<string, string>, sessionId
   return Math.max(parseEpoch(stateMeta.get(PROFILE_EPOCH_KEY)), parseEpoch(stateMeta.get(sessionEpochKey(sessionId))));
 }
 
+/**
+ * `requestedEpoch` for every session of one `state_meta`, its entries parsed once (an evaluation
+ * asks for thousands of sessions).
+ */
+export function requestedEpochs(stateMeta: ReadonlyMap<string, string>): (sessionId: string) => number {
+  const profile = parseEpoch(stateMeta.get(PROFILE_EPOCH_KEY));
+  const own = new Map<string, number>();
+  for (const [key, value] of stateMeta) if (key.startsWith(SESSION_EPOCH_PREFIX)) own.set(key.slice(SESSION_EPOCH_PREFIX.length), parseEpoch(value));
+  return own.size === 0 ? () => profile : (sessionId) => Math.max(profile, own.get(sessionId) ?? 0);
+}
+
 /** The profile-wide requested epoch alone. */
 export function profileRequestedEpoch(stateMeta: ReadonlyMap<string, string>): number {
   return parseEpoch(stateMeta.get(PROFILE_EPOCH_KEY));

@@ -79,8 +79,27 @@ function stripTest(chars: string | undefined): (unit: number) => boolean {
   return (unit) => set.has(unit);
 }
 
-/** Python's default string order (code points), unlike JS `<` which compares UTF-16 units. */
+/**
+ * Python's default string order (code points), unlike JS `<` which compares UTF-16 units. Only
+ * the sign counts. The two orders differ only where a surrogate is involved, so units are compared
+ * directly up to the first difference, and only a difference at a surrogate (or a prefix ending in
+ * one) takes the code-point walk: sorting a thousand paths allocated arrays for every comparison.
+ */
 export function compareCodePoints(a: string, b: string): number {
+  const common = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < common && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  const x = i < a.length ? a.charCodeAt(i) : -1;
+  const y = i < b.length ? b.charCodeAt(i) : -1;
+  if (!isSurrogate(x) && !isSurrogate(y)) return x - y; // -1: one string ends; both end: 0
+  return compareCodePointArrays(a, b);
+}
+
+function isSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdfff;
+}
+
+function compareCodePointArrays(a: string, b: string): number {
   const x = Array.from(a);
   const y = Array.from(b);
   for (let i = 0; i < Math.min(x.length, y.length); i++) {

@@ -55,7 +55,10 @@ export function readRegularFile(file: string): Buffer {
 
 /**
  * The rest of `fd`, expecting `size` bytes (readFileSync(fd) would fstat it a second time: a
- * thousand skill files make that count). A file that grew meanwhile is read to its new end.
+ * thousand skill files make that count). A file that grew meanwhile is read to its new end. When
+ * a read asked for one byte more than fstat's size and got exactly that size, the file ended
+ * there: the usual file takes one read, not a second one that returns nothing. Anything else
+ * (a /proc file of size 0, a short read) reads on until a read returns nothing, as before.
  */
 function readToEnd(fd: number, size: number): Buffer {
   let buffer = Buffer.allocUnsafe(size + 1);
@@ -65,6 +68,7 @@ function readToEnd(fd: number, size: number): Buffer {
     const read = fs.readSync(fd, buffer, length, buffer.length - length, null);
     if (read === 0) return buffer.subarray(0, length);
     length += read;
+    if (length === size && size > 0) return buffer.subarray(0, length);
   }
 }
 

@@ -37,21 +37,22 @@ export function readSkillsIndex(
   const problems: SourceProblem[] = [];
   const disabled = disabledSet(config);
   const files = findSkillFiles(skillsDir);
-  const candidates = files.skills.map((file) => readCandidate(skillsDir, file, disabled, platform, problems));
+  const placeOf = walkedPlaces(skillsDir);
+  const candidates = files.skills.map((file) => readCandidate(skillsDir, file, placeOf(file), disabled, platform, problems));
   const entries = labelEntries(candidates, problems);
   const categories = readCategoryDescriptions(skillsDir, files.descriptions, problems);
   return { entries, categories, block: renderSkillsIndex(entries, categories), problems };
 }
 
-function readCandidate(skillsDir: string, file: string, disabled: ReadonlySet<string>, platform: string, problems: SourceProblem[]): Candidate {
+function readCandidate(skillsDir: string, file: string, place: SkillPlace, disabled: ReadonlySet<string>, platform: string, problems: SourceProblem[]): Candidate {
   const read = readText(file, { dropBom: true });
   if (!read.ok) {
     // Hermes catches the error and still lists the skill, by directory name and without description.
-    const { dirName, category, orgId } = skillPlace(skillsDir, file);
+    const { dirName, category, orgId } = place;
     problems.push(read.missing ? { file, code: 'unreadable', message: `${file} cannot be read (a broken link?); Hermes lists the skill as "${dirName}" with no description.` } : read.problem);
     return { file, dirName, category, orgId, orgAuthor: orgId ? orgAuthor(skillsDir, orgId) : '', name: dirName, description: '', indexDescription: '', compatible: true, disabled: disabled.has(dirName) };
   }
-  const skill = skillFromText(skillsDir, file, read.text, disabled, platform);
+  const skill = skillFromText(place, file, read.text, disabled, platform);
   problems.push(...skill.problems);
   const { problems: _own, ...candidate } = skill;
   return { ...candidate, orgAuthor: skill.orgId ? orgAuthor(skillsDir, skill.orgId) : '' };
@@ -90,17 +91,39 @@ export function analyzeSkillText(
   config: Pick<ProfileConfig, 'disabledSkills'>,
   platform: string = process.platform,
 ): SkillText {
-  return skillFromText(skillsDir, file, text, disabledSet(config), platform);
+  return skillFromText(skillPlace(skillsDir, file), file, text, disabledSet(config), platform);
 }
 
 function disabledSet(config: Pick<ProfileConfig, 'disabledSkills'>): Set<string> {
   return new Set(config.disabledSkills.map((n) => pyStrip(n)).filter(Boolean));
 }
 
+interface SkillPlace {
+  readonly dirName: string;
+  readonly category: string;
+  readonly orgId: string | undefined;
+}
+
 /** Directory name, category and org of a SKILL.md, from its path under `skills/`. */
-function skillPlace(skillsDir: string, file: string): { dirName: string; category: string; orgId: string | undefined } {
+function skillPlace(skillsDir: string, file: string): SkillPlace {
+  return placeFromParts(file, path.relative(path.resolve(skillsDir), file).split(path.sep));
+}
+
+/**
+ * `skillPlace` for the files `findSkillFiles(skillsDir)` found: their paths are the resolved
+ * folder plus the names walked, so the relative part is what follows it (path.relative resolved
+ * both paths again for each of a thousand skills).
+ */
+function walkedPlaces(skillsDir: string): (file: string) => SkillPlace {
+  const root = path.resolve(skillsDir);
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  return (file) => (file.startsWith(prefix) ? placeFromParts(file, file.slice(prefix.length).split(path.sep)) : skillPlace(skillsDir, file));
+}
+
+/** The place of `file` from its path's names below `skills/` (the file name last). */
+function placeFromParts(file: string, relative: string[]): SkillPlace {
+  let parts = relative;
   const dirName = path.basename(path.dirname(file));
-  let parts = path.relative(path.resolve(skillsDir), file).split(path.sep);
   let orgId: string | undefined;
   if (parts.length >= 3 && parts[0] === ORG_MIRROR_DIR) {
     orgId = parts[1];
@@ -111,8 +134,8 @@ function skillPlace(skillsDir: string, file: string): { dirName: string; categor
   return { dirName, category, orgId };
 }
 
-function skillFromText(skillsDir: string, file: string, text: string, disabled: ReadonlySet<string>, platform: string): SkillText {
-  const { dirName, category, orgId } = skillPlace(skillsDir, file);
+function skillFromText(place: SkillPlace, file: string, text: string, disabled: ReadonlySet<string>, platform: string): SkillText {
+  const { dirName, category, orgId } = place;
   const problems: SourceProblem[] = [];
   const fm = parseFrontmatter(text);
   const data = fm.data ?? {};

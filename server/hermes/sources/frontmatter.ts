@@ -1,8 +1,8 @@
 // YAML frontmatter as Hermes reads it (HERMES-FORMATS §4 `SU.parse_frontmatter`, §3.3
 // `PB._strip_yaml_frontmatter`). Two different rules exist in Hermes and both are reproduced here:
 // skills and DESCRIPTION.md need a closing fence followed by a newline; `.hermes.md` does not.
-import { isMap, isScalar, parse, parseDocument } from 'yaml';
 import { PY_WHITESPACE_CLASS, pyStrip } from './pyText';
+import { yamlLibrary } from './yamlLibrary';
 
 export interface Frontmatter {
   /** The parsed mapping; undefined when the text has no frontmatter (no opening or closing fence). */
@@ -50,7 +50,7 @@ export function parseFrontmatter(text: string): Frontmatter {
   if (simple) return { data: simple, body, bodyStartLine };
   try {
     // PyYAML's SafeLoader speaks YAML 1.1 and lets a repeated key win silently.
-    const parsed: unknown = parse(yamlText, { version: '1.1', uniqueKeys: false, prettyErrors: true, logLevel: 'error' });
+    const parsed: unknown = yamlLibrary().parse(yamlText, { version: '1.1', uniqueKeys: false, prettyErrors: true, logLevel: 'error' });
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && !(parsed instanceof Date)) {
       return { data: parsed as Record<string, unknown>, body, bodyStartLine };
     }
@@ -189,6 +189,7 @@ export function frontmatterValueSpan(text: string, key: string): { start: number
     return last ? { start: base + last.start, end: base + last.end } : undefined;
   }
   try {
+    const { isMap, isScalar, parseDocument } = yamlLibrary();
     const doc = parseDocument(yamlText, { version: '1.1', uniqueKeys: false, logLevel: 'silent' });
     if (doc.errors.length === 0 && isMap(doc.contents)) {
       let span: { start: number; end: number } | undefined;

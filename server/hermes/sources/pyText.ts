@@ -73,10 +73,19 @@ export function pyRstrip(s: string, chars?: string): string {
   return s.slice(0, j);
 }
 
+const isPyWhitespace = (unit: number) => PY_WHITESPACE.has(unit);
+/** The tests of the few `chars` arguments used, made once: strips run for every skill of a profile. */
+const charTests = new Map<string, (unit: number) => boolean>();
+
 function stripTest(chars: string | undefined): (unit: number) => boolean {
-  if (chars === undefined) return (unit) => PY_WHITESPACE.has(unit);
-  const set = new Set(Array.from(chars, (c) => c.charCodeAt(0)));
-  return (unit) => set.has(unit);
+  if (chars === undefined) return isPyWhitespace;
+  let test = charTests.get(chars);
+  if (!test) {
+    const set = new Set(Array.from(chars, (c) => c.charCodeAt(0)));
+    test = (unit) => set.has(unit);
+    if (charTests.size < 32) charTests.set(chars, test);
+  }
+  return test;
 }
 
 /**

@@ -1,4 +1,4 @@
-// Bundles the three entry points, the tokenizer and the server's token-count helper with esbuild,
+// Bundles the entry points (the CLI in two parts), the tokenizer and the server's token-count helper with esbuild,
 // and puts better-sqlite3's native binary next to the server bundle, where the store loads it
 // through `nativeBinding` (VS Code's own runtime cannot resolve node_modules inside a packaged
 // extension).
@@ -35,12 +35,15 @@ const common = {
 
 await Promise.all([
   esbuild.build({ ...common, entryPoints: [join(root, 'server/server.ts')], outfile: join(root, 'dist/server.js') }),
+  // The CLI is a small executable that loads the bundle of the commands through V8's code cache
+  // (server/cli/codeCache.ts); the bundle also runs on its own (`node dist/cliMain.js`).
   esbuild.build({
     ...common,
-    entryPoints: [join(root, 'server/cli/main.ts')],
+    entryPoints: [join(root, 'server/cli/launch.ts')],
     outfile: join(root, 'dist/cli.js'),
     banner: { js: '#!/usr/bin/env node' },
   }),
+  esbuild.build({ ...common, entryPoints: [join(root, 'server/cli/main.ts')], outfile: join(root, 'dist/cliMain.js') }),
   esbuild.build({ ...common, entryPoints: [join(root, 'client/extension.ts')], outfile: join(root, 'dist/extension.js') }),
   esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/o200kEncoder.ts')], outfile: join(root, 'dist/o200kEncoder.js') }),
   // The language server counts uncached text through a relay thread in a helper process (helperTokenCounter.ts).

@@ -3,7 +3,7 @@
 // through `nativeBinding` (VS Code's own runtime cannot resolve node_modules inside a packaged
 // extension).
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, existsSync, chmodSync } from 'node:fs';
+import { copyFileSync, mkdirSync, existsSync, chmodSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -20,6 +20,11 @@ const tokenizerApart = {
   },
 };
 
+// prices.ts keys the price answers it remembers on disk by the library's version, known without
+// loading the library (its package.json is not among its exports).
+const pricesManifest = join(dirname(require.resolve('@pydantic/genai-prices')), '..', 'package.json');
+const pricesVersion = JSON.parse(readFileSync(pricesManifest, 'utf8')).version;
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -31,6 +36,7 @@ const common = {
   // node:sqlite is optional (Node >= 22.5); it is required lazily and must stay a runtime require.
   external: ['vscode', 'node:sqlite'],
   plugins: [tokenizerApart],
+  define: { __GENAI_PRICES_VERSION__: JSON.stringify(pricesVersion) },
 };
 
 await Promise.all([

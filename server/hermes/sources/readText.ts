@@ -76,20 +76,24 @@ function unusable(file: string, code: 'unreadable' | 'binary', message: string):
   return { ok: false, missing: false, problem: { file, code, message } };
 }
 
+/**
+ * `readText` for a file that is often absent (project context candidates): a stat first, so a
+ * missing file costs no thrown error (a few dozen per session cwd made that a tenth of discovery).
+ * Anything but "no such file" is left to readText to tell.
+ */
+export function readTextIfPresent(file: string, options: { readonly dropBom: boolean }): TextRead {
+  try {
+    if (fs.statSync(file, { throwIfNoEntry: false }) === undefined) return { ok: false, missing: true };
+  } catch {
+    // ENOTDIR, EACCES, a link loop: readText says which
+  }
+  return readText(file, options);
+}
+
 /** True when `file` exists and is (or links to) a regular file, like Python's `Path.is_file()`. */
 export function isFile(file: string): boolean {
   try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** True when `file` exists (following links), like Python's `Path.exists()`. */
-export function exists(file: string): boolean {
-  try {
-    fs.statSync(file);
-    return true;
+    return fs.statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
   } catch {
     return false;
   }

@@ -1,9 +1,10 @@
 // Source files are read with one fstat and as few reads as possible; every byte must still arrive,
 // whatever the size fstat reports.
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readRegularFile } from '../../../server/hermes/sources/readText';
+import { readRegularFile, readText, readTextIfPresent } from '../../../server/hermes/sources/readText';
 import { cleanup, tempDir } from './fixtures';
 
 describe('sources/readText: reading a regular file', () => {
@@ -28,5 +29,21 @@ describe('sources/readText: reading a regular file', () => {
     assert.equal(fs.statSync('/proc/self/maps').size, 0);
     assert.ok(read.join('\n').length > 4096, `only ${read.join('\n').length} bytes`);
     assert.deepEqual(read.slice(-2), whole.slice(-2));
+  });
+
+  it('reads a maybe-absent file exactly as readText does, whatever is at the path', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'file.md'), '\uFEFFtext');
+    fs.mkdirSync(path.join(dir, 'folder.md'));
+    fs.symlinkSync(path.join(dir, 'gone'), path.join(dir, 'dangling.md'));
+    fs.writeFileSync(path.join(dir, 'latin1.md'), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+    const fifo = spawnSync('mkfifo', [path.join(dir, 'pipe.md')]).status === 0;
+    const names = ['file.md', 'missing.md', 'file.md/below.md', 'folder.md', 'dangling.md', 'latin1.md', ...(fifo ? ['pipe.md'] : [])];
+    for (const name of names) {
+      for (const dropBom of [true, false]) {
+        assert.deepEqual(readTextIfPresent(path.join(dir, name), { dropBom }), readText(path.join(dir, name), { dropBom }), name);
+      }
+    }
+    assert.deepEqual(readTextIfPresent(path.join(dir, 'missing.md'), { dropBom: true }), { ok: false, missing: true });
   });
 });

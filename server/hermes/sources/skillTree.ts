@@ -3,7 +3,7 @@
 // Python's (code-point) order. Unlike Python's os.walk we stop at symlink loops.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { compareCodePoints, pyStrip } from './pyText';
+import { pyStrip, sortByCodePoints } from './pyText';
 
 const EXCLUDED_DIRS = new Set([
   '.git', '.github', '.hub', '.archive', '.venv', 'venv', 'node_modules', 'site-packages', '__pycache__',
@@ -80,7 +80,7 @@ export function findSkillFiles(skillsRoot: string): SkillFiles {
     ancestors.add(rootReal);
     walk(skillsDir, rootReal);
   }
-  return { skills: found.skills.sort(compareCodePoints), descriptions: found.descriptions.sort(compareCodePoints) };
+  return { skills: sortByCodePoints(found.skills), descriptions: sortByCodePoints(found.descriptions) };
 }
 
 /** `dir` ending in one separator, for joining a name to it (the file system root already does). */

@@ -2,7 +2,7 @@
 // surrogates, which is where compareCodePoints must still give Python's answer.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { compareCodePoints } from '../../../server/hermes/sources/pyText';
+import { compareCodePoints, sortByCodePoints } from '../../../server/hermes/sources/pyText';
 
 /** Python's `a < b`, `a == b`, `a > b` as -1, 0, 1: code points compared one by one. */
 function pythonOrder(a: string, b: string): number {
@@ -23,6 +23,18 @@ describe('sources/pyText: code-point order', () => {
         assert.equal(Math.sign(compareCodePoints(a, b)), pythonOrder(a, b), JSON.stringify([a, b]));
       }),
       { numRuns: 5000 },
+    );
+  });
+
+  it('sorts lists as Python does, with and without surrogates in them', () => {
+    const ascii = fc.array(fc.constantFrom('a', 'b', '/', '\u00e9', '\uffff'), { maxLength: 5 }).map((parts) => parts.join(''));
+    const any = fc.array(fc.constantFrom(...UNITS), { maxLength: 5 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(ascii, any), { maxLength: 12 }), (list) => {
+        const expected = [...list].sort(pythonOrder);
+        assert.deepEqual(sortByCodePoints([...list]), expected, JSON.stringify(list));
+      }),
+      { numRuns: 3000 },
     );
   });
 

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ProfileConfig } from '../config';
 import { frontmatterValueSpan, parseFrontmatter } from './frontmatter';
+import { isJsWhitespace } from './jsWhitespace';
 import { lineRange, positionsOf } from './positions';
 import { codePointLength, compareCodePoints, pyStr, pyStrip, sliceCodePoints, unitOffset } from './pyText';
 import { readText } from './readText';
@@ -202,14 +203,14 @@ function alignOffsets(source: string, value: string): number[] {
   const at: number[] = [];
   let i = 0;
   for (let j = 0; j < value.length; j++) {
-    const c = value[j]!;
-    const space = /\s/.test(c);
+    const c = value.charCodeAt(j);
+    const space = isJsWhitespace(c);
     let k = i;
-    while (k < source.length && (space ? !/\s/.test(source[k]!) : source[k] !== c)) k++;
+    while (k < source.length && (space ? !isJsWhitespace(source.charCodeAt(k)) : source.charCodeAt(k) !== c)) k++;
     if (k < source.length) {
       at.push(k);
       i = k + 1;
-      if (space) while (i < source.length && /\s/.test(source[i]!) && !(j + 1 < value.length && source[i] === value[j + 1])) i++;
+      if (space) while (i < source.length && isJsWhitespace(source.charCodeAt(i)) && !(j + 1 < value.length && source.charCodeAt(i) === value.charCodeAt(j + 1))) i++;
     } else {
       at.push(Math.max(0, Math.min(i, source.length - 1))); // an escape (\u00e9, \n) has no unit of its own
     }

@@ -56,6 +56,17 @@ describe('sources: skills index', () => {
     assert.deepEqual(problem.range, { startLine: 2, startCharacter: col + 57, endLine: 2, endCharacter: col + LONG.length });
   });
 
+  it('points the description-cut problem at the lost part of a description wrapped onto a second line', () => {
+    const skills = path.join(tempDir(), 'skills');
+    const first = 'Deploys the service to staging and production';
+    const second = 'with a blue-green\u00a0cutover and a rollback plan';
+    write(skills, 'ops/fold/SKILL.md', `---\nname: fold\ndescription: ${first}\n  ${second}\n---\n\nSteps.\n`);
+    const problem = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').problems.find((p) => p.code === 'description-cut')!;
+    // YAML folds the line break into one space: the 58th character is in the second line.
+    const lostAt = 57 - (first.length + 1);
+    assert.deepEqual(problem.range, { startLine: 3, startCharacter: 2 + lostAt, endLine: 3, endCharacter: 2 + second.length });
+  });
+
   it('ignores body edits and reacts to description edits', () => {
     const skills = setup();
     const before = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').block;

@@ -183,8 +183,9 @@ function yamlProblem(error: unknown, yamlText: string): { message: string; line:
 }
 
 function countNewlines(text: string, end: number): number {
+  // indexOf jumps from line to line natively: cold code walking every character was slower.
   let lines = 0;
-  for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 0x0a) lines++;
+  for (let at = text.indexOf('\n'); at >= 0 && at < end; at = text.indexOf('\n', at + 1)) lines++;
   return lines;
 }
 

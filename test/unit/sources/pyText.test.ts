@@ -2,7 +2,7 @@
 // surrogates, which is where compareCodePoints must still give Python's answer.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { compareCodePoints, sortByCodePoints } from '../../../server/hermes/sources/pyText';
+import { codePointLength, compareCodePoints, sliceCodePoints, sortByCodePoints, unitOffset } from '../../../server/hermes/sources/pyText';
 
 /** Python's `a < b`, `a == b`, `a > b` as -1, 0, 1: code points compared one by one. */
 function pythonOrder(a: string, b: string): number {
@@ -33,6 +33,22 @@ describe('sources/pyText: code-point order', () => {
       fc.property(fc.array(fc.oneof(ascii, any), { maxLength: 12 }), (list) => {
         const expected = [...list].sort(pythonOrder);
         assert.deepEqual(sortByCodePoints([...list]), expected, JSON.stringify(list));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('counts, finds and slices code points as Python does, surrogates or not', () => {
+    const text = fc.array(fc.oneof(fc.constantFrom('a', 'é', ' ', '\uffff'), fc.constantFrom(...UNITS)), { maxLength: 8 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, fc.integer({ min: -10, max: 10 }), fc.integer({ min: -10, max: 10 }), (s, start, end) => {
+        const points = Array.from(s); // what Python's str holds, one element per code point
+        assert.equal(codePointLength(s), points.length);
+        const index = Math.abs(start);
+        assert.equal(unitOffset(s, index), points.slice(0, index).join('').length);
+        const from = start < 0 ? Math.max(0, points.length + start) : start;
+        const to = end < 0 ? Math.max(0, points.length + end) : end;
+        assert.equal(sliceCodePoints(s, start, end), points.slice(from, to).join(''), JSON.stringify([s, start, end]));
       }),
       { numRuns: 3000 },
     );

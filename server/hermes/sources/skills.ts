@@ -99,24 +99,28 @@ interface SkillPlace {
 
 /** Directory name, category and org of a SKILL.md, from its path under `skills/`. */
 function skillPlace(skillsDir: string, file: string): SkillPlace {
-  return placeFromParts(file, path.relative(path.resolve(skillsDir), file).split(path.sep));
+  return placeFromParts(path.relative(path.resolve(skillsDir), file).split(path.sep), path.basename(path.dirname(file)));
 }
 
 /**
  * `skillPlace` for the files `findSkillFiles(skillsDir)` found: their paths are the resolved
- * folder plus the names walked, so the relative part is what follows it (path.relative resolved
- * both paths again for each of a thousand skills).
+ * folder plus the names walked, so the relative part is what follows it and the folder's name is
+ * the last but one of those names (path.relative and path.basename resolved and split every path
+ * again for each of a thousand skills).
  */
 function walkedPlaces(skillsDir: string): (file: string) => SkillPlace {
   const root = path.resolve(skillsDir);
   const prefix = root.endsWith(path.sep) ? root : root + path.sep;
-  return (file) => (file.startsWith(prefix) ? placeFromParts(file, file.slice(prefix.length).split(path.sep)) : skillPlace(skillsDir, file));
+  return (file) => {
+    if (!file.startsWith(prefix)) return skillPlace(skillsDir, file);
+    const parts = file.slice(prefix.length).split(path.sep);
+    return placeFromParts(parts, parts.length >= 2 ? parts[parts.length - 2]! : path.basename(root));
+  };
 }
 
-/** The place of `file` from its path's names below `skills/` (the file name last). */
-function placeFromParts(file: string, relative: string[]): SkillPlace {
+/** The place of a SKILL.md in folder `dirName` from its path's names below `skills/` (the file name last). */
+function placeFromParts(relative: string[], dirName: string): SkillPlace {
   let parts = relative;
-  const dirName = path.basename(path.dirname(file));
   let orgId: string | undefined;
   if (parts.length >= 3 && parts[0] === ORG_MIRROR_DIR) {
     orgId = parts[1];

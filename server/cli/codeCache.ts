@@ -97,10 +97,12 @@ function ownedAndPrivate(file: string): boolean {
 
 function writeCache(script: vm.Script, generation: number, file: string, stalePrefix: string): void {
   try {
-    const data = script.createCachedData();
     const dir = path.dirname(file);
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Where nothing can be written (a read-only home, a user without one), no data is made either.
     if (!ownedAndPrivate(dir)) return;
+    fs.accessSync(dir, fs.constants.W_OK);
+    const data = script.createCachedData();
     const temp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(temp, Buffer.concat([MAGIC, Buffer.of(generation), createHash('sha256').update(data).digest(), data]), { mode: 0o600 });
     fs.renameSync(temp, file);

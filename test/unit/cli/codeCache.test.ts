@@ -95,9 +95,13 @@ describe('cli: the code cache of the CLI bundle', function () {
     assert.equal(runThroughCache(bundle, cacheDir), expected);
   });
 
-  it('writes nothing when caches are off', () => {
+  it('writes nothing when caches are off, and runs where the cache folder cannot be made', () => {
     const bundle = writeBundle(dir, 'plain');
     assert.equal(runThroughCache(bundle, undefined), `plain ${bundle} false`);
+    const notAFolder = path.join(dir, 'file');
+    fs.writeFileSync(notAFolder, '');
+    assert.equal(runThroughCache(bundle, notAFolder), `plain ${bundle} false`);
+    assert.equal(fs.readFileSync(notAFolder, 'utf8'), '');
     const xdg = path.join(dir, 'xdg');
     const run = spawnSync(process.execPath, [cliBinary(), '--help'], { encoding: 'utf8', env: { ...process.env, HERMES_LENS_TOKEN_CACHE: 'off', XDG_CACHE_HOME: xdg } });
     assert.equal(run.status, 0, run.stderr);

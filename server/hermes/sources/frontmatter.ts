@@ -73,6 +73,11 @@ export function parseFrontmatter(text: string): Frontmatter {
 const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const SIMPLE_VALUE = /^[A-Za-z][A-Za-z0-9 .,;?()/+=$~^_'\u00c0-\u024f\u2013\u2014\u2018\u2019\u201c\u201d-]*$/;
 const YAML11_WORDS = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL)$/;
+/** YAML11_WORDS, asked only of words short enough to be one (a regex call per line was felt over a thousand skills). */
+function isYaml11Word(text: string): boolean {
+  return text.length <= 5 && YAML11_WORDS.test(text);
+}
+
 /** What a quoted scalar read verbatim must not hold: controls, BOM, surrogates, non-characters. */
 const NOT_VERBATIM = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]/;
 
@@ -135,11 +140,11 @@ function simpleLines(yamlText: string): SimpleLine[] | undefined {
       const colon = line.indexOf(': ');
       if (colon <= 0) return undefined;
       const key = line.slice(0, colon);
-      if (!SIMPLE_KEY.test(key) || YAML11_WORDS.test(key) || key === '__proto__') return undefined;
+      if (!SIMPLE_KEY.test(key) || isYaml11Word(key) || key === '__proto__') return undefined;
       const { start, end } = trimmedSpaces(line, colon + 2);
       const value = line.slice(start, end);
       const quoted = verbatimQuoted(value);
-      if (quoted === undefined && (!SIMPLE_VALUE.test(value) || YAML11_WORDS.test(value))) return undefined;
+      if (quoted === undefined && (!SIMPLE_VALUE.test(value) || isYaml11Word(value))) return undefined;
       open = { key, start: at + start, end: at + end, parts: [quoted ?? value], quoted: quoted !== undefined };
       blankSinceOpen = false;
     }

@@ -55,7 +55,7 @@ export function findSkillFiles(skillsRoot: string): SkillFiles {
     let hasSkill = false;
     let hasDescription = false;
     for (const entry of entries) {
-      if (isDirectory(prefix + entry.name, entry)) dirs.push(entry);
+      if (isDirectory(prefix, entry)) dirs.push(entry);
       else if (entry.name === 'SKILL.md') hasSkill = true;
       else if (entry.name === 'DESCRIPTION.md') hasDescription = true;
     }
@@ -88,12 +88,12 @@ function withSeparator(dir: string): string {
   return dir.endsWith(path.sep) ? dir : dir + path.sep;
 }
 
-/** os.walk puts an entry in `dirs` when `is_dir()` holds, following symlinks. */
-function isDirectory(full: string, entry: fs.Dirent): boolean {
+/** os.walk puts an entry of the folder `prefix` in `dirs` when `is_dir()` holds, following symlinks. */
+function isDirectory(prefix: string, entry: fs.Dirent): boolean {
   if (entry.isDirectory()) return true;
   if (!entry.isSymbolicLink()) return false;
   try {
-    return fs.statSync(full).isDirectory();
+    return fs.statSync(prefix + entry.name).isDirectory();
   } catch {
     return false;
   }

@@ -1,9 +1,9 @@
-// Bundles the three entry points, the tokenizer and the server's token-count helper with esbuild,
+// Bundles the entry points (the CLI in two parts), the tokenizer and the server's token-count helper with esbuild,
 // and puts better-sqlite3's native binary next to the server bundle, where the store loads it
 // through `nativeBinding` (VS Code's own runtime cannot resolve node_modules inside a packaged
 // extension).
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, existsSync, chmodSync } from 'node:fs';
+import { copyFileSync, mkdirSync, existsSync, chmodSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -20,6 +20,11 @@ const tokenizerApart = {
   },
 };
 
+// prices.ts keys the price answers it remembers on disk by the library's version, known without
+// loading the library (its package.json is not among its exports).
+const pricesManifest = join(dirname(require.resolve('@pydantic/genai-prices')), '..', 'package.json');
+const pricesVersion = JSON.parse(readFileSync(pricesManifest, 'utf8')).version;
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -31,16 +36,20 @@ const common = {
   // node:sqlite is optional (Node >= 22.5); it is required lazily and must stay a runtime require.
   external: ['vscode', 'node:sqlite'],
   plugins: [tokenizerApart],
+  define: { __GENAI_PRICES_VERSION__: JSON.stringify(pricesVersion) },
 };
 
 await Promise.all([
   esbuild.build({ ...common, entryPoints: [join(root, 'server/server.ts')], outfile: join(root, 'dist/server.js') }),
+  // The CLI is a small executable that loads the bundle of the commands through V8's code cache
+  // (server/cli/codeCache.ts); the bundle also runs on its own (`node dist/cliMain.js`).
   esbuild.build({
     ...common,
-    entryPoints: [join(root, 'server/cli/main.ts')],
+    entryPoints: [join(root, 'server/cli/launch.ts')],
     outfile: join(root, 'dist/cli.js'),
     banner: { js: '#!/usr/bin/env node' },
   }),
+  esbuild.build({ ...common, entryPoints: [join(root, 'server/cli/main.ts')], outfile: join(root, 'dist/cliMain.js') }),
   esbuild.build({ ...common, entryPoints: [join(root, 'client/extension.ts')], outfile: join(root, 'dist/extension.js') }),
   esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/o200kEncoder.ts')], outfile: join(root, 'dist/o200kEncoder.js') }),
   // The language server counts uncached text through a relay thread in a helper process (helperTokenCounter.ts).

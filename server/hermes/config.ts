@@ -1,8 +1,9 @@
 // A profile's config.yaml, read tolerantly: only the keys the lens needs, each with its default.
 // A YAML error is reported (file and line) and the defaults are used, so one bad file never stops
 // the rest of the profile from being shown.
-import { parse } from 'yaml';
+import { readPlainYaml } from './sources/plainYaml';
 import { readRegularFile } from './sources/readText';
+import { yamlLibrary } from './sources/yamlLibrary';
 
 export type CacheTtlSetting = '5m' | '1h' | 'auto';
 
@@ -42,10 +43,11 @@ export function readProfileConfig(file: string): ProfileConfig {
 }
 
 export function parseProfileConfig(text: string, file: string): ProfileConfig {
-  let raw: unknown;
+  // Plain block YAML (most config files) is read without the library, to the same value.
+  let raw = readPlainYaml(text);
   try {
     // logLevel 'error': warnings (an unknown tag) would go to stderr quoting the line, config text included.
-    raw = parse(text, { prettyErrors: true, logLevel: 'error' });
+    if (raw === undefined) raw = yamlLibrary().parse(text, { prettyErrors: true, logLevel: 'error' });
   } catch (error) {
     const first = (error as Error).message.split('\n')[0];
     return { ...DEFAULT_CONFIG, problem: `${file} is not valid YAML (${first}); using defaults. Fix the file for Hermes too.` };

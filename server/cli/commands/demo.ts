@@ -3,7 +3,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
-import { generateDemoHome } from '../../demo/demoHome';
+import type * as DemoHome from '../../demo/demoHome';
 import { parse } from '../args';
 import type { CommandIO } from '../io';
 import { statusCommand } from './status';
@@ -15,6 +15,8 @@ export function demoCommand(argv: string[], io: CommandIO): number {
   if (args.help) return io.out(demoUsage), 0;
   const dir = path.resolve(args.dir ?? path.join(os.tmpdir(), 'hermes-lens-demo'));
   fs.rmSync(dir, { recursive: true, force: true });
+  // Loaded here: the demo's generators (and the yaml library they write with) are no cost of other commands.
+  const { generateDemoHome } = require('../../demo/demoHome') as typeof DemoHome;
   const manifest = generateDemoHome(dir, { now: io.now() });
   if (!args.json) io.out(`Demo Hermes home written to ${manifest.root}\n`);
   return statusCommand(['--home', manifest.root, '--all-profiles', ...(args.json ? ['--json'] : [])], io);

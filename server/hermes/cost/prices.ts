@@ -3,10 +3,13 @@
 // cache-rules.json fills what the library leaves out (mostly the 1-hour write price and write premiums),
 // and the user's override file wins over both. An unknown model gives undefined, never zero prices:
 // a "$0.00" for a model we know nothing about would read as "free".
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type * as GenaiPrices from '@pydantic/genai-prices';
 import { cacheFamilyFor, isAggregator, priceProviderId, type CacheFamily } from './cacheRules';
 import { parseModelRef, type ModelRef } from './modelRef';
 import { findOverride, type PriceOverrides } from './overrides';
+import { answerHoldsUntil, PriceAnswerStore, type LibraryAnswer } from './priceAnswers';
 
 export { loadPriceOverrides, parsePriceOverrides, type PriceOverride, type PriceOverrides, type LoadedPriceOverrides } from './overrides';
 
@@ -44,9 +47,32 @@ let library: typeof GenaiPrices | undefined;
 
 function priceLibrary(): typeof GenaiPrices {
   // Loaded on first use: the bundled price data is half a megabyte of JavaScript; commands that show
-  // no money should not pay for evaluating it. The package's `require` export is its CJS build.
+  // no money should not pay for evaluating it, nor runs whose answers are remembered (priceAnswers.ts).
+  // The package's `require` export is its CJS build.
   library ??= require('@pydantic/genai-prices') as typeof GenaiPrices;
   return library;
+}
+
+/** Set by the build (scripts/build.mjs) to the bundled library's version. */
+declare const __GENAI_PRICES_VERSION__: string | undefined;
+
+/** The price library's version, known without loading it: the bundle has it built in, else its package.json. */
+function libraryVersion(): string | undefined {
+  if (typeof __GENAI_PRICES_VERSION__ === 'string') return __GENAI_PRICES_VERSION__;
+  try {
+    const main = require.resolve('@pydantic/genai-prices');
+    const manifest = JSON.parse(fs.readFileSync(path.join(path.dirname(main), '..', 'package.json'), 'utf8')) as { name?: string; version?: string };
+    return manifest.name === '@pydantic/genai-prices' && typeof manifest.version === 'string' ? manifest.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let answerStore: PriceAnswerStore | null | undefined;
+
+function rememberedAnswers(): PriceAnswerStore | undefined {
+  if (answerStore === undefined) answerStore = PriceAnswerStore.forProcess(libraryVersion()) ?? null;
+  return answerStore ?? undefined;
 }
 
 // Library results per (model, provider): one session list asks for the same few models again and again.
@@ -145,26 +171,67 @@ function attempts(ref: ModelRef, providerId: string | undefined): Attempt[] {
 }
 
 function lookupLibrary(ref: ModelRef, providerId: string | undefined): ModelPrices | undefined {
-  const { calcPrice } = priceLibrary();
+  const now = Date.now();
   for (const attempt of attempts(ref, providerId)) {
-    let result: GenaiPrices.PriceCalculationResult;
-    try {
-      // Empty usage: we only want the model's price record (resolved for today's date), not a bill.
-      result = calcPrice({}, attempt.model, attempt.providerId ? { providerId: attempt.providerId } : undefined);
-    } catch {
-      continue; // malformed entry in the price data: try the next place
-    }
-    if (!result) continue;
-    const prices = fromLibrary(result, ref, providerId);
+    const answer = libraryAnswer(attempt, now);
+    if (!answer) continue; // unknown there, or a malformed entry in the price data: try the next place
+    const prices = fromLibrary(answer, ref, providerId);
     if (prices) return prices;
   }
   return undefined;
 }
 
-function fromLibrary(result: GenaiPrices.PriceCalculation, ref: ModelRef, providerId: string | undefined): ModelPrices | undefined {
-  const price = result.model_price;
-  const libraryModel = parseModelRef(result.model.id)?.bare ?? ref.bare;
-  const family = cacheFamilyFor(libraryModel, [result.provider.id, providerId, priceProviderId(ref.vendor)]);
+/** What the library answers for one attempt at `now`: remembered when it still holds, else asked. */
+function libraryAnswer(attempt: Attempt, now: number): LibraryAnswer | null | undefined {
+  const store = rememberedAnswers();
+  const key = PriceAnswerStore.keyOf(attempt.model, attempt.providerId);
+  const remembered = store?.get(key, now);
+  if (remembered !== undefined) return remembered;
+  const asked = askLibrary(attempt, now);
+  if (!asked) return undefined;
+  const until = asked.warned ? undefined : answerHoldsUntil(asked.result?.model, now);
+  // Checked with the library: the same record just before the answer stops holding.
+  if (store && until !== undefined && (until === Infinity || sameRecord(askLibrary(attempt, until - 1), asked))) {
+    store.remember(key, asked.answer, until);
+  }
+  return asked.answer;
+}
+
+interface Asked {
+  readonly result: GenaiPrices.PriceCalculation | null;
+  readonly answer: LibraryAnswer | null;
+  /** The library printed a warning: not remembered, so it prints it each run as before. */
+  readonly warned: boolean;
+}
+
+function askLibrary(attempt: Attempt, at: number): Asked | undefined {
+  const { calcPrice } = priceLibrary();
+  const warn = console.warn;
+  let warned = false;
+  console.warn = (...args: unknown[]) => {
+    warned = true;
+    warn.apply(console, args);
+  };
+  try {
+    // Empty usage: we only want the model's price record (resolved for `at`), not a bill.
+    const result = calcPrice({}, attempt.model, { timestamp: new Date(at), ...(attempt.providerId ? { providerId: attempt.providerId } : {}) });
+    const answer = result ? { modelId: result.model.id, providerId: result.provider.id, price: result.model_price } : null;
+    return { result, answer, warned };
+  } catch {
+    return undefined; // malformed entry in the price data
+  } finally {
+    console.warn = warn;
+  }
+}
+
+function sameRecord(a: Asked | undefined, b: Asked): boolean {
+  return a !== undefined && JSON.stringify(a.answer) === JSON.stringify(b.answer);
+}
+
+function fromLibrary(answer: LibraryAnswer, ref: ModelRef, providerId: string | undefined): ModelPrices | undefined {
+  const price = answer.price;
+  const libraryModel = parseModelRef(answer.modelId)?.bare ?? ref.bare;
+  const family = cacheFamilyFor(libraryModel, [answer.providerId, providerId, priceProviderId(ref.vendor)]);
   // OpenRouter lists its `:free` variants with an empty price record: free is a known price, not a gap.
   const free = ref.variant === 'free' && Object.keys(price).length === 0;
   const base = free ? FREE : priceSet(price, family, undefined);
@@ -176,8 +243,8 @@ function fromLibrary(result: GenaiPrices.PriceCalculation, ref: ModelRef, provid
     })
     .filter((tier): tier is LongContextPrices => tier !== undefined);
   return {
-    modelId: result.model.id,
-    provider: result.provider.id,
+    modelId: answer.modelId,
+    provider: answer.providerId,
     ...base,
     origin: 'library',
     cacheFamily: family.id,

@@ -1,8 +1,8 @@
 // YAML frontmatter as Hermes reads it (HERMES-FORMATS §4 `SU.parse_frontmatter`, §3.3
 // `PB._strip_yaml_frontmatter`). Two different rules exist in Hermes and both are reproduced here:
 // skills and DESCRIPTION.md need a closing fence followed by a newline; `.hermes.md` does not.
-import { isMap, isScalar, parse, parseDocument } from 'yaml';
 import { PY_WHITESPACE_CLASS, pyStrip } from './pyText';
+import { yamlLibrary } from './yamlLibrary';
 
 export interface Frontmatter {
   /** The parsed mapping; undefined when the text has no frontmatter (no opening or closing fence). */
@@ -50,7 +50,7 @@ export function parseFrontmatter(text: string): Frontmatter {
   if (simple) return { data: simple, body, bodyStartLine };
   try {
     // PyYAML's SafeLoader speaks YAML 1.1 and lets a repeated key win silently.
-    const parsed: unknown = parse(yamlText, { version: '1.1', uniqueKeys: false, prettyErrors: true, logLevel: 'error' });
+    const parsed: unknown = yamlLibrary().parse(yamlText, { version: '1.1', uniqueKeys: false, prettyErrors: true, logLevel: 'error' });
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && !(parsed instanceof Date)) {
       return { data: parsed as Record<string, unknown>, body, bodyStartLine };
     }
@@ -67,11 +67,31 @@ export function parseFrontmatter(text: string): Frontmatter {
 // thousand skills took a third of a second of parsing): keys and values that YAML 1.1 reads as plain
 // strings only (starting with a letter, no quotes, colons, comments, flow or block indicators, no
 // yes/no/on/off/null words), one per line, or a long value wrapped onto indented lines of such words
-// (a multi-line plain scalar: YAML folds each line break into one space). Anything else goes to the
+// (a multi-line plain scalar: YAML folds each line break into one space), or a one-line quoted
+// value without escapes (a description holding ": " is usually quoted). Anything else goes to the
 // parser.
 const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const SIMPLE_VALUE = /^[A-Za-z][A-Za-z0-9 .,;?()/+=$~^_'\u00c0-\u024f\u2013\u2014\u2018\u2019\u201c\u201d-]*$/;
 const YAML11_WORDS = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL)$/;
+/** YAML11_WORDS, asked only of words short enough to be one (a regex call per line was felt over a thousand skills). */
+function isYaml11Word(text: string): boolean {
+  return text.length <= 5 && YAML11_WORDS.test(text);
+}
+
+/** What a quoted scalar read verbatim must not hold: controls, BOM, surrogates, non-characters. */
+const NOT_VERBATIM = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]/;
+
+/**
+ * The string a `'…'` or `"…"` value stands for when it is read verbatim: no quote inside (an
+ * escaped `''` included), no backslash in double quotes; else undefined.
+ */
+function verbatimQuoted(written: string): string | undefined {
+  const quote = written[0];
+  if ((quote !== '"' && quote !== "'") || written.length < 2 || !written.endsWith(quote)) return undefined;
+  const inner = written.slice(1, -1);
+  if (inner.includes(quote) || (quote === '"' && inner.includes('\\')) || NOT_VERBATIM.test(inner)) return undefined;
+  return inner;
+}
 
 /** The mapping of `key: value` lines when every line is that simple, else undefined. */
 export function simpleMapping(yamlText: string): Record<string, string> | undefined {
@@ -95,7 +115,7 @@ interface SimpleLine {
 function simpleLines(yamlText: string): SimpleLine[] | undefined {
   if (!yamlText.startsWith('\n')) return undefined;
   const out: SimpleLine[] = [];
-  let open: { key: string; start: number; end: number; parts: string[] } | undefined;
+  let open: { key: string; start: number; end: number; parts: string[]; quoted: boolean } | undefined;
   let blankSinceOpen = false;
   const close = () => {
     if (open) out.push({ key: open.key, start: open.start, end: open.end, value: open.parts.join(' ') });
@@ -109,7 +129,7 @@ function simpleLines(yamlText: string): SimpleLine[] | undefined {
       blankSinceOpen = true;
     } else if (line.charCodeAt(0) === 0x20) {
       // A wrapped value's next line. After a blank line YAML would keep a line break: the parser's job.
-      if (!open || blankSinceOpen) return undefined;
+      if (!open || blankSinceOpen || open.quoted) return undefined;
       const { start, end } = trimmedSpaces(line, 0);
       const words = line.slice(start, end);
       if (!SIMPLE_VALUE.test(words)) return undefined;
@@ -120,11 +140,12 @@ function simpleLines(yamlText: string): SimpleLine[] | undefined {
       const colon = line.indexOf(': ');
       if (colon <= 0) return undefined;
       const key = line.slice(0, colon);
-      if (!SIMPLE_KEY.test(key) || YAML11_WORDS.test(key) || key === '__proto__') return undefined;
+      if (!SIMPLE_KEY.test(key) || isYaml11Word(key) || key === '__proto__') return undefined;
       const { start, end } = trimmedSpaces(line, colon + 2);
       const value = line.slice(start, end);
-      if (!SIMPLE_VALUE.test(value) || YAML11_WORDS.test(value)) return undefined;
-      open = { key, start: at + start, end: at + end, parts: [value] };
+      const quoted = verbatimQuoted(value);
+      if (quoted === undefined && (!SIMPLE_VALUE.test(value) || isYaml11Word(value))) return undefined;
+      open = { key, start: at + start, end: at + end, parts: [quoted ?? value], quoted: quoted !== undefined };
       blankSinceOpen = false;
     }
     at = lineEnd + 1;
@@ -167,8 +188,9 @@ function yamlProblem(error: unknown, yamlText: string): { message: string; line:
 }
 
 function countNewlines(text: string, end: number): number {
+  // indexOf jumps from line to line natively: cold code walking every character was slower.
   let lines = 0;
-  for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 0x0a) lines++;
+  for (let at = text.indexOf('\n'); at >= 0 && at < end; at = text.indexOf('\n', at + 1)) lines++;
   return lines;
 }
 
@@ -189,6 +211,7 @@ export function frontmatterValueSpan(text: string, key: string): { start: number
     return last ? { start: base + last.start, end: base + last.end } : undefined;
   }
   try {
+    const { isMap, isScalar, parseDocument } = yamlLibrary();
     const doc = parseDocument(yamlText, { version: '1.1', uniqueKeys: false, logLevel: 'silent' });
     if (doc.errors.length === 0 && isMap(doc.contents)) {
       let span: { start: number; end: number } | undefined;

@@ -4,26 +4,37 @@
 import patternsJson from './injection-patterns.json';
 import { pythonPatternToJs } from './pyRegex';
 import { sliceCodePoints } from './pyText';
+import { mayMatch, requiredLiterals, type RequiredLiterals } from './requiredLiterals';
 
 export type ScanScope = 'context' | 'strict';
 
-interface CompiledPattern {
+interface ScanPattern {
   readonly id: string;
-  readonly regex: RegExp;
+  /** Words every match contains: text without them skips the regex. */
+  readonly required: RequiredLiterals;
+  /** The regex, compiled on first use (V8 compiles a case-insensitive Unicode pattern slowly). */
+  regex(): RegExp;
 }
 
 const MAX_SCAN_CHARS: number = patternsJson.maxScanChars;
 const INVISIBLE = new Set(patternsJson.invisibleChars.map((hex) => String.fromCodePoint(parseInt(hex, 16))));
-const compiled = compileAll();
+let patterns: Record<ScanScope, ScanPattern[]> | undefined;
 
-function compileAll(): Record<ScanScope, CompiledPattern[]> {
-  const scopes: Record<ScanScope, CompiledPattern[]> = { context: [], strict: [] };
+/** The patterns of each scope, in list order; built on the first scan, not when the module loads. */
+function scopePatterns(scope: ScanScope): ScanPattern[] {
+  patterns ??= readPatterns();
+  return patterns[scope];
+}
+
+function readPatterns(): Record<ScanScope, ScanPattern[]> {
+  const scopes: Record<ScanScope, ScanPattern[]> = { context: [], strict: [] };
   const usedBy = patternsJson.scopesUsingPatternScope as Record<string, string[]>;
   for (const pattern of patternsJson.patterns) {
     const source = pattern.regex.replace(/\{([A-Z_]+)\}/g, (whole, name: string) => (patternsJson.macros as Record<string, string>)[name] ?? whole);
-    const regex = new RegExp(pythonPatternToJs(source), 'iu');
+    let regex: RegExp | undefined;
+    const entry: ScanPattern = { id: pattern.id, required: requiredLiterals(source), regex: () => (regex ??= new RegExp(pythonPatternToJs(source), 'iu')) };
     for (const scope of usedBy[pattern.scope] ?? []) {
-      if (scope === 'context' || scope === 'strict') scopes[scope].push({ id: pattern.id, regex });
+      if (scope === 'context' || scope === 'strict') scopes[scope].push(entry);
     }
   }
   return scopes;
@@ -45,7 +56,9 @@ export function scanForInjection(text: string, scope: ScanScope): string[] {
   if (!text) return [];
   const content = sliceCodePoints(text, 0, MAX_SCAN_CHARS);
   const normalized = foldTurkishI(content.normalize('NFKC'));
-  return [...invisibleFindings(content), ...compiled[scope].filter((p) => p.regex.test(normalized)).map((p) => p.id)];
+  const lower = normalized.toLowerCase();
+  const matched = scopePatterns(scope).filter((p) => mayMatch(p.required, lower) && p.regex().test(normalized));
+  return [...invisibleFindings(content), ...matched.map((p) => p.id)];
 }
 
 function invisibleFindings(content: string): string[] {
@@ -78,8 +91,8 @@ export function locateFindings(text: string, findings: readonly string[], scope:
       if (at >= 0) located.push({ id, start: at, end: at + 1 });
       continue;
     }
-    const pattern = compiled[scope].find((p) => p.id === id);
-    const match = pattern ? pattern.regex.exec(scanned) : null;
+    const pattern = scopePatterns(scope).find((p) => p.id === id);
+    const match = pattern ? pattern.regex().exec(scanned) : null;
     if (match) located.push({ id, start: match.index, end: match.index + match[0].length });
   }
   return located;

@@ -12,7 +12,7 @@ import { blockedMessage, locateFindings, scanContextContent } from './injectionS
 import { PROJECT_CONTEXT_PREFIX } from './literals';
 import { positionsOf } from './positions';
 import { pyLstrip, pyRstrip, pyStrip } from './pyText';
-import { isFile, readText } from './readText';
+import { isFile, readTextIfPresent } from './readText';
 import { truncateContextText, truncationFix, type Truncation } from './truncate';
 import type { FileContribution, ProjectContext, ProjectContextKind, SourceProblem } from './types';
 
@@ -102,7 +102,9 @@ export function shadowedMessage(winner: string): string {
 
 function realpath(p: string): string | undefined {
   try {
-    return fs.realpathSync(p);
+    // One realpath(3) call where the JavaScript version lstat()s every component; on Windows the
+    // native call resolves drives and shares differently, so there the JavaScript one stays.
+    return process.platform === 'win32' ? fs.realpathSync(p) : fs.realpathSync.native(p);
   } catch {
     return undefined;
   }
@@ -112,10 +114,9 @@ function realpath(p: string): string | undefined {
 function findGitRoot(start: string, stopAt: string | undefined): string | undefined {
   for (let dir = start; ; dir = path.dirname(dir)) {
     try {
-      fs.statSync(path.join(dir, '.git'));
-      return dir;
+      if (fs.statSync(path.join(dir, '.git'), { throwIfNoEntry: false })) return dir;
     } catch {
-      // not here
+      // not here (ENOTDIR, EACCES)
     }
     if (dir === stopAt || path.dirname(dir) === dir) return undefined;
   }
@@ -135,7 +136,7 @@ function ancestors(from: string, to: string): string[] {
 function load(ctx: Ctx, file: string): LoadedFile | undefined {
   if (ctx.cache.has(file)) return ctx.cache.get(file);
   const override = ctx.texts.get(file);
-  const read = override !== undefined ? { ok: true as const, text: override } : readText(file, { dropBom: true });
+  const read = override !== undefined ? { ok: true as const, text: override } : readTextIfPresent(file, { dropBom: true });
   let result: LoadedFile | undefined;
   if (read.ok) {
     const content = pyStrip(read.text);

@@ -21,8 +21,12 @@ function isLowSurrogate(unit: number): boolean {
   return unit >= 0xdc00 && unit <= 0xdfff;
 }
 
+/** A surrogate anywhere: only then do code points and UTF-16 units differ. */
+const SURROGATE = /[\ud800-\udfff]/;
+
 /** Python `len(s)`: the number of code points (a lone surrogate counts as one). */
 export function codePointLength(s: string): number {
+  if (!SURROGATE.test(s)) return s.length; // one native scan instead of a loop in cold code
   let count = 0;
   for (let i = 0; i < s.length; i++) {
     if (isHighSurrogate(s.charCodeAt(i)) && i + 1 < s.length && isLowSurrogate(s.charCodeAt(i + 1))) i++;
@@ -34,6 +38,7 @@ export function codePointLength(s: string): number {
 /** The UTF-16 offset of code point number `index` (clamped to the string). */
 export function unitOffset(s: string, index: number): number {
   if (index <= 0) return 0;
+  if (!SURROGATE.test(s)) return Math.min(index, s.length);
   let seen = 0;
   for (let i = 0; i < s.length; i++) {
     if (seen === index) return i;
@@ -73,14 +78,50 @@ export function pyRstrip(s: string, chars?: string): string {
   return s.slice(0, j);
 }
 
+const isPyWhitespace = (unit: number) => PY_WHITESPACE.has(unit);
+/** The tests of the few `chars` arguments used, made once: strips run for every skill of a profile. */
+const charTests = new Map<string, (unit: number) => boolean>();
+
 function stripTest(chars: string | undefined): (unit: number) => boolean {
-  if (chars === undefined) return (unit) => PY_WHITESPACE.has(unit);
-  const set = new Set(Array.from(chars, (c) => c.charCodeAt(0)));
-  return (unit) => set.has(unit);
+  if (chars === undefined) return isPyWhitespace;
+  let test = charTests.get(chars);
+  if (!test) {
+    const set = new Set(Array.from(chars, (c) => c.charCodeAt(0)));
+    test = (unit) => set.has(unit);
+    if (charTests.size < 32) charTests.set(chars, test);
+  }
+  return test;
 }
 
-/** Python's default string order (code points), unlike JS `<` which compares UTF-16 units. */
+/**
+ * Python's default string order (code points), unlike JS `<` which compares UTF-16 units. Only
+ * the sign counts. The two orders differ only where a surrogate is involved, so units are compared
+ * directly up to the first difference, and only a difference at a surrogate (or a prefix ending in
+ * one) takes the code-point walk: sorting a thousand paths allocated arrays for every comparison.
+ */
 export function compareCodePoints(a: string, b: string): number {
+  const common = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < common && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  const x = i < a.length ? a.charCodeAt(i) : -1;
+  const y = i < b.length ? b.charCodeAt(i) : -1;
+  if (!isSurrogate(x) && !isSurrogate(y)) return x - y; // -1: one string ends; both end: 0
+  return compareCodePointArrays(a, b);
+}
+
+/**
+ * `list` sorted in place by code point (Python's `sorted`). Without surrogates UTF-16 order is
+ * code-point order, and the engine's own string comparison sorts a thousand paths at no cost.
+ */
+export function sortByCodePoints(list: string[]): string[] {
+  return list.some((s) => SURROGATE.test(s)) ? list.sort(compareCodePoints) : list.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function isSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdfff;
+}
+
+function compareCodePointArrays(a: string, b: string): number {
   const x = Array.from(a);
   const y = Array.from(b);
   for (let i = 0; i < Math.min(x.length, y.length); i++) {

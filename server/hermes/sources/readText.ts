@@ -55,7 +55,10 @@ export function readRegularFile(file: string): Buffer {
 
 /**
  * The rest of `fd`, expecting `size` bytes (readFileSync(fd) would fstat it a second time: a
- * thousand skill files make that count). A file that grew meanwhile is read to its new end.
+ * thousand skill files make that count). A file that grew meanwhile is read to its new end. When
+ * a read asked for one byte more than fstat's size and got exactly that size, the file ended
+ * there: the usual file takes one read, not a second one that returns nothing. Anything else
+ * (a /proc file of size 0, a short read) reads on until a read returns nothing, as before.
  */
 function readToEnd(fd: number, size: number): Buffer {
   let buffer = Buffer.allocUnsafe(size + 1);
@@ -65,6 +68,7 @@ function readToEnd(fd: number, size: number): Buffer {
     const read = fs.readSync(fd, buffer, length, buffer.length - length, null);
     if (read === 0) return buffer.subarray(0, length);
     length += read;
+    if (length === size && size > 0) return buffer.subarray(0, length);
   }
 }
 
@@ -72,20 +76,24 @@ function unusable(file: string, code: 'unreadable' | 'binary', message: string):
   return { ok: false, missing: false, problem: { file, code, message } };
 }
 
+/**
+ * `readText` for a file that is often absent (project context candidates): a stat first, so a
+ * missing file costs no thrown error (a few dozen per session cwd made that a tenth of discovery).
+ * Anything but "no such file" is left to readText to tell.
+ */
+export function readTextIfPresent(file: string, options: { readonly dropBom: boolean }): TextRead {
+  try {
+    if (fs.statSync(file, { throwIfNoEntry: false }) === undefined) return { ok: false, missing: true };
+  } catch {
+    // ENOTDIR, EACCES, a link loop: readText says which
+  }
+  return readText(file, options);
+}
+
 /** True when `file` exists and is (or links to) a regular file, like Python's `Path.is_file()`. */
 export function isFile(file: string): boolean {
   try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** True when `file` exists (following links), like Python's `Path.exists()`. */
-export function exists(file: string): boolean {
-  try {
-    fs.statSync(file);
-    return true;
+    return fs.statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
   } catch {
     return false;
   }

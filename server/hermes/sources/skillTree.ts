@@ -3,7 +3,7 @@
 // Python's (code-point) order. Unlike Python's os.walk we stop at symlink loops.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { compareCodePoints, pyStrip } from './pyText';
+import { pyStrip, sortByCodePoints } from './pyText';
 
 const EXCLUDED_DIRS = new Set([
   '.git', '.github', '.hub', '.archive', '.venv', 'venv', 'node_modules', 'site-packages', '__pycache__',
@@ -30,53 +30,70 @@ export interface SkillFiles {
 
 /**
  * Every SKILL.md and DESCRIPTION.md under `skillsDir`. Hermes walks the tree once for each name
- * with the same pruning; one walk finds both.
+ * with the same pruning; one walk finds both. The paths start with `path.resolve(skillsRoot)` and
+ * add one name per folder, so they are normalized (what `path.join` would make of them).
  */
 export function findSkillFiles(skillsRoot: string): SkillFiles {
   const skillsDir = path.resolve(skillsRoot);
   const activeOrg = activeOrgId(skillsDir);
   const orgRoot = path.join(skillsDir, ORG_MIRROR_DIR);
   const found: SkillFiles = { skills: [], descriptions: [] };
-  // `real` is dir's real path, for loop detection: a plain subdirectory's is real + its name, so
-  // realpath(3) runs only for symbolic links (one call per folder was a tenth of a large scan).
-  const walk = (dir: string, real: string, ancestors: ReadonlySet<string>) => {
+  // The real paths of the folders being walked, for loop detection. A plain subdirectory's real
+  // path is its parent's plus its name, so realpath(3) runs only for symbolic links.
+  const ancestors = new Set<string>();
+  // One readdir per folder and plain string joins: the walk is a thousand folders in a large
+  // profile, and path.join's normalising was most of its JavaScript time.
+  const walk = (dir: string, real: string) => {
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
     } catch {
       return; // os.walk ignores directories it cannot list
     }
+    const prefix = withSeparator(dir);
     const dirs: fs.Dirent[] = [];
-    const files = new Set<string>();
+    let hasSkill = false;
+    let hasDescription = false;
     for (const entry of entries) {
-      if (isDirectory(path.join(dir, entry.name), entry)) dirs.push(entry);
-      else files.add(entry.name);
+      if (isDirectory(prefix, entry)) dirs.push(entry);
+      else if (entry.name === 'SKILL.md') hasSkill = true;
+      else if (entry.name === 'DESCRIPTION.md') hasDescription = true;
     }
-    const hasSkill = files.has('SKILL.md');
-    let next = dirs;
-    if (dir === skillsDir && activeOrg === undefined) next = next.filter((d) => d.name !== ORG_MIRROR_DIR);
-    else if (dir === orgRoot) next = next.filter((d) => d.name === activeOrg);
-    next = next.filter((d) => !EXCLUDED_DIRS.has(d.name) && !(hasSkill && SUPPORT_DIRS.has(d.name)));
-    if (files.has('SKILL.md')) found.skills.push(path.join(dir, 'SKILL.md'));
-    if (files.has('DESCRIPTION.md')) found.descriptions.push(path.join(dir, 'DESCRIPTION.md'));
-    for (const entry of next) {
-      const child = path.join(dir, entry.name);
-      const childReal = entry.isSymbolicLink() ? realpath(child) : path.join(real, entry.name);
+    if (hasSkill) found.skills.push(`${prefix}SKILL.md`);
+    if (hasDescription) found.descriptions.push(`${prefix}DESCRIPTION.md`);
+    const realPrefix = withSeparator(real);
+    for (const entry of dirs) {
+      const name = entry.name;
+      if (dir === skillsDir && activeOrg === undefined && name === ORG_MIRROR_DIR) continue;
+      if (dir === orgRoot && name !== activeOrg) continue;
+      if (EXCLUDED_DIRS.has(name) || (hasSkill && SUPPORT_DIRS.has(name))) continue;
+      const child = prefix + name;
+      const childReal = entry.isSymbolicLink() ? realpath(child) : realPrefix + name;
       if (childReal === undefined || ancestors.has(childReal)) continue; // a symlink loop
-      walk(child, childReal, new Set([...ancestors, childReal]));
+      ancestors.add(childReal);
+      walk(child, childReal);
+      ancestors.delete(childReal);
     }
   };
   const rootReal = realpath(skillsDir);
-  if (rootReal !== undefined) walk(skillsDir, rootReal, new Set([rootReal]));
-  return { skills: found.skills.sort(compareCodePoints), descriptions: found.descriptions.sort(compareCodePoints) };
+  if (rootReal !== undefined) {
+    ancestors.add(rootReal);
+    walk(skillsDir, rootReal);
+  }
+  return { skills: sortByCodePoints(found.skills), descriptions: sortByCodePoints(found.descriptions) };
 }
 
-/** os.walk puts an entry in `dirs` when `is_dir()` holds, following symlinks. */
-function isDirectory(full: string, entry: fs.Dirent): boolean {
+/** `dir` ending in one separator, for joining a name to it (the file system root already does). */
+function withSeparator(dir: string): string {
+  return dir.endsWith(path.sep) ? dir : dir + path.sep;
+}
+
+/** os.walk puts an entry of the folder `prefix` in `dirs` when `is_dir()` holds, following symlinks. */
+function isDirectory(prefix: string, entry: fs.Dirent): boolean {
   if (entry.isDirectory()) return true;
   if (!entry.isSymbolicLink()) return false;
   try {
-    return fs.statSync(full).isDirectory();
+    return fs.statSync(prefix + entry.name).isDirectory();
   } catch {
     return false;
   }

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ProfileConfig } from '../config';
 import { frontmatterValueSpan, parseFrontmatter } from './frontmatter';
+import { isJsWhitespace } from './jsWhitespace';
 import { lineRange, positionsOf } from './positions';
 import { codePointLength, compareCodePoints, pyStr, pyStrip, sliceCodePoints, unitOffset } from './pyText';
 import { readText } from './readText';
@@ -16,17 +17,9 @@ const DESCRIPTION_LIMIT = 60;
 const BASIC_TOOLS = 'web_search or terminal';
 const PLATFORM_ALIASES: Readonly<Record<string, string>> = { macos: 'darwin', linux: 'linux', windows: 'win32' };
 
-interface Candidate {
-  readonly file: string;
-  readonly dirName: string;
-  readonly name: string;
-  readonly category: string;
-  readonly description: string;
-  readonly indexDescription: string;
-  readonly orgId: string | undefined;
+/** A skill as the index sees it: its text's fields and, for an org mirror's skill, the org's author. */
+interface Candidate extends SkillText {
   readonly orgAuthor: string;
-  readonly compatible: boolean;
-  readonly disabled: boolean;
 }
 
 export function readSkillsIndex(
@@ -37,24 +30,25 @@ export function readSkillsIndex(
   const problems: SourceProblem[] = [];
   const disabled = disabledSet(config);
   const files = findSkillFiles(skillsDir);
-  const candidates = files.skills.map((file) => readCandidate(skillsDir, file, disabled, platform, problems));
+  const placeOf = walkedPlaces(skillsDir);
+  const candidates = files.skills.map((file) => readCandidate(skillsDir, file, placeOf(file), disabled, platform, problems));
   const entries = labelEntries(candidates, problems);
   const categories = readCategoryDescriptions(skillsDir, files.descriptions, problems);
   return { entries, categories, block: renderSkillsIndex(entries, categories), problems };
 }
 
-function readCandidate(skillsDir: string, file: string, disabled: ReadonlySet<string>, platform: string, problems: SourceProblem[]): Candidate {
+function readCandidate(skillsDir: string, file: string, place: SkillPlace, disabled: ReadonlySet<string>, platform: string, problems: SourceProblem[]): Candidate {
   const read = readText(file, { dropBom: true });
   if (!read.ok) {
     // Hermes catches the error and still lists the skill, by directory name and without description.
-    const { dirName, category, orgId } = skillPlace(skillsDir, file);
+    const { dirName, category, orgId } = place;
     problems.push(read.missing ? { file, code: 'unreadable', message: `${file} cannot be read (a broken link?); Hermes lists the skill as "${dirName}" with no description.` } : read.problem);
-    return { file, dirName, category, orgId, orgAuthor: orgId ? orgAuthor(skillsDir, orgId) : '', name: dirName, description: '', indexDescription: '', compatible: true, disabled: disabled.has(dirName) };
+    return { file, dirName, category, orgId, orgAuthor: orgId ? orgAuthor(skillsDir, orgId) : '', name: dirName, description: '', indexDescription: '', compatible: true, disabled: disabled.has(dirName), problems: [] };
   }
-  const skill = skillFromText(skillsDir, file, read.text, disabled, platform);
-  problems.push(...skill.problems);
-  const { problems: _own, ...candidate } = skill;
-  return { ...candidate, orgAuthor: skill.orgId ? orgAuthor(skillsDir, skill.orgId) : '' };
+  const skill = skillFromText(place, file, read.text, disabled, platform);
+  for (const problem of skill.problems) problems.push(problem);
+  // Extended in place rather than copied: object spreads were a tenth of a thousand-skill index.
+  return Object.assign(skill, { orgAuthor: skill.orgId ? orgAuthor(skillsDir, skill.orgId) : '' });
 }
 
 /** A SKILL.md as its text makes it: what the index line is built from, and the text's problems. */
@@ -90,17 +84,43 @@ export function analyzeSkillText(
   config: Pick<ProfileConfig, 'disabledSkills'>,
   platform: string = process.platform,
 ): SkillText {
-  return skillFromText(skillsDir, file, text, disabledSet(config), platform);
+  return skillFromText(skillPlace(skillsDir, file), file, text, disabledSet(config), platform);
 }
 
 function disabledSet(config: Pick<ProfileConfig, 'disabledSkills'>): Set<string> {
   return new Set(config.disabledSkills.map((n) => pyStrip(n)).filter(Boolean));
 }
 
+interface SkillPlace {
+  readonly dirName: string;
+  readonly category: string;
+  readonly orgId: string | undefined;
+}
+
 /** Directory name, category and org of a SKILL.md, from its path under `skills/`. */
-function skillPlace(skillsDir: string, file: string): { dirName: string; category: string; orgId: string | undefined } {
-  const dirName = path.basename(path.dirname(file));
-  let parts = path.relative(path.resolve(skillsDir), file).split(path.sep);
+function skillPlace(skillsDir: string, file: string): SkillPlace {
+  return placeFromParts(path.relative(path.resolve(skillsDir), file).split(path.sep), path.basename(path.dirname(file)));
+}
+
+/**
+ * `skillPlace` for the files `findSkillFiles(skillsDir)` found: their paths are the resolved
+ * folder plus the names walked, so the relative part is what follows it and the folder's name is
+ * the last but one of those names (path.relative and path.basename resolved and split every path
+ * again for each of a thousand skills).
+ */
+function walkedPlaces(skillsDir: string): (file: string) => SkillPlace {
+  const root = path.resolve(skillsDir);
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  return (file) => {
+    if (!file.startsWith(prefix)) return skillPlace(skillsDir, file);
+    const parts = file.slice(prefix.length).split(path.sep);
+    return placeFromParts(parts, parts.length >= 2 ? parts[parts.length - 2]! : path.basename(root));
+  };
+}
+
+/** The place of a SKILL.md in folder `dirName` from its path's names below `skills/` (the file name last). */
+function placeFromParts(relative: string[], dirName: string): SkillPlace {
+  let parts = relative;
   let orgId: string | undefined;
   if (parts.length >= 3 && parts[0] === ORG_MIRROR_DIR) {
     orgId = parts[1];
@@ -111,8 +131,8 @@ function skillPlace(skillsDir: string, file: string): { dirName: string; categor
   return { dirName, category, orgId };
 }
 
-function skillFromText(skillsDir: string, file: string, text: string, disabled: ReadonlySet<string>, platform: string): SkillText {
-  const { dirName, category, orgId } = skillPlace(skillsDir, file);
+function skillFromText(place: SkillPlace, file: string, text: string, disabled: ReadonlySet<string>, platform: string): SkillText {
+  const { dirName, category, orgId } = place;
   const problems: SourceProblem[] = [];
   const fm = parseFrontmatter(text);
   const data = fm.data ?? {};
@@ -187,14 +207,14 @@ function alignOffsets(source: string, value: string): number[] {
   const at: number[] = [];
   let i = 0;
   for (let j = 0; j < value.length; j++) {
-    const c = value[j]!;
-    const space = /\s/.test(c);
+    const c = value.charCodeAt(j);
+    const space = isJsWhitespace(c);
     let k = i;
-    while (k < source.length && (space ? !/\s/.test(source[k]!) : source[k] !== c)) k++;
+    while (k < source.length && (space ? !isJsWhitespace(source.charCodeAt(k)) : source.charCodeAt(k) !== c)) k++;
     if (k < source.length) {
       at.push(k);
       i = k + 1;
-      if (space) while (i < source.length && /\s/.test(source[i]!) && !(j + 1 < value.length && source[i] === value[j + 1])) i++;
+      if (space) while (i < source.length && isJsWhitespace(source.charCodeAt(i)) && !(j + 1 < value.length && source.charCodeAt(i) === value.charCodeAt(j + 1))) i++;
     } else {
       at.push(Math.max(0, Math.min(i, source.length - 1))); // an escape (\u00e9, \n) has no unit of its own
     }

@@ -6,11 +6,16 @@ import { frontmatterValueSpan, simpleMapping } from '../../../server/hermes/sour
 
 const KEYS = ['name', 'description', 'version', 'author', 'on', 'yes', 'y', 'Name', '_x', 'a-b', 'x1', 'null', '__proto__', 'key with space', '1key'];
 const PLAIN = ['Deploy', 'the', 'service', "Dana's", 'v2', 'a/b', 'x=y', 'C++', 'é', '—', 'a,b', 'why?', '$5', '-', 'it', 'Y', 'on', '~x'];
+// Quoted values read verbatim, and ones that are not (escapes, doubled quotes, text after the quote).
+const QUOTED = ['"Triage: assess, page"', "'a: b # c'", '"it\'s"', "'say \"hi\"'", '""', "''", "'a''b'", '"a\\nb"', '"a\\"', '"yes"', "'null'", '"é — ü"', '"\u00a0x"', '"x" y', "'open", '"tab\there"'];
 const WORDS = ['Deploy', 'the', 'service', "Dana's", 'notes', '(beta)', 'v2', 'a/b', 'x=y', 'C++', 'yes', 'no', 'On', 'null', 'NULL', 'true', 'é', 'Ünïcode', '—', '“quoted”', 'a,b', 'why?', '~', '^', '$5', '-', ':', '#', 'C#', "'", '"', '[x]', '{y}', '&a', '*b', '!t', '%p', '@u', '|', '>', '\t', '\r', '0', '12', '1.5', '2024-01-01', '.inf'];
 
 describe('sources/frontmatter: simple mappings without the parser', () => {
   it('agrees with the YAML 1.1 parser whenever it answers', () => {
-    const words = fc.array(fc.oneof({ arbitrary: fc.constantFrom(...PLAIN), weight: 12 }, { arbitrary: fc.constantFrom(...WORDS), weight: 1 }), { maxLength: 6 });
+    const words = fc.oneof(
+      { arbitrary: fc.array(fc.oneof({ arbitrary: fc.constantFrom(...PLAIN), weight: 12 }, { arbitrary: fc.constantFrom(...WORDS), weight: 1 }), { maxLength: 6 }), weight: 4 },
+      { arbitrary: fc.constantFrom(...QUOTED).map((q) => [q]), weight: 1 },
+    );
     // A long value wrapped onto indented lines (sometimes after a blank line, or not indented).
     const wrapped = fc.array(fc.tuple(fc.constantFrom(' ', '  ', '    ', '', '\n  '), words, fc.constantFrom('', ' ')), { maxLength: 3 });
     const line = fc.tuple(fc.oneof({ arbitrary: fc.constantFrom('name', 'description', 'author'), weight: 6 }, { arbitrary: fc.constantFrom(...KEYS), weight: 1 }), words, fc.constantFrom('', ' ', '  '), fc.constantFrom(': ', ':  ', ':'), wrapped);
@@ -62,7 +67,8 @@ describe('sources/frontmatter: simple mappings without the parser', () => {
   it('answers the common shape and leaves the rest to the parser', () => {
     assert.deepEqual(simpleMapping('\nname: deploy-service\ndescription: Deploy a service, then check it'), { name: 'deploy-service', description: 'Deploy a service, then check it' });
     assert.deepEqual(simpleMapping('\nname: x\ndescription: Deploy a service,\n  then check it\n   twice\nauthor: Dana'), { name: 'x', description: 'Deploy a service, then check it twice', author: 'Dana' });
-    for (const text of ['\nname: x\nplatforms: [linux]', '\ndescription: "quoted"', '\nenabled: yes', '\nname: a: b', ' trailing\nname: x', '\n  continued\nname: x', '\nname: x\n\n  after a blank line', '\nname: x\n  a: b', '\nname: x\n  # comment']) {
+    assert.deepEqual(simpleMapping('\nname: x\ndescription: "Triage: assess impact"'), { name: 'x', description: 'Triage: assess impact' });
+    for (const text of ['\nname: x\nplatforms: [linux]', '\ndescription: "quoted\\tescape"', "\ndescription: 'it''s'", '\ndescription: "wrapped\n  on"', '\nenabled: yes', '\nname: a: b', ' trailing\nname: x', '\n  continued\nname: x', '\nname: x\n\n  after a blank line', '\nname: x\n  a: b', '\nname: x\n  # comment']) {
       assert.equal(simpleMapping(text), undefined, text);
     }
   });

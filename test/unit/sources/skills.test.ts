@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_CONFIG } from '../../../server/hermes/config';
-import { readSkillsIndex } from '../../../server/hermes/sources/skills';
+import { analyzeSkillText, readSkillsIndex } from '../../../server/hermes/sources/skills';
 import { cleanup, skill, tempDir, write } from './fixtures';
 
 const LONG = 'Deploys the service to staging and production with blue-green cutover'; // 70 chars
@@ -56,6 +56,17 @@ describe('sources: skills index', () => {
     assert.deepEqual(problem.range, { startLine: 2, startCharacter: col + 57, endLine: 2, endCharacter: col + LONG.length });
   });
 
+  it('points the description-cut problem at the lost part of a description wrapped onto a second line', () => {
+    const skills = path.join(tempDir(), 'skills');
+    const first = 'Deploys the service to staging and production';
+    const second = 'with a blue-green\u00a0cutover and a rollback plan';
+    write(skills, 'ops/fold/SKILL.md', `---\nname: fold\ndescription: ${first}\n  ${second}\n---\n\nSteps.\n`);
+    const problem = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').problems.find((p) => p.code === 'description-cut')!;
+    // YAML folds the line break into one space: the 58th character is in the second line.
+    const lostAt = 57 - (first.length + 1);
+    assert.deepEqual(problem.range, { startLine: 3, startCharacter: 2 + lostAt, endLine: 3, endCharacter: 2 + second.length });
+  });
+
   it('ignores body edits and reacts to description edits', () => {
     const skills = setup();
     const before = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').block;
@@ -107,6 +118,26 @@ describe('sources: skills index', () => {
     const names = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').entries.map((e) => e.name);
     assert.ok(!names.includes('dep') && !names.includes('old'));
     assert.ok(names.includes('linked'));
+  });
+
+  it('places every skill as its own file alone would, whatever form the skills path is given in', () => {
+    const skills = setup();
+    skill(skills, '', { description: 'A SKILL.md right in skills/, named after the folder' });
+    write(skills, '_org/.active_org', 'acme\n');
+    skill(skills, '_org/acme/tools/fmt', { name: 'fmt', description: 'Formats' });
+    const absolute = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux');
+    const roundabout = `${path.relative(process.cwd(), path.dirname(skills))}/./skills/../skills/`;
+    assert.deepEqual(readSkillsIndex(roundabout, DEFAULT_CONFIG, 'linux'), absolute);
+    const placed = absolute.entries.map((e) => [e.file, e.name, e.category]);
+    const alone = absolute.entries.map((e) => {
+      const own = analyzeSkillText(skills, e.file, fs.readFileSync(e.file, 'utf8'), DEFAULT_CONFIG, 'linux');
+      return [own.file, own.name, own.orgId ? `org:${own.orgId}` : own.category];
+    });
+    assert.deepEqual(alone, placed);
+    assert.deepEqual(placed.filter(([, name]) => name === 'skills' || name === 'fmt'), [
+      [path.join(skills, 'SKILL.md'), 'skills', 'general'],
+      [path.join(skills, '_org/acme/tools/fmt/SKILL.md'), 'fmt', 'org:acme'],
+    ]);
   });
 
   it('sorts categories by code point, as Python does', () => {

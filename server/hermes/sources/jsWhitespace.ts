@@ -1,0 +1,12 @@
+// JavaScript's `\s` for one UTF-16 unit, without running a regex per character (the description-cut
+// alignment tests every character of a folded description, for each of hundreds of skills).
+
+/** True when `/\s/` matches the unit: WhiteSpace (Zs, tab, VT, FF, BOM) or a LineTerminator. */
+export function isJsWhitespace(unit: number): boolean {
+  if (unit <= 0x20) return unit === 0x20 || (unit >= 0x09 && unit <= 0x0d);
+  if (unit < 0xa0) return false;
+  return (
+    unit === 0xa0 || unit === 0x1680 || (unit >= 0x2000 && unit <= 0x200a) || unit === 0x2028 || unit === 0x2029 ||
+    unit === 0x202f || unit === 0x205f || unit === 0x3000 || unit === 0xfeff
+  );
+}

@@ -11,12 +11,15 @@ const require = createRequire(import.meta.url);
 const root = join(dirname(new URL(import.meta.url).pathname), '..');
 const production = process.argv.includes('--production');
 
-// tokens.ts requires the tokenizer as './o200kEncoder.js' only when a count misses its caches: the
-// require stays a runtime one, and the tokenizer is a bundle of its own next to the others.
-const tokenizerApart = {
-  name: 'tokenizer-apart',
+// Libraries most runs never need are bundles of their own, required at run time only when needed:
+// the tokenizer (only when a count misses its caches), the price list (only for a lookup not
+// remembered on disk), the yaml library (only for YAML the plain readers cannot take). The code
+// requires each as './<name>.js', which stays a runtime require next to the requiring bundle.
+const APART = ['o200kEncoder', 'genaiPrices', 'yamlBundle'];
+const librariesApart = {
+  name: 'libraries-apart',
   setup(build) {
-    build.onResolve({ filter: /^\.\/o200kEncoder\.js$/ }, () => ({ path: './o200kEncoder.js', external: true }));
+    build.onResolve({ filter: new RegExp(`^\\./(${APART.join('|')})\\.js$`) }, (args) => ({ path: args.path, external: true }));
   },
 };
 
@@ -35,7 +38,7 @@ const common = {
   logLevel: 'warning',
   // node:sqlite is optional (Node >= 22.5); it is required lazily and must stay a runtime require.
   external: ['vscode', 'node:sqlite'],
-  plugins: [tokenizerApart],
+  plugins: [librariesApart],
   define: { __GENAI_PRICES_VERSION__: JSON.stringify(pricesVersion) },
 };
 
@@ -52,6 +55,8 @@ await Promise.all([
   esbuild.build({ ...common, entryPoints: [join(root, 'server/cli/main.ts')], outfile: join(root, 'dist/cliMain.js') }),
   esbuild.build({ ...common, entryPoints: [join(root, 'client/extension.ts')], outfile: join(root, 'dist/extension.js') }),
   esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/o200kEncoder.ts')], outfile: join(root, 'dist/o200kEncoder.js') }),
+  esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/genaiPrices.ts')], outfile: join(root, 'dist/genaiPrices.js') }),
+  esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/sources/yamlBundle.ts')], outfile: join(root, 'dist/yamlBundle.js') }),
   // The language server counts uncached text through a relay thread in a helper process (helperTokenCounter.ts).
   esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/tokenCountRelay.ts')], outfile: join(root, 'dist/tokenCountRelay.js') }),
   esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/tokenCountHelper.ts')], outfile: join(root, 'dist/tokenCountHelper.js') }),

@@ -3,7 +3,7 @@
 // and the `§`-separated memory files.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { stringify } from 'yaml';
+import { yamlLibrary } from '../hermes/sources/yamlLibrary';
 
 /** Hermes' memory entry delimiter (HERMES-FORMATS §5). */
 export const MEMORY_ENTRY_DELIMITER = '\n§\n';
@@ -15,7 +15,7 @@ export function writeText(file: string, text: string): string {
 }
 
 export function writeConfig(profileDir: string, config: Readonly<Record<string, unknown>> | string): string {
-  const text = typeof config === 'string' ? config : stringify(config);
+  const text = typeof config === 'string' ? config : yamlLibrary().stringify(config);
   return writeText(path.join(profileDir, 'config.yaml'), text);
 }
 
@@ -45,7 +45,7 @@ export function renderSkill(spec: SkillSpec): string {
   const front: Record<string, unknown> = { name: spec.name, description: spec.description };
   if (spec.platforms) front.platforms = [...spec.platforms];
   const body = spec.body ?? `# ${spec.name}\n\nSteps for ${spec.name}.\n`;
-  return `---\n${stringify(front)}---\n\n${body}`;
+  return `---\n${yamlLibrary().stringify(front)}---\n\n${body}`;
 }
 
 export function writeSkill(profileDir: string, spec: SkillSpec): string {
@@ -55,7 +55,7 @@ export function writeSkill(profileDir: string, spec: SkillSpec): string {
 /** A category's description lives in the frontmatter of its `DESCRIPTION.md`. */
 export function writeCategoryDescription(profileDir: string, category: string, description: string): string {
   const file = path.join(profileDir, 'skills', ...category.split('/'), 'DESCRIPTION.md');
-  return writeText(file, `---\n${stringify({ description })}---\n\nSkills for ${category}.\n`);
+  return writeText(file, `---\n${yamlLibrary().stringify({ description })}---\n\nSkills for ${category}.\n`);
 }
 
 export function writeMemoryFile(profileDir: string, kind: 'memory' | 'user', entries: readonly string[]): string {

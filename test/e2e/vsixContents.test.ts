@@ -26,10 +26,10 @@ function zipEntries(file: string): string[] {
 describe('the packaged VSIX', () => {
   it('holds the bundles, the native binary, the grammar, the README and nothing else', () => {
     const files = zipEntries(projectVsix()).filter((name) => name.startsWith('extension/')).map((name) => name.slice('extension/'.length));
-    for (const needed of ['package.json', 'readme.md', 'dist/extension.js', 'dist/server.js', 'dist/cli.js', 'dist/cliMain.js', 'dist/o200kEncoder.js', 'dist/tokenCountRelay.js', 'dist/tokenCountHelper.js', 'dist/native/better_sqlite3.node', 'syntaxes/hermes-prompt.tmLanguage.json']) {
+    for (const needed of ['package.json', 'readme.md', 'dist/extension.js', 'dist/server.js', 'dist/cli.js', 'dist/cliMain.js', 'dist/o200kEncoder.js', 'dist/genaiPrices.js', 'dist/yamlBundle.js', 'dist/tokenCountRelay.js', 'dist/tokenCountHelper.js', 'dist/native/better_sqlite3.node', 'syntaxes/hermes-prompt.tmLanguage.json']) {
       assert.ok(files.some((f) => f.toLowerCase() === needed.toLowerCase()), `missing ${needed} in ${files.join(', ')}`);
     }
-    const allowed = /^(package\.json|readme\.md|license(\.txt)?|changelog\.md|dist\/(extension|server|cli|cliMain|o200kEncoder|tokenCountRelay|tokenCountHelper)\.js|dist\/native\/better_sqlite3\.node|syntaxes\/[^/]+\.json|media\/[^/]+\.(svg|png))$/i;
+    const allowed = /^(package\.json|readme\.md|license(\.txt)?|changelog\.md|dist\/(extension|server|cli|cliMain|o200kEncoder|genaiPrices|yamlBundle|tokenCountRelay|tokenCountHelper)\.js|dist\/native\/better_sqlite3\.node|syntaxes\/[^/]+\.json|media\/[^/]+\.(svg|png))$/i;
     assert.deepEqual(files.filter((f) => !allowed.test(f)), [], 'files that should not ship');
   });
 });

@@ -48,8 +48,8 @@ let library: typeof GenaiPrices | undefined;
 function priceLibrary(): typeof GenaiPrices {
   // Loaded on first use: the bundled price data is half a megabyte of JavaScript; commands that show
   // no money should not pay for evaluating it, nor runs whose answers are remembered (priceAnswers.ts).
-  // The package's `require` export is its CJS build.
-  library ??= require('@pydantic/genai-prices') as typeof GenaiPrices;
+  // A bundle of its own next to this one (genaiPrices.ts); the package's `require` export is its CJS build.
+  library ??= require('./genaiPrices.js') as typeof GenaiPrices;
   return library;
 }
 

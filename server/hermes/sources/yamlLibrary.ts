@@ -6,6 +6,7 @@ import type * as Yaml from 'yaml';
 let library: typeof Yaml | undefined;
 
 export function yamlLibrary(): typeof Yaml {
-  library ??= require('yaml') as typeof Yaml;
+  // A bundle of its own next to this one (yamlBundle.ts).
+  library ??= require('./yamlBundle.js') as typeof Yaml;
   return library;
 }

@@ -18,10 +18,9 @@ export const CLI = path.resolve(__dirname, '../../dist/cli.js');
  * state_meta. Without `--all`, ended sessions are only counted.
  */
 export const FLOOR_SQL = `
-SELECT s.id, s.source, s.user_id, s.model, s.model_config, s.system_prompt_hash, s.parent_session_id, s.started_at,
-       s.ended_at, s.end_reason, s.message_count, s.input_tokens, s.cache_read_tokens, s.cache_write_tokens, s.cwd,
-       s.billing_provider, s.billing_mode, s.title, COALESCE(s.last_activity_at, s.started_at) AS last_activity,
-       s.profile_name, s.archived, s.tool_names
+SELECT s.id, s.source, s.model, s.model_config, s.system_prompt_hash, s.parent_session_id, s.started_at, s.ended_at,
+       s.end_reason, s.message_count, s.cwd, s.billing_provider, s.billing_mode, s.title,
+       COALESCE(s.last_activity_at, s.started_at) AS last_activity, s.tool_names
   FROM sessions s WHERE s.ended_at IS NULL ORDER BY last_activity DESC, s.id DESC;
 SELECT COUNT(*) FROM sessions s LEFT JOIN system_prompts sp ON sp.hash = s.system_prompt_hash
  WHERE sp.hash IS NOT NULL OR COALESCE(s.system_prompt, '') <> '';

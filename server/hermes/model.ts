@@ -24,11 +24,13 @@ export interface HermesHome {
   readonly profiles: readonly Profile[];
 }
 
-/** One row of `sessions`, decoded; columns Hermes lacks in a given schema are undefined (§2). */
+/**
+ * One row of `sessions`, decoded: the columns the lens uses (every session read selects them, so
+ * no more); columns Hermes lacks in a given schema are undefined (§2).
+ */
 export interface SessionRecord {
   readonly id: string;
   readonly source: string | undefined;
-  readonly userId: string | undefined;
   readonly model: string | undefined;
   /** Parsed `model_config`; invalid JSON or NULL gives `{}`. */
   readonly modelConfig: Readonly<Record<string, unknown>>;
@@ -39,16 +41,11 @@ export interface SessionRecord {
   readonly endedAt: number | undefined;
   readonly endReason: string | undefined;
   readonly messageCount: number | undefined;
-  readonly inputTokens: number | undefined;
-  readonly cacheReadTokens: number | undefined;
-  readonly cacheWriteTokens: number | undefined;
   readonly cwd: string | undefined;
   readonly billingProvider: string | undefined;
   readonly billingMode: string | undefined;
   readonly title: string | undefined;
   readonly lastActivityAt: number | undefined;
-  readonly profileName: string | undefined;
-  readonly archived: boolean;
   /** Tool names pinned for the session (`tool_names`, JSON list or comma text). */
   readonly toolNames: readonly string[];
 }

@@ -19,6 +19,7 @@ import { memo } from './memo';
 import { judgingDigest } from './judgingDigest';
 import { PersistedAnalyses, transcriptFingerprint } from './persistedAnalyses';
 import { factsOf, type PromptVerdict } from './promptFacts';
+import { SourceDigests } from './sourceDigests';
 import { sessionReport, stillGood, type ReportContext, type ReusableReport } from './sessionReport';
 import type { ProfileReport, SessionReport } from './types';
 
@@ -72,15 +73,21 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
   const cache = options.cache ?? new AnalysisCache();
   cache.profileDir = profile.dir;
   const parts = cache.parts;
-  const config = (parts.config ??= readProfileConfig(paths.config));
+  const includeEnded = options.includeEnded ?? false;
+  const keep = options.keepConnection === true;
+  // `hermes-lens status`: analyses and source digests kept on disk between runs (persist).
+  const persisted = options.persist && !keep && !includeEnded ? PersistedAnalyses.open(paths.stateDb) : undefined;
+  const digests = persisted && new SourceDigests(persisted);
+  const rendering = <T>(render: () => T): T => (digests ? digests.render(render) : render());
+  const config = (parts.config ??= digests ? digests.read(() => readProfileConfig(paths.config)) : readProfileConfig(paths.config));
   const now = options.now ?? Date.now() / 1000;
   const problems = config.problem ? [config.problem] : [];
   // The profile's own files are read once; project context once per cwd (FACTS §4).
   const sourcesFor = (cwd: string | undefined) =>
     memo(cache.sources, cwd ?? '', () => {
-      const own = renderProfileSources(profile, config, {}, parts);
+      const own = rendering(() => renderProfileSources(profile, config, {}, parts));
       Object.assign(parts, own);
-      const projectContext = memo(cache.projectContexts, cwd ?? '', () => renderProjectContext(config, cwd));
+      const projectContext = memo(cache.projectContexts, cwd ?? '', () => rendering(() => renderProjectContext(config, cwd)));
       return { soul: own.soul, skills: own.skills, projectContext, memory: own.memory, user: own.user };
     });
   const base = { name: profile.name, home: profile.dir, dbFile: paths.stateDb, isActive: profile.isActive };
@@ -89,7 +96,6 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const unavailable = `${paths.config} sets database.backend: postgres, so this profile keeps its sessions in PostgreSQL, not state.db; the lens reads state.db only.`;
     return unavailableAnalysis(profile, config, { ...base, unavailable, problems }, sourcesFor);
   }
-  const keep = options.keepConnection === true;
   let store: StateStore;
   try {
     store = keep ? cache.connection(paths.stateDb) : StateStore.openReadOnly(paths.stateDb);
@@ -100,11 +106,9 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
   try {
     // Ended sessions are read only when reported (compaction tips are needed for them alone); the
     // count of stored prompts over all sessions is then one aggregate query.
-    const includeEnded = options.includeEnded ?? false;
     const db = keep ? readThroughKept(store, cache, includeEnded, options.deferStoredPromptCount === true, options.sessionScan ?? 'full') : readOnce(store, includeEnded);
     const { listed, storedPromptSessions, meta } = db;
     const everything = includeEnded ? listed : undefined;
-    const persisted = options.persist && !keep && !includeEnded ? PersistedAnalyses.open(paths.stateDb) : undefined;
     readTranscriptSizes(listed, store, cache, persisted);
     const prompts: PromptReader = {
       text: (key) => store.promptText(key) ?? '',
@@ -113,7 +117,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const sessions: SessionReport[] = [];
     const world = cache.world(config, meta, options.priceOverrides);
     const reportContext: ReportContext = { world, profileName: profile.name, everything, now, priceOverrides: options.priceOverrides, prices: new Map(), tools: new Map() };
-    const judging: JudgingContext = { cache, config, sourcesFor, digests: new Map(), verdicts: new Map() };
+    const judging: JudgingContext = { cache, config, sourcesFor, digests, verdicts: new Map() };
     // Each session's last report, kept by the cache and updated in place: after a Hermes write to one
     // session only that entry changes. A compaction tip depends on every session, so when ended
     // sessions are reported nothing is kept.
@@ -131,6 +135,9 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       sessions.push(reusable.report);
     }
     if (reports.size > listed.length) forgetUnlisted(reports, listed, cache);
+    // Sources whose digests all came from disk had nothing to report when they were kept.
+    const sourceProblems = digests?.fromDisk ? [] : sourceProblemsOf([sourcesFor(undefined), ...cwdsOf(sessions).map(sourcesFor)]);
+    digests?.save(sourceProblems.length > 0, Date.now());
     persisted?.save();
     return {
       profile,
@@ -141,7 +148,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
         storedPromptSessions,
         requestedEpoch: profileRequestedEpoch(meta),
         sessions,
-        problems: [...problems, ...sourceProblemsOf([sourcesFor(undefined), ...cwdsOf(sessions).map(sourcesFor)])],
+        problems: [...problems, ...sourceProblems],
         totals: totalsOf(sessions),
       },
       sourcesFor,
@@ -182,8 +189,8 @@ interface JudgingContext {
   readonly cache: AnalysisCache;
   readonly config: ProfileConfig;
   readonly sourcesFor: (cwd: string | undefined) => RenderedSources;
-  /** judgingDigest per session cwd ('' = none), for verdicts kept on disk. */
-  readonly digests: Map<string, string>;
+  /** judgingDigest per session cwd, for verdicts kept on disk (with them, else undefined). */
+  readonly digests: SourceDigests | undefined;
   /** This evaluation's verdicts by prompt key, then cwd. */
   readonly verdicts: Map<string, Map<string, PromptVerdict>>;
 }
@@ -199,7 +206,7 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
   // The first session of a prompt and cwd decides, as the anatomy is parsed for its model.
   const byCwd = memo(ctx.verdicts, promptKey, () => new Map<string, PromptVerdict>());
   return memo(byCwd, record.cwd ?? '', () => {
-    const digest = persisted && memo(ctx.digests, record.cwd ?? '', () => judgingDigest(ctx.config, ctx.sourcesFor(record.cwd)));
+    const digest = ctx.digests?.digest(record.cwd, () => judgingDigest(ctx.config, ctx.sourcesFor(record.cwd)));
     const kept = digest !== undefined ? persisted!.verdict(promptKey, record.cwd, digest, record.model) : undefined;
     if (kept) return kept;
     const anatomy = ctx.cache.anatomy(promptKey, record.model, prompts);

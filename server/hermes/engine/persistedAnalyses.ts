@@ -15,6 +15,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tokenCacheDir } from '../cost/tokenCountStore';
 import type { ChangeKind, SessionRecord, SourceKind, StaleReason, TierName, TranscriptSize } from '../model';
+import type { PackedReads } from '../sources/readLog';
 import { JUDGING_VERSION } from './judgingDigest';
 import type { PromptVerdict } from './promptFacts';
 
@@ -31,6 +32,14 @@ interface FileShape {
   readonly db: { readonly file: string; readonly dev: number; readonly ino: number };
   readonly transcripts: readonly TranscriptRow[];
   readonly verdicts: readonly VerdictRow[];
+  readonly sources?: KeptSources;
+}
+
+/** The judging digest per session cwd and what rendering the sources read (sourceDigests.ts). */
+interface KeptSources {
+  readonly environment: string;
+  readonly reads: PackedReads;
+  readonly digests: ReadonlyArray<readonly [cwd: string, digest: string]>;
 }
 
 /** Hermes raises these with every turn: the same values, the same live transcript. */
@@ -47,6 +56,7 @@ export class PersistedAnalyses {
   private changed = false;
   /** Whether a file was there to read (a first file for a database sweeps out forgotten ones). */
   private found = false;
+  private sources: KeptSources | undefined;
 
   private constructor(
     private readonly file: string,
@@ -117,6 +127,23 @@ export class PersistedAnalyses {
     this.changed = true;
   }
 
+  /** The digests and reads kept by an earlier run in this environment (still to be checked: readsStillHold). */
+  keptSources(environment: string): { reads: PackedReads; digests: ReadonlyMap<string, string> } | undefined {
+    const kept = this.sources;
+    return kept && kept.environment === environment ? { reads: kept.reads, digests: new Map(kept.digests) } : undefined;
+  }
+
+  dropSources(): void {
+    if (this.sources === undefined) return;
+    this.sources = undefined;
+    this.changed = true;
+  }
+
+  keepSources(environment: string, reads: PackedReads, digests: ReadonlyMap<string, string>): void {
+    this.sources = { environment, reads, digests: [...digests] };
+    this.changed = true;
+  }
+
   /** Writes what this run used and made, when that differs from what was read. */
   save(): void {
     const transcripts: TranscriptRow[] = [];
@@ -125,7 +152,7 @@ export class PersistedAnalyses {
     }
     const verdicts = [...this.verdicts].filter(([key]) => this.usedVerdicts.has(key)).map(([, v]) => v.row);
     if (!this.changed && transcripts.length === this.transcripts.size && verdicts.length === this.verdicts.size) return;
-    const shape: FileShape = { format: FORMAT, judging: JUDGING_VERSION, db: this.db, transcripts, verdicts };
+    const shape: FileShape = { format: FORMAT, judging: JUDGING_VERSION, db: this.db, transcripts, verdicts, ...(this.sources ? { sources: this.sources } : {}) };
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
       if (!this.found) sweepForgotten(path.dirname(this.file));
@@ -157,6 +184,7 @@ export class PersistedAnalyses {
       }
     }
     for (const row of shape.verdicts) if (isVerdictRow(row)) this.verdicts.set(verdictKey(row[0], row[1] || undefined), { row });
+    if (isKeptSources(shape.sources)) this.sources = shape.sources;
   }
 }
 
@@ -197,6 +225,18 @@ const CHANGES: ReadonlySet<unknown> = new Set<ChangeKind>(['added', 'removed', '
 
 function isTranscriptRow(row: unknown): row is TranscriptRow {
   return Array.isArray(row) && row.length === 6 && typeof row[0] === 'string' && typeof row[1] === 'string' && row.slice(2).every(isCount);
+}
+
+function isKeptSources(value: unknown): value is KeptSources {
+  if (!value || typeof value !== 'object') return false;
+  const { environment, reads, digests } = value as Partial<KeptSources>;
+  return (
+    typeof environment === 'string' &&
+    typeof reads?.paths === 'string' &&
+    typeof reads.seen === 'string' &&
+    Array.isArray(digests) &&
+    digests.every((d) => Array.isArray(d) && d.length === 2 && typeof d[0] === 'string' && typeof d[1] === 'string')
+  );
 }
 
 function isVerdictRow(row: unknown): row is VerdictRow {

@@ -5,13 +5,13 @@
 //
 // Rendering works on "runs" (pieces of text that remember which file offset they came from) so a
 // truncation's dropped middle and a BLOCKED match can be pointed at in the file's own lines.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { stripHermesMdFrontmatter } from './frontmatter';
 import { blockedMessage, locateFindings, scanContextContent } from './injectionScan';
 import { PROJECT_CONTEXT_PREFIX } from './literals';
 import { positionsOf } from './positions';
 import { pyLstrip, pyRstrip, pyStrip } from './pyText';
+import { listFolderNames, realPath, statPath } from './readLog';
 import { isFile, readTextIfPresent } from './readText';
 import { truncateContextText, truncationFix, type Truncation } from './truncate';
 import type { FileContribution, ProjectContext, ProjectContextKind, SourceProblem } from './types';
@@ -104,7 +104,7 @@ function realpath(p: string): string | undefined {
   try {
     // One realpath(3) call where the JavaScript version lstat()s every component; on Windows the
     // native call resolves drives and shares differently, so there the JavaScript one stays.
-    return process.platform === 'win32' ? fs.realpathSync(p) : fs.realpathSync.native(p);
+    return realPath(p);
   } catch {
     return undefined;
   }
@@ -114,7 +114,7 @@ function realpath(p: string): string | undefined {
 function findGitRoot(start: string, stopAt: string | undefined): string | undefined {
   for (let dir = start; ; dir = path.dirname(dir)) {
     try {
-      if (fs.statSync(path.join(dir, '.git'), { throwIfNoEntry: false })) return dir;
+      if (statPath(path.join(dir, '.git'))) return dir;
     } catch {
       // not here (ENOTDIR, EACCES)
     }
@@ -150,8 +150,8 @@ function load(ctx: Ctx, file: string): LoadedFile | undefined {
 
 function fileId(file: string): string {
   try {
-    const st = fs.statSync(file);
-    return `${st.dev}:${st.ino}`;
+    const st = statPath(file);
+    return st ? `${st.dev}:${st.ino}` : file;
   } catch {
     return file;
   }
@@ -351,7 +351,7 @@ function cursorCandidates(cwd: string): Array<{ file: string; label: string }> {
   try {
     // pathlib's glob matches dot-files too, case-sensitively except on Windows.
     const mdc = process.platform === 'win32' ? /\.mdc$/i : /\.mdc$/;
-    names = fs.readdirSync(rulesDir).filter((n) => mdc.test(n));
+    names = listFolderNames(rulesDir).filter((n) => mdc.test(n));
   } catch {
     names = [];
   }

@@ -2,6 +2,7 @@
 // Hermes then skips the file), optionally dropping one BOM (`utf-8-sig`). Never throws: a file
 // that cannot be used becomes a SourceProblem.
 import * as fs from 'node:fs';
+import { noteFileRead, noteFileUnread, statPath } from './readLog';
 import type { SourceProblem } from './types';
 
 export type TextRead =
@@ -42,9 +43,16 @@ export function readText(file: string, options: { readonly dropBom: boolean }): 
  * blocks and a device (`/dev/zero`) is never read without end: either throws `ENOTREG`.
  */
 export function readRegularFile(file: string): Buffer {
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    noteFileUnread(file);
+    throw error;
+  }
   try {
     const stat = fs.fstatSync(fd);
+    noteFileRead(file, stat);
     if (stat.isDirectory()) throw Object.assign(new Error(`${file} is a directory`), { code: 'EISDIR' });
     if (!stat.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'ENOTREG' });
     return readToEnd(fd, stat.size);
@@ -83,7 +91,7 @@ function unusable(file: string, code: 'unreadable' | 'binary', message: string):
  */
 export function readTextIfPresent(file: string, options: { readonly dropBom: boolean }): TextRead {
   try {
-    if (fs.statSync(file, { throwIfNoEntry: false }) === undefined) return { ok: false, missing: true };
+    if (statPath(file) === undefined) return { ok: false, missing: true };
   } catch {
     // ENOTDIR, EACCES, a link loop: readText says which
   }
@@ -93,7 +101,7 @@ export function readTextIfPresent(file: string, options: { readonly dropBom: boo
 /** True when `file` exists and is (or links to) a regular file, like Python's `Path.is_file()`. */
 export function isFile(file: string): boolean {
   try {
-    return fs.statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+    return statPath(file)?.isFile() ?? false;
   } catch {
     return false;
   }

@@ -4,6 +4,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pyStrip, sortByCodePoints } from './pyText';
+import { listFolder, realPath, statPath } from './readLog';
+import { readRegularFile } from './readText';
 
 const EXCLUDED_DIRS = new Set([
   '.git', '.github', '.hub', '.archive', '.venv', 'venv', 'node_modules', 'site-packages', '__pycache__',
@@ -16,7 +18,7 @@ export const ORG_MIRROR_DIR = '_org';
 /** The org whose mirror may load (`_org/.active_org`), or undefined: then no org skill loads. */
 export function activeOrgId(skillsDir: string): string | undefined {
   try {
-    return pyStrip(fs.readFileSync(path.join(skillsDir, ORG_MIRROR_DIR, '.active_org'), 'utf8')) || undefined;
+    return pyStrip(readRegularFile(path.join(skillsDir, ORG_MIRROR_DIR, '.active_org')).toString('utf8')) || undefined;
   } catch {
     return undefined;
   }
@@ -46,7 +48,7 @@ export function findSkillFiles(skillsRoot: string): SkillFiles {
   const walk = (dir: string, real: string) => {
     let entries: fs.Dirent[];
     try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
+      entries = listFolder(dir);
     } catch {
       return; // os.walk ignores directories it cannot list
     }
@@ -93,7 +95,7 @@ function isDirectory(prefix: string, entry: fs.Dirent): boolean {
   if (entry.isDirectory()) return true;
   if (!entry.isSymbolicLink()) return false;
   try {
-    return fs.statSync(prefix + entry.name).isDirectory();
+    return statPath(prefix + entry.name)?.isDirectory() ?? false;
   } catch {
     return false;
   }
@@ -103,7 +105,7 @@ function realpath(dir: string): string | undefined {
   try {
     // One realpath(3) call; the JavaScript realpathSync lstat()s every component of every path.
     // Only compared with each other (loop detection), so the two never mix.
-    return fs.realpathSync.native(dir);
+    return realPath(dir);
   } catch {
     return undefined;
   }

@@ -1,14 +1,14 @@
 // The skills index of the prompt (FACTS §4, HERMES-FORMATS §4): one line per visible skill, its
 // frontmatter name and description cut to 60 characters, grouped by category. Only those fields
 // reach the prompt, so editing a skill's body changes nothing here.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ProfileConfig } from '../config';
 import { frontmatterValueSpan, parseFrontmatter } from './frontmatter';
 import { isJsWhitespace } from './jsWhitespace';
 import { lineRange, positionsOf } from './positions';
 import { codePointLength, compareCodePoints, pyStr, pyStrip, sliceCodePoints, unitOffset } from './pyText';
-import { readText } from './readText';
+import { statPath } from './readLog';
+import { readRegularFile, readText } from './readText';
 import { findSkillFiles, ORG_MIRROR_DIR } from './skillTree';
 import type { SkillEntry, SkillsIndex, SourceProblem } from './types';
 
@@ -246,15 +246,35 @@ function matchesEnvironment(environments: unknown): boolean {
 }
 
 function environmentActive(env: string): boolean {
-  if (env === 'docker') return fs.existsSync('/.dockerenv') || fs.existsSync('/run/.containerenv');
+  if (env === 'docker') return exists('/.dockerenv') || exists('/run/.containerenv');
   if (env === 's6') return isDir('/run/s6') || isDir('/package/admin/s6-overlay');
-  // kanban: a dispatcher-spawned worker; a profile opted into the kanban toolset is not visible here.
+  return kanbanWorker();
+}
+
+/** kanban: a dispatcher-spawned worker; a profile opted into the kanban toolset is not visible here. */
+function kanbanWorker(): boolean {
   return Boolean(process.env.HERMES_KANBAN_TASK || process.env.HERMES_KANBAN_BOARD);
+}
+
+/**
+ * What the skills index depends on besides the files it reads (readLog.ts notes those): the
+ * platform and the process environment it consults. Equal keys and equal reads render alike.
+ */
+export function skillsEnvironmentKey(platform: string = process.platform): string {
+  return `${platform}:kanban=${kanbanWorker()}`;
+}
+
+function exists(file: string): boolean {
+  try {
+    return statPath(file) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 function isDir(dir: string): boolean {
   try {
-    return fs.statSync(dir).isDirectory();
+    return statPath(dir)?.isDirectory() ?? false;
   } catch {
     return false;
   }
@@ -262,7 +282,7 @@ function isDir(dir: string): boolean {
 
 function orgAuthor(skillsDir: string, orgId: string): string {
   try {
-    const raw = fs.readFileSync(path.join(skillsDir, ORG_MIRROR_DIR, orgId, '.org-provenance.json'), 'utf8').replace(/^\uFEFF/, '');
+    const raw = readRegularFile(path.join(skillsDir, ORG_MIRROR_DIR, orgId, '.org-provenance.json')).toString('utf8').replace(/^\uFEFF/, '');
     const prov = JSON.parse(raw) as Record<string, unknown>;
     return String(prov.author_device || '') || String(prov.author_user_id || '');
   } catch {

@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HermesError } from '../errors';
 import type { SessionRecord, TranscriptMessage, TranscriptSize } from '../model';
-import { decodeMessageContent, optionalNumber, optionalString, parseModelConfig, parseToolNames } from './codec';
+import { decodeMessageContent, optionalNumber, optionalString, parseModelConfig } from './codec';
+import { DecodedColumns } from './decodedColumns';
 import { openConnection, type Row, type SqliteConnection, type SqliteStatement } from './connection';
 import { hasColumn, hasTable, readSchema, type SchemaInfo } from './schema';
 import { compareCodePoints } from '../sources/pyText';
@@ -74,7 +75,9 @@ export class StateStore {
     }
   }
 
-  /** Prepared statements by SQL text, reused for the per-prompt and per-session reads. */
+  /** The JSON columns of session rows, decoded once per distinct text. */
+  private readonly decoded = new DecodedColumns();
+    /** Prepared statements by SQL text, reused for the per-prompt and per-session reads. */
   private readonly statements = new Map<string, SqliteStatement>();
   private octetLength: boolean | undefined;
 
@@ -118,7 +121,7 @@ export class StateStore {
   /** Sessions, newest activity first; ended ones only when asked. */
   listSessions(options: { includeEnded?: boolean } = {}): SessionRecord[] {
     const q = this.sessionQuery(options);
-    return this.read(() => this.statement(`SELECT ${q.columns.join(', ')} ${q.from} ${q.where}`).values().map(toSessionRecord)).sort(byActivity);
+    return this.read(() => this.statement(`SELECT ${q.columns.join(', ')} ${q.from} ${q.where}`).values().map((row) => this.toSessionRecord(row))).sort(byActivity);
   }
 
   /**
@@ -137,7 +140,7 @@ export class StateStore {
       if (changed.length > 0) {
         const where = `${q.where ? `${q.where} AND` : 'WHERE'} s.id IN (SELECT value FROM json_each(?))`;
         for (const row of this.statement(`SELECT ${q.columns.join(', ')} ${q.from} ${where}`).values(JSON.stringify(changed))) {
-          const record = toSessionRecord(row);
+          const record = this.toSessionRecord(row);
           fresh.set(record.id, record);
         }
       }
@@ -189,7 +192,7 @@ export class StateStore {
     const where = `${q.where ? `${q.where} AND` : 'WHERE'} s.id IN (SELECT value FROM json_each(?))`;
     const rows = this.read(() => this.statement(`SELECT ${q.columns.join(', ')}, ${stampOf(q.columns)} AS stamp ${q.from} ${where}`).values(JSON.stringify([...touched])));
     const kept = known.filter((s) => !touched.has(s.record.id));
-    for (const row of rows) insertByActivity(kept, { stamp: String(row[SESSION_COLUMNS.length]), record: toSessionRecord(row) });
+    for (const row of rows) insertByActivity(kept, { stamp: String(row[SESSION_COLUMNS.length]), record: this.toSessionRecord(row) });
     return kept;
   }
 
@@ -216,7 +219,7 @@ export class StateStore {
   session(id: string): SessionRecord | undefined {
     const q = this.sessionQuery({ includeEnded: true });
     const [row] = this.read(() => this.statement(`SELECT ${q.columns.join(', ')} ${q.from} WHERE s.id = ?`).values(id));
-    return row ? toSessionRecord(row) : undefined;
+    return row ? this.toSessionRecord(row) : undefined;
   }
 
   /** The stored prompt of a session: `COALESCE(system_prompts.prompt, sessions.system_prompt)`. */
@@ -439,6 +442,28 @@ export class StateStore {
     return (this.octetLength ??= sqliteAtLeast(this.db, 3, 43));
   }
 
+  /** A session row as selected by sessionQuery: its values in SESSION_COLUMNS order. */
+  private toSessionRecord(r: readonly unknown[]): SessionRecord {
+    return {
+      id: String(r[AT.id]),
+      source: optionalString(r[AT.source]),
+      model: optionalString(r[AT.model]),
+      modelConfig: this.decoded.modelConfig(r[AT.model_config]),
+      promptKey: optionalString(r[AT.prompt_key]),
+      parentSessionId: optionalString(r[AT.parent_session_id]),
+      startedAt: optionalNumber(r[AT.started_at]),
+      endedAt: optionalNumber(r[AT.ended_at]),
+      endReason: optionalString(r[AT.end_reason]),
+      messageCount: optionalNumber(r[AT.message_count]),
+      cwd: optionalString(r[AT.cwd]),
+      billingProvider: optionalString(r[AT.billing_provider]),
+      billingMode: optionalString(r[AT.billing_mode]),
+      title: optionalString(r[AT.title]),
+      lastActivityAt: optionalNumber(r[AT.last_activity]),
+      toolNames: this.decoded.toolNames(r[AT.tool_names]),
+    };
+  }
+
   private statement(sql: string): SqliteStatement {
     let statement = this.statements.get(sql);
     if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
@@ -514,40 +539,11 @@ export function byActivity(a: SessionRecord, b: SessionRecord): number {
 
 /** The session columns every session read selects, in this order (sessionQuery; toSessionRecord reads them by position). */
 const SESSION_COLUMNS = [
-  'id', 'source', 'user_id', 'model', 'model_config', 'prompt_key', 'parent_session_id', 'started_at', 'ended_at', 'end_reason',
-  'message_count', 'input_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cwd', 'billing_provider', 'billing_mode', 'title',
-  'last_activity', 'profile_name', 'archived', 'tool_names',
+  'id', 'source', 'model', 'model_config', 'prompt_key', 'parent_session_id', 'started_at', 'ended_at', 'end_reason',
+  'message_count', 'cwd', 'billing_provider', 'billing_mode', 'title', 'last_activity', 'tool_names',
 ] as const;
 type SessionColumn = (typeof SESSION_COLUMNS)[number];
 const AT = Object.fromEntries(SESSION_COLUMNS.map((name, i) => [name, i])) as Record<SessionColumn, number>;
-
-/** A session row as selected by sessionQuery: its values in SESSION_COLUMNS order. */
-function toSessionRecord(r: readonly unknown[]): SessionRecord {
-  return {
-    id: String(r[AT.id]),
-    source: optionalString(r[AT.source]),
-    userId: optionalString(r[AT.user_id]),
-    model: optionalString(r[AT.model]),
-    modelConfig: parseModelConfig(r[AT.model_config]),
-    promptKey: optionalString(r[AT.prompt_key]),
-    parentSessionId: optionalString(r[AT.parent_session_id]),
-    startedAt: optionalNumber(r[AT.started_at]),
-    endedAt: optionalNumber(r[AT.ended_at]),
-    endReason: optionalString(r[AT.end_reason]),
-    messageCount: optionalNumber(r[AT.message_count]),
-    inputTokens: optionalNumber(r[AT.input_tokens]),
-    cacheReadTokens: optionalNumber(r[AT.cache_read_tokens]),
-    cacheWriteTokens: optionalNumber(r[AT.cache_write_tokens]),
-    cwd: optionalString(r[AT.cwd]),
-    billingProvider: optionalString(r[AT.billing_provider]),
-    billingMode: optionalString(r[AT.billing_mode]),
-    title: optionalString(r[AT.title]),
-    lastActivityAt: optionalNumber(r[AT.last_activity]),
-    profileName: optionalString(r[AT.profile_name]),
-    archived: Boolean(Number(r[AT.archived] ?? 0)),
-    toolNames: parseToolNames(r[AT.tool_names]),
-  };
-}
 
 /** Turns SQLite's codes into messages that name the file and say what to do. */
 export function translateSqliteError(error: unknown, file: string, purpose: 'read' | 'write' = 'read'): unknown {

@@ -4,11 +4,10 @@ import { compactionTip } from '../../../server/hermes/refresh/compactionTip';
 
 function session(id: string, extra: Partial<SessionRecord> = {}): SessionRecord {
   return {
-    id, source: 'cli', userId: undefined, model: 'm', modelConfig: {}, promptKey: undefined,
-    parentSessionId: undefined, startedAt: 0, endedAt: undefined, endReason: undefined, messageCount: 0,
-    inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cwd: undefined, billingProvider: undefined,
-    billingMode: undefined, title: undefined, lastActivityAt: 0, profileName: undefined, archived: false,
-    toolNames: [], ...extra,
+    id, source: 'cli', model: 'm', modelConfig: {}, promptKey: undefined, parentSessionId: undefined,
+    startedAt: 0, endedAt: undefined, endReason: undefined, messageCount: 0, cwd: undefined,
+    billingProvider: undefined, billingMode: undefined, title: undefined, lastActivityAt: 0, toolNames: [],
+    ...extra,
   };
 }
 

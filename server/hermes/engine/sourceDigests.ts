@@ -1,0 +1,68 @@
+// The judging digest of each session cwd (judgingDigest.ts) for `hermes-lens status`, kept on disk
+// with what rendering the sources read to make it (readLog.ts). While those reads still hold (a
+// stat of each path they touched says so), the next run takes the digests as they are and renders
+// nothing: not SOUL.md, not a thousand skills, not every project's context files. With the
+// verdicts kept beside them (persistedAnalyses.ts), a status of an unchanged home then reads the
+// sessions' rows and little else.
+//
+// Digests are kept only from a run whose sources had no problem to report (so a run that takes
+// them has none to report either, and no message quoting a file is kept), that saw nothing change
+// in the seconds before (a change within the clock's grain could look like no change), and with
+// the environment the skills index depends on.
+import { ReadRecording, readsStillHold } from '../sources/readLog';
+import { skillsEnvironmentKey } from '../sources/skills';
+import type { PersistedAnalyses } from './persistedAnalyses';
+
+/** A change this recent may share its file times with the next one: such reads are not kept. */
+const RACY_MS = 3000;
+
+export class SourceDigests {
+  private readonly recording = new ReadRecording();
+  private rendered = false;
+  /** Digests kept by an earlier run whose reads still hold, by cwd ('' = none). */
+  private readonly kept: ReadonlyMap<string, string> | undefined;
+  private readonly made = new Map<string, string>();
+  private readonly environment = skillsEnvironmentKey();
+
+  constructor(private readonly persisted: PersistedAnalyses) {
+    const kept = persisted.keptSources(this.environment);
+    this.kept = kept !== undefined && readsStillHold(kept.reads) ? kept.digests : undefined;
+  }
+
+  /** Runs `render` (a rendering of sources for a digest), noting what it reads. */
+  render<T>(render: () => T): T {
+    this.rendered = true;
+    return this.read(render);
+  }
+
+  /** Runs `read` (config.yaml, read every run), noting what it reads without counting as a rendering. */
+  read<T>(read: () => T): T {
+    return this.recording.during(read);
+  }
+
+  /** The digest of `cwd`: kept, or made now by `make` (which renders through `render`). */
+  digest(cwd: string | undefined, make: () => string): string {
+    const key = cwd ?? '';
+    const kept = this.kept?.get(key);
+    if (kept !== undefined) return kept;
+    let made = this.made.get(key);
+    if (made === undefined) this.made.set(key, (made = make()));
+    return made;
+  }
+
+  /** Whether every source this run needed came from the kept digests (nothing was rendered). */
+  get fromDisk(): boolean {
+    return this.kept !== undefined && !this.rendered;
+  }
+
+  /**
+   * Keeps this run's digests and reads for the next run, when it can trust them (see above). A run
+   * that took kept digests and rendered more (a new session cwd) has not read everything the kept
+   * ones came from: they are dropped, and the next run renders all and keeps what it read.
+   */
+  save(problemsToReport: boolean, nowMs: number): void {
+    if (!this.rendered) return;
+    if (this.kept !== undefined || problemsToReport || this.recording.newestChangeMs > nowMs - RACY_MS) this.persisted.dropSources();
+    else this.persisted.keepSources(this.environment, this.recording.pack(), this.made);
+  }
+}

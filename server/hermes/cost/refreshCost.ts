@@ -40,56 +40,45 @@ export interface RefreshCost {
 
 const SUBSCRIPTION_INCLUDED = 'subscription_included';
 
-/** What the estimate is made of: the clipped inputs and, with prices, the per-token rates. */
-interface CostTerms {
-  readonly prefix: number;
-  readonly added: number;
-  readonly last: number | undefined;
-  readonly ttl: number;
-  readonly warm: boolean;
-  readonly apiEquivalent: boolean;
-  readonly rates: { readonly writePerMTok: number; readonly readPerMTok: number } | undefined;
-}
-
-function termsOf(input: RefreshCostInput): CostTerms {
-  const prefix = nonNegative(input.prefixTokens);
-  const added = nonNegative(input.systemPromptDeltaTokens);
-  const ttl = nonNegative(input.ttlSeconds);
+/** The write and read prices ($/MTok) that apply to the refreshed request, when prices are known. */
+function writeAndRead(input: RefreshCostInput, prefix: number, added: number, ttl: number): [write: number, read: number] | undefined {
+  if (!input.prices) return undefined;
   // The request after a refresh carries P + ΔS tokens: long-context tiers apply to the whole request.
-  const prices = input.prices && pricesForPromptTokens(input.prices, prefix + added);
-  return {
-    prefix,
-    added,
-    last: finite(input.lastActivityAt),
-    ttl,
-    warm: isCacheWarm(input.lastActivityAt, input.ttlSeconds, input.now),
-    apiEquivalent: isApiEquivalent(input.billingMode),
-    rates: prices && { writePerMTok: cacheWritePrice(prices, ttl), readPerMTok: prices.cacheReadPerMTok },
-  };
+  const prices = pricesForPromptTokens(input.prices, prefix + added);
+  return [cacheWritePrice(prices, ttl), prices.cacheReadPerMTok];
 }
 
 /** The figures alone: the engine costs thousands of sessions per evaluation and shows no sentence. */
 export function estimateRefreshCost(input: RefreshCostInput): RefreshCost {
-  const t = termsOf(input);
-  const cacheExpiresAt = t.last !== undefined ? t.last + t.ttl : undefined;
-  if (!t.rates) return { warm: t.warm, cacheExpiresAt, extraUsd: undefined, coldUsd: undefined, apiEquivalent: t.apiEquivalent };
-  const write = t.rates.writePerMTok / 1e6;
-  const read = t.rates.readPerMTok / 1e6;
-  const coldUsd = t.added * write;
-  const lost = t.prefix * Math.max(0, write - read);
-  return { warm: t.warm, cacheExpiresAt, extraUsd: t.warm ? lost + coldUsd : coldUsd, coldUsd, apiEquivalent: t.apiEquivalent };
+  const prefix = nonNegative(input.prefixTokens);
+  const added = nonNegative(input.systemPromptDeltaTokens);
+  const ttl = nonNegative(input.ttlSeconds);
+  const last = finite(input.lastActivityAt);
+  const warm = isCacheWarm(input.lastActivityAt, input.ttlSeconds, input.now);
+  const cacheExpiresAt = last !== undefined ? last + ttl : undefined;
+  const apiEquivalent = isApiEquivalent(input.billingMode);
+  const rates = writeAndRead(input, prefix, added, ttl);
+  if (!rates) return { warm, cacheExpiresAt, extraUsd: undefined, coldUsd: undefined, apiEquivalent };
+  const write = rates[0] / 1e6;
+  const read = rates[1] / 1e6;
+  const coldUsd = added * write;
+  const lost = prefix * Math.max(0, write - read);
+  return { warm, cacheExpiresAt, extraUsd: warm ? lost + coldUsd : coldUsd, coldUsd, apiEquivalent };
 }
 
 /** The arithmetic of estimateRefreshCost as a short sentence, for a person reading the figure. */
 export function explainRefreshCost(input: RefreshCostInput): string {
-  const t = termsOf(input);
-  const note = t.apiEquivalent ? ' (API-equivalent: billed as subscription_included)' : '';
-  if (!t.rates) return `price unknown for this model; add it to the price overrides file to see a figure${note}`;
-  const { writePerMTok, readPerMTok } = t.rates;
-  const growth = t.added > 0 ? `${formatCount(t.added)} added tokens × ${formatRate(writePerMTok)}/MTok write` : 'no added tokens';
-  return t.warm
-    ? `cache warm: ${formatCount(t.prefix)} prefix tokens × (${formatRate(writePerMTok)} write − ${formatRate(readPerMTok)} read)/MTok + ${growth}${note}`
-    : `cache ${t.last === undefined ? 'state unknown, counted as expired' : 'expired'}: the next turn re-writes the prefix anyway; only ${growth}${note}`;
+  const prefix = nonNegative(input.prefixTokens);
+  const added = nonNegative(input.systemPromptDeltaTokens);
+  const warm = isCacheWarm(input.lastActivityAt, input.ttlSeconds, input.now);
+  const note = isApiEquivalent(input.billingMode) ? ' (API-equivalent: billed as subscription_included)' : '';
+  const rates = writeAndRead(input, prefix, added, nonNegative(input.ttlSeconds));
+  if (!rates) return `price unknown for this model; add it to the price overrides file to see a figure${note}`;
+  const [writePerMTok, readPerMTok] = rates;
+  const growth = added > 0 ? `${formatCount(added)} added tokens × ${formatRate(writePerMTok)}/MTok write` : 'no added tokens';
+  return warm
+    ? `cache warm: ${formatCount(prefix)} prefix tokens × (${formatRate(writePerMTok)} write − ${formatRate(readPerMTok)} read)/MTok + ${growth}${note}`
+    : `cache ${finite(input.lastActivityAt) === undefined ? 'state unknown, counted as expired' : 'expired'}: the next turn re-writes the prefix anyway; only ${growth}${note}`;
 }
 
 /** Hermes' `billing_mode` says the money figures are API-equivalents, not a bill. */

@@ -203,17 +203,24 @@ const NOT_JUDGED: JudgedPrompt = { reasons: [], deltaTokens: 0 };
  * sources (when `persisted` is given), else parsed and judged (and then kept).
  */
 function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: string, prompts: PromptReader, persisted: PersistedAnalyses | undefined): PromptVerdict {
-  // The first session of a prompt and cwd decides, as the anatomy is parsed for its model.
-  const byCwd = memo(ctx.verdicts, promptKey, () => new Map<string, PromptVerdict>());
-  return memo(byCwd, record.cwd ?? '', () => {
-    const digest = ctx.digests?.digest(record.cwd, () => judgingDigest(ctx.config, ctx.sourcesFor(record.cwd)));
-    const kept = digest !== undefined ? persisted!.verdict(promptKey, record.cwd, digest, record.model) : undefined;
-    if (kept) return kept;
-    const anatomy = ctx.cache.anatomy(promptKey, record.model, prompts);
-    const verdict = { prompt: factsOf(anatomy), judged: judge(ctx, record, promptKey, anatomy) };
-    if (digest !== undefined) persisted!.keepVerdict(promptKey, record.cwd, digest, record.model, verdict);
-    return verdict;
-  });
+  // The first session of a prompt and cwd decides, as the anatomy is parsed for its model. (No
+  // closures here: this runs for every session of every re-evaluation.)
+  const cwd = record.cwd ?? '';
+  let byCwd = ctx.verdicts.get(promptKey);
+  if (!byCwd) ctx.verdicts.set(promptKey, (byCwd = new Map()));
+  const known = byCwd.get(cwd);
+  if (known) return known;
+  const digest = ctx.digests?.digest(record.cwd, () => judgingDigest(ctx.config, ctx.sourcesFor(record.cwd)));
+  const kept = digest !== undefined ? persisted!.verdict(promptKey, record.cwd, digest, record.model) : undefined;
+  if (kept) {
+    byCwd.set(cwd, kept);
+    return kept;
+  }
+  const anatomy = ctx.cache.anatomy(promptKey, record.model, prompts);
+  const verdict = { prompt: factsOf(anatomy), judged: judge(ctx, record, promptKey, anatomy) };
+  if (digest !== undefined) persisted!.keepVerdict(promptKey, record.cwd, digest, record.model, verdict);
+  byCwd.set(cwd, verdict);
+  return verdict;
 }
 
 /**
@@ -222,7 +229,8 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
  */
 function judge(ctx: JudgingContext, record: SessionRecord, promptKey: string, anatomy: PromptAnatomy): JudgedPrompt {
   const sources = ctx.sourcesFor(record.cwd);
-  const byCwd = memo(ctx.cache.staleness, promptKey, () => new Map<string, Judgement>());
+  let byCwd = ctx.cache.staleness.get(promptKey);
+  if (!byCwd) ctx.cache.staleness.set(promptKey, (byCwd = new Map<string, Judgement>()));
   const previous = byCwd.get(record.cwd ?? '');
   if (previous && previous.sources === sources && previous.stored === anatomy) return previous;
   const judged = judgePrompt(anatomy, sources, record.cwd, { skillMemo: ctx.cache.skillReasons, model: record.model }, previous);

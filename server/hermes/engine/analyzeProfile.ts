@@ -10,7 +10,7 @@ import { profilePaths } from '../home';
 import type { Profile, SessionRecord } from '../model';
 import { profileRequestedEpoch } from '../refresh/epochs';
 import { renderProfileSources, renderProjectContext } from '../sources/renderSources';
-import type { RenderedSources } from '../sources/types';
+import type { RenderedSources, SourceProblem } from '../sources/types';
 import { StateStore } from '../store/stateStore';
 import { AnalysisCache, type PromptReader } from './analysisCache';
 import { judgePrompt, type JudgedPrompt, type Judgement } from './judgement';
@@ -292,9 +292,17 @@ const REPORTED_PROBLEMS = new Set(['unreadable', 'binary', 'frontmatter-invalid'
 
 function sourceProblemsOf(rendered: readonly RenderedSources[]): string[] {
   const out = new Set<string>();
+  const add = (problems: readonly SourceProblem[]) => {
+    for (const p of problems) if (REPORTED_PROBLEMS.has(p.code)) out.add(p.message.includes(p.file) ? p.message : `${p.file}: ${p.message}`);
+  };
+  // The profile's own parts are the same objects for every cwd (a thousand skills' problems): once each.
+  const seen = new Set<readonly SourceProblem[]>();
   for (const sources of rendered) {
-    const all = [...sources.soul.problems, ...sources.skills.problems, ...sources.memory.problems, ...sources.user.problems, ...sources.projectContext.problems];
-    for (const p of all) if (REPORTED_PROBLEMS.has(p.code)) out.add(p.message.includes(p.file) ? p.message : `${p.file}: ${p.message}`);
+    for (const problems of [sources.soul.problems, sources.skills.problems, sources.memory.problems, sources.user.problems, sources.projectContext.problems]) {
+      if (seen.has(problems)) continue;
+      seen.add(problems);
+      add(problems);
+    }
   }
   return [...out];
 }

@@ -11,6 +11,7 @@ import type { Profile, SessionRecord } from '../model';
 import { profileRequestedEpoch } from '../refresh/epochs';
 import { renderProfileSources, renderProjectContext } from '../sources/renderSources';
 import type { RenderedSources, SourceProblem } from '../sources/types';
+import { databaseFiles, type DatabaseFiles } from '../store/databaseFiles';
 import { StateStore } from '../store/stateStore';
 import { AnalysisCache, type PromptReader } from './analysisCache';
 import { judgePrompt, type JudgedPrompt, type Judgement } from './judgement';
@@ -19,7 +20,7 @@ import { memo } from './memo';
 import { judgingDigest } from './judgingDigest';
 import { PersistedAnalyses, transcriptFingerprint } from './persistedAnalyses';
 import { factsOf, type PromptVerdict } from './promptFacts';
-import { SourceDigests } from './sourceDigests';
+import { RACY_MS, SourceDigests } from './sourceDigests';
 import { sessionReport, stillGood, type ReportContext, type ReusableReport } from './sessionReport';
 import type { ProfileReport, SessionReport } from './types';
 
@@ -96,6 +97,8 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const unavailable = `${paths.config} sets database.backend: postgres, so this profile keeps its sessions in PostgreSQL, not state.db; the lens reads state.db only.`;
     return unavailableAnalysis(profile, config, { ...base, unavailable, problems }, sourcesFor);
   }
+  // Before the database is opened: what its files were when this run read them (a kept count's key).
+  const files = persisted && databaseFiles(paths.stateDb);
   let store: StateStore;
   try {
     store = keep ? cache.connection(paths.stateDb) : StateStore.openReadOnly(paths.stateDb);
@@ -106,7 +109,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
   try {
     // Ended sessions are read only when reported (compaction tips are needed for them alone); the
     // count of stored prompts over all sessions is then one aggregate query.
-    const db = keep ? readThroughKept(store, cache, includeEnded, options.deferStoredPromptCount === true, options.sessionScan ?? 'full') : readOnce(store, includeEnded);
+    const db = keep ? readThroughKept(store, cache, includeEnded, options.deferStoredPromptCount === true, options.sessionScan ?? 'full') : readOnce(store, includeEnded, persisted, files);
     const { listed, storedPromptSessions, meta } = db;
     const everything = includeEnded ? listed : undefined;
     readTranscriptSizes(listed, store, cache, persisted);
@@ -168,10 +171,22 @@ interface DatabaseRead {
   readonly meta: ReadonlyMap<string, string>;
 }
 
-function readOnce(store: StateStore, includeEnded: boolean): DatabaseRead {
+function readOnce(store: StateStore, includeEnded: boolean, persisted: PersistedAnalyses | undefined, files: DatabaseFiles | undefined): DatabaseRead {
   const listed = store.listSessions({ includeEnded });
-  const storedPromptSessions = includeEnded ? listed.filter((s) => s.promptKey).length : store.countStoredPromptSessions();
-  return { listed, storedPromptSessions, meta: store.stateMeta() };
+  return { listed, storedPromptSessions: includeEnded ? listed.filter((s) => s.promptKey).length : storedPromptCount(store, persisted, files), meta: store.stateMeta() };
+}
+
+/**
+ * The count of sessions holding a stored prompt: an aggregate over every session, taken from the
+ * count an earlier status kept when the database files did not change since (unless they changed
+ * in the seconds before it was kept: a change within the clock's grain could look like none).
+ */
+function storedPromptCount(store: StateStore, persisted: PersistedAnalyses | undefined, files: DatabaseFiles | undefined): number {
+  const kept = files && persisted?.keptStoredPromptCount(files.signature);
+  if (kept !== undefined) return kept;
+  const count = store.countStoredPromptSessions();
+  if (files && files.newestChangeMs < Date.now() - RACY_MS) persisted?.keepStoredPromptCount(files.signature, count);
+  return count;
 }
 
 /** Through the kept connection (keptRead.ts), with the stored-prompt count of the cache. */
@@ -249,7 +264,7 @@ function readTranscriptSizes(listed: readonly SessionRecord[], store: StateStore
     const cached = cache.transcripts.get(record.id);
     if (cached?.record === record) continue;
     const fingerprint = transcriptFingerprint(record);
-    const size = cached && cached.fingerprint === fingerprint ? cached.size : persisted?.transcript(record);
+    const size = cached && cached.fingerprint === fingerprint ? cached.size : persisted?.transcript(record.id, fingerprint);
     if (size) cache.transcripts.set(record.id, { record, fingerprint, size });
     else stale.push({ record, fingerprint });
   }
@@ -258,7 +273,7 @@ function readTranscriptSizes(listed: readonly SessionRecord[], store: StateStore
   for (const { record, fingerprint } of stale) {
     const size = read.get(record.id)!;
     cache.transcripts.set(record.id, { record, fingerprint, size });
-    persisted?.keepTranscript(record, size);
+    persisted?.keepTranscript(record.id, fingerprint, size);
   }
 }
 

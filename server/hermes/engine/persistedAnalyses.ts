@@ -33,6 +33,7 @@ interface FileShape {
   readonly transcripts: readonly TranscriptRow[];
   readonly verdicts: readonly VerdictRow[];
   readonly sources?: KeptSources;
+  readonly storedPromptCount?: { readonly files: string; readonly count: number };
 }
 
 /** The judging digest per session cwd and what rendering the sources read (sourceDigests.ts). */
@@ -57,6 +58,7 @@ export class PersistedAnalyses {
   /** Whether a file was there to read (a first file for a database sweeps out forgotten ones). */
   private found = false;
   private sources: KeptSources | undefined;
+  private storedPromptCount: FileShape['storedPromptCount'];
 
   private constructor(
     private readonly file: string,
@@ -81,19 +83,19 @@ export class PersistedAnalyses {
     return store;
   }
 
-  transcript(record: SessionRecord): TranscriptSize | undefined {
-    const kept = this.transcripts.get(record.id);
-    if (!kept || kept.fingerprint !== transcriptFingerprint(record)) return undefined;
-    this.usedTranscripts.add(record.id);
+  /** The transcript size kept for a session whose Hermes counters read `fingerprint` (transcriptFingerprint). */
+  transcript(sessionId: string, fingerprint: string): TranscriptSize | undefined {
+    const kept = this.transcripts.get(sessionId);
+    if (!kept || kept.fingerprint !== fingerprint) return undefined;
+    this.usedTranscripts.add(sessionId);
     return kept.size;
   }
 
-  keepTranscript(record: SessionRecord, size: TranscriptSize): void {
-    this.usedTranscripts.add(record.id);
-    const fingerprint = transcriptFingerprint(record);
-    const kept = this.transcripts.get(record.id);
+  keepTranscript(sessionId: string, fingerprint: string, size: TranscriptSize): void {
+    this.usedTranscripts.add(sessionId);
+    const kept = this.transcripts.get(sessionId);
     if (kept && kept.fingerprint === fingerprint && sameSize(kept.size, size)) return;
-    this.transcripts.set(record.id, { fingerprint, size });
+    this.transcripts.set(sessionId, { fingerprint, size });
     this.changed = true;
   }
 
@@ -133,6 +135,20 @@ export class PersistedAnalyses {
     return kept && kept.environment === environment ? { reads: kept.reads, digests: new Map(kept.digests) } : undefined;
   }
 
+  /**
+   * The count of sessions holding a stored prompt, kept with what stat() said of state.db and its
+   * WAL (databaseFiles): files that did not change hold the same rows, so the same count.
+   */
+  keptStoredPromptCount(files: string): number | undefined {
+    return this.storedPromptCount?.files === files ? this.storedPromptCount.count : undefined;
+  }
+
+  keepStoredPromptCount(files: string, count: number): void {
+    if (this.storedPromptCount?.files === files && this.storedPromptCount.count === count) return;
+    this.storedPromptCount = { files, count };
+    this.changed = true;
+  }
+
   dropSources(): void {
     if (this.sources === undefined) return;
     this.sources = undefined;
@@ -146,13 +162,22 @@ export class PersistedAnalyses {
 
   /** Writes what this run used and made, when that differs from what was read. */
   save(): void {
+    // Every entry used (the used sets hold only keys of the maps) and none new: the file holds this run.
+    if (!this.changed && this.usedTranscripts.size === this.transcripts.size && this.usedVerdicts.size === this.verdicts.size) return;
     const transcripts: TranscriptRow[] = [];
     for (const [id, t] of this.transcripts) {
       if (this.usedTranscripts.has(id)) transcripts.push([id, t.fingerprint, t.size.messages, t.size.chars, t.size.recordedTokens, t.size.uncountedChars]);
     }
     const verdicts = [...this.verdicts].filter(([key]) => this.usedVerdicts.has(key)).map(([, v]) => v.row);
-    if (!this.changed && transcripts.length === this.transcripts.size && verdicts.length === this.verdicts.size) return;
-    const shape: FileShape = { format: FORMAT, judging: JUDGING_VERSION, db: this.db, transcripts, verdicts, ...(this.sources ? { sources: this.sources } : {}) };
+    const shape: FileShape = {
+      format: FORMAT,
+      judging: JUDGING_VERSION,
+      db: this.db,
+      transcripts,
+      verdicts,
+      ...(this.sources ? { sources: this.sources } : {}),
+      ...(this.storedPromptCount ? { storedPromptCount: this.storedPromptCount } : {}),
+    };
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
       if (!this.found) sweepForgotten(path.dirname(this.file));
@@ -185,6 +210,8 @@ export class PersistedAnalyses {
     }
     for (const row of shape.verdicts) if (isVerdictRow(row)) this.verdicts.set(verdictKey(row[0], row[1] || undefined), { row });
     if (isKeptSources(shape.sources)) this.sources = shape.sources;
+    const counted = shape.storedPromptCount;
+    if (counted && typeof counted.files === 'string' && isCount(counted.count) && Number.isSafeInteger(counted.count)) this.storedPromptCount = counted;
   }
 }
 

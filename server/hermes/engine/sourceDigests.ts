@@ -13,8 +13,8 @@ import { ReadRecording, readsStillHold } from '../sources/readLog';
 import { skillsEnvironmentKey } from '../sources/skills';
 import type { PersistedAnalyses } from './persistedAnalyses';
 
-/** A change this recent may share its file times with the next one: such reads are not kept. */
-const RACY_MS = 3000;
+/** A change this recent may share its file times with the next one: what was read of it is not kept. */
+export const RACY_MS = 3000;
 
 export class SourceDigests {
   private readonly recording = new ReadRecording();

@@ -9,6 +9,8 @@ import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHo
 import { hermesWrite } from '../../../server/demo/hermesConnection';
 import { appendMessages, startSession } from '../../../server/demo/hermesWriter';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
+import { PersistedAnalyses } from '../../../server/hermes/engine/persistedAnalyses';
+import { databaseFiles } from '../../../server/hermes/store/databaseFiles';
 import { readHome, selectProfile } from '../../../server/hermes/home';
 import type { Profile } from '../../../server/hermes/model';
 import { requestRefresh } from '../../../server/hermes/refresh/requestRefresh';
@@ -120,5 +122,38 @@ describe('engine: analyses kept on disk between status runs', function () {
     process.env.HERMES_LENS_TOKEN_CACHE = 'off';
     check('with the cache off');
     assert.equal(fs.existsSync(cacheDir), false);
+  });
+});
+
+describe('engine: the stored-prompt count kept with the database files it was counted in', function () {
+  this.timeout(60000);
+  let dir: string;
+  let saved: string | undefined;
+  beforeEach(() => {
+    dir = tempDir('hermes-count-');
+    saved = process.env.HERMES_LENS_TOKEN_CACHE;
+    process.env.HERMES_LENS_TOKEN_CACHE = path.join(dir, 'lens-cache');
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.HERMES_LENS_TOKEN_CACHE;
+    else process.env.HERMES_LENS_TOKEN_CACHE = saved;
+    removeDir(dir);
+  });
+
+  it('is taken only while state.db and its WAL are as they were', () => {
+    const demo = generateDemoHome(path.join(dir, 'home'), { now: NOW, writeManifest: false });
+    const def = demo.profiles.find((p) => p.layout === 'v30')!;
+    const before = databaseFiles(def.dbFile);
+    assert.equal(databaseFiles(def.dbFile).signature, before.signature, 'reading the files changes nothing');
+    const first = PersistedAnalyses.open(def.dbFile)!;
+    first.keepStoredPromptCount(before.signature, 7);
+    first.save();
+    assert.equal(PersistedAnalyses.open(def.dbFile)!.keptStoredPromptCount(before.signature), 7);
+
+    const someone = Object.values(demo.sessions).find((s) => s.profile === def.name && s.state !== 'ended')!.id;
+    appendMessages(def.dbFile, someone, 1, { now: NOW, seed: 3 });
+    const after = databaseFiles(def.dbFile);
+    assert.notEqual(after.signature, before.signature, 'a Hermes write shows in the files');
+    assert.equal(PersistedAnalyses.open(def.dbFile)!.keptStoredPromptCount(after.signature), undefined);
   });
 });

@@ -1,6 +1,6 @@
 // Engine reports → the plain DTOs of shared/protocol.ts (the same JSON as `status --json`, plus
 // the totals flattened for the views).
-import { profileSummaryJson, sessionJson, sessionJsonFields, usdJson } from '../hermes/engine/reportJson';
+import { changedSessionFields, profileSummaryJson, SESSION_JSON_FIELDS, sessionFieldJson, sessionJson, usdJson } from '../hermes/engine/reportJson';
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
 import type { ProfileDto, ProfileSummaryDto, SessionDto, SessionPatchDto, StatusParams } from '../../shared/protocol';
 import { formatUsd } from '../hermes/cost/refreshCost';
@@ -25,13 +25,13 @@ export type SessionFieldChanges = Pick<SessionDto, 'id'> & Partial<SessionDto>;
 
 /** What differs between `sent`'s DTO and `now`'s, or undefined when nothing does. */
 export function sessionFieldChanges(sent: SessionReport, now: SessionReport): SessionFieldChanges | undefined {
-  const fields = sessionJsonFields(now, sent);
-  let changes: Record<string, unknown> | undefined;
-  for (const key in fields) {
-    const value = fields[key as keyof typeof fields];
-    if (value !== undefined && key !== 'id') (changes ??= { id: now.id })[key] = value;
-  }
-  return changes as SessionFieldChanges | undefined;
+  const fields = changedSessionFields(sent, now);
+  if (fields === 0) return undefined;
+  const changes: Record<string, unknown> = { id: now.id };
+  SESSION_JSON_FIELDS.forEach((name, bit) => {
+    if ((fields >>> bit) & 1) changes[name] = sessionFieldJson(now, bit);
+  });
+  return changes as SessionFieldChanges;
 }
 
 /** Changes that can go out as a patch: none sets a field to null (SessionPatchDto says why). */

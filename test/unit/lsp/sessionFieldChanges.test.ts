@@ -1,5 +1,6 @@
 // A session the client already holds goes out as what changed: its id and the fields whose JSON
-// changed (server/lsp/dto.ts, from the one field mapping in engine/reportJson.ts). Merged into the
+// changed (server/lsp/dto.ts, on changedSessionFields, compiled from the one field mapping in
+// engine/reportJson.ts). Merged into the
 // JSON the client holds, the changes must give exactly the new JSON; they must carry no field whose
 // JSON is the same, and be nothing at all when no field changed. Checked on the demo home's real
 // reports.
@@ -7,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { generateDemoHome } from '../../../server/demo/demoHome';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
-import { sessionJson } from '../../../server/hermes/engine/reportJson';
+import { SESSION_JSON_FIELDS, sessionJson } from '../../../server/hermes/engine/reportJson';
 import type { SessionReport } from '../../../server/hermes/engine/types';
 import { readHome, selectProfile } from '../../../server/hermes/home';
 import { isPatch, sessionFieldChanges } from '../../../server/lsp/dto';
@@ -34,6 +35,7 @@ describe('lsp: what changed of a session (sessionFieldChanges)', function () {
 
   it('property: merged into the JSON held, the changes give the new JSON, and carry only fields that differ', () => {
     const fields = Object.keys(sessionJson(reports[0]!)) as Array<keyof SessionReport>;
+    assert.deepEqual(fields, SESSION_JSON_FIELDS, 'the JSON has the fields of the mapping, in its order');
     // A new version of a session: some of its fields taken from any report of the demo (values of
     // every kind: undefined ones, other states, other reasons, other costs), the id kept.
     const options = Object.fromEntries(fields.map((f) => [f, fc.constantFrom(...reports.map((r) => r[f]))])) as Record<string, fc.Arbitrary<unknown>>;
@@ -69,6 +71,12 @@ describe('lsp: what changed of a session (sessionFieldChanges)', function () {
     const patch = wire(sessionFieldChanges(sent, { ...sent, reasons: [other, ...sent.reasons.slice(1)] }));
     assert.deepEqual(patch, { id: sent.id, reasons: wire(sessionJson({ ...sent, reasons: [other, ...sent.reasons.slice(1)] }).reasons) });
     assert.deepEqual(wire(sessionFieldChanges(sent, { ...sent, reasons: [] })), { id: sent.id, reasons: [] });
+  });
+
+  it('costs: a difference below the JSON precision of dollars is no change', () => {
+    const sent = staleOne();
+    assert.equal(sessionFieldChanges(sent, { ...sent, refreshCostUsd: sent.refreshCostUsd! + 1e-12 }), undefined);
+    assert.deepEqual(Object.keys(sessionFieldChanges(sent, { ...sent, refreshCostUsd: sent.refreshCostUsd! + 1e-6 })!), ['id', 'refreshCostUsd']);
   });
 
   it('a new report with the same values is no change', () => {

@@ -1,15 +1,16 @@
 // The session list as the client last received it, so each `hermes/sessionListChanged` carries
 // only what changed since then: every profile's summary, the sessions the client does not hold
-// (whole), the fields that changed of those it holds (patches, or the whole session when a field
-// became null; a session whose report is the same object is skipped at once, as re-evaluation
-// keeps the report of a session whose inputs did not change, see engine/sessionReport.ts) and the
-// ids that left. A full list goes out after a reset (start, reconfigure) and answers
-// `hermes/sessionList`.
-import { sessionJson } from '../hermes/engine/reportJson';
+// (whole), the fields that changed of those it holds (patches in columns, sessionPatches.ts, or the
+// whole session when a field became null; a session whose report is the same object is skipped at
+// once, as re-evaluation keeps the report of a session whose inputs did not change, see
+// engine/sessionReport.ts) and the ids that left. A full list goes out after a reset (start,
+// reconfigure) and answers `hermes/sessionList`.
+import { changedSessionFields, sessionJson } from '../hermes/engine/reportJson';
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
-import type { ProfileDeltaDto, SessionDto, SessionListChange, SessionListResult, SessionPatchDto } from '../../shared/protocol';
-import { isPatch, profileDto, profileSummaryDto, sessionFieldChanges } from './dto';
+import type { ProfileDeltaDto, SessionDto, SessionListChange, SessionListResult } from '../../shared/protocol';
+import { profileDto, profileSummaryDto } from './dto';
 import type { HermesModel } from './hermesModel';
+import { SessionPatchColumns } from './sessionPatches';
 
 interface SentList {
   readonly home: string | null;
@@ -74,16 +75,18 @@ type SentProfile = SentList['profiles'][number];
 function profileDelta(before: SentProfile['sessions'], now: SentProfile): ProfileDeltaDto {
   const report = now.report;
   const changed: SessionDto[] = [];
-  const patched: SessionPatchDto[] = [];
+  const patches = new SessionPatchColumns();
   for (const session of report.sessions) {
     const sent = before.get(session.id);
     if (sent === session) continue;
-    const changes = sent && sessionFieldChanges(sent, session);
-    if (!sent || (changes && !isPatch(changes))) changed.push(sessionJson(session));
-    else if (changes) patched.push(changes);
+    if (sent) {
+      const fields = changedSessionFields(sent, session);
+      if (fields === 0 || patches.add(session, fields)) continue;
+    }
+    changed.push(sessionJson(session));
   }
   const removed = [...before.keys()].filter((id) => !now.sessions.has(id));
-  return { ...profileSummaryDto(report), changed, patched, removed };
+  return { ...profileSummaryDto(report), changed, patched: patches.patches, removed };
 }
 
 /** The same profiles in the same order (the client matches a delta's profiles by position). */

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
-import { startSession } from '../../../server/demo/hermesWriter';
+import { appendMessages, startSession } from '../../../server/demo/hermesWriter';
 import { HermesModel } from '../../../server/lsp/hermesModel';
 import { SessionListRevisions } from '../../../server/lsp/sessionListRevisions';
 import type { ProfileDeltaDto, SessionDto, SessionListDelta, SessionListResult } from '../../../shared/protocol';
@@ -108,6 +108,19 @@ describe('lsp: session list deltas (SessionListRevisions)', function () {
     assert.deepEqual(delta.changed.map((s) => s.id), [id]);
     assert.ok(delta.patched.length > 0, 'the other sessions the save touched');
     for (const patch of patchesOf(delta)) assert.ok(Object.values(patch).every((v) => v !== null), patch.id);
+  });
+
+  it('a Hermes write that moves the least recent session to the top of the list patches that session only', () => {
+    const def = demo.profiles.find((p) => p.name === 'default')!;
+    const order = () => model.profiles().find((a) => a.report.name === 'default')!.report.sessions.map((s) => s.id);
+    const before = order();
+    const last = before[before.length - 1]!;
+    appendMessages(def.dbFile, last, 2, { now: NOW, seed: 3 });
+    model.databaseChanged([def.dir]);
+    const delta = profileOf(nextDelta(), 'default');
+    assert.equal(order()[0], last, 'the list order changed');
+    assert.deepEqual(patchesOf(delta).map((p) => p.id), [last]);
+    assert.deepEqual([delta.changed, delta.removed], [[], []]);
   });
 
   it('sends a new session whole, an ended one as its id, and nothing for sessions unchanged', () => {

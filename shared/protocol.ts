@@ -70,24 +70,38 @@ export interface SessionListResult {
   profiles: ProfileDto[];
 }
 
+/** A field a patch can change: any but `id`, which names the session. */
+export type SessionPatchField = Exclude<keyof SessionDto, 'id'>;
+
 /**
- * A session the list already holds, as what changed: its id and each field whose value differs
- * from the one sent before. The client merges it into the session it holds: `{ ...held, ...patch }`.
+ * Sessions the list holds that changed in the same fields, as columns: `values[f][i]` is the new
+ * value of field `fields[f]` of the session `ids[i]`. The client replaces each session held by a
+ * copy with those fields set, the others as held. Columns because a save of SOUL.md changes the
+ * same three numbers of thousands of sessions: a list of ids and three of numbers, instead of an
+ * object per session to build, send, parse and merge. A delta has one entry per set of fields
+ * changed, and a session is in one at most.
+ *
  * No value is null: a session with a field that became null goes whole (`changed`) instead, since
- * some clients' JSON decoders drop null members (Neovim's LSP client does), and there a patch could
- * not clear the field.
+ * some clients' JSON decoders drop null members and array elements (Neovim's LSP client does), and
+ * there a patch could not clear the field.
  */
-export type SessionPatchDto = Pick<SessionDto, 'id'> & { [K in Exclude<keyof SessionDto, 'id'>]?: NonNullable<SessionDto[K]> };
+export interface SessionPatchesDto {
+  /** The fields these sessions changed in, at least one, each once. */
+  fields: SessionPatchField[];
+  ids: string[];
+  /** One column per field, one value per id. */
+  values: Array<Array<NonNullable<SessionDto[SessionPatchField]>>>;
+}
 
 /**
  * A profile's summary and how its sessions changed since the base revision. A session that did
- * not change is in none of the three lists, and a session is in one at most.
+ * not change is in none of the lists, and a session is in one at most, once.
  */
 export interface ProfileDeltaDto extends ProfileSummaryDto {
   /** Sessions whole (as in the full list): new ones, and held ones a patch cannot describe (they replace the one held). */
   changed: SessionDto[];
-  /** Sessions the list at `base` holds that changed, as patches. */
-  patched: SessionPatchDto[];
+  /** Sessions the list at `base` holds that changed, as patches, one entry per set of fields changed. */
+  patched: SessionPatchesDto[];
   /** Ids of sessions no longer in the list. */
   removed: string[];
 }

@@ -1,7 +1,7 @@
 // Applying the server's session list changes (`hermes/sessionListChanged`) on the client side: one
 // pure function and one small follower, shared by the VS Code client and the typed test client so
 // both build the same full list from the same deltas. No vscode import, no Node API.
-import type { ProfileDeltaDto, ProfileDto, SessionDto, SessionListChange, SessionListDelta, SessionListResult } from './protocol';
+import type { ProfileDeltaDto, ProfileDto, SessionDto, SessionListChange, SessionListDelta, SessionListResult, SessionPatchField } from './protocol';
 
 export function isDelta(change: SessionListChange): change is SessionListDelta {
   return typeof (change as Partial<SessionListDelta>).base === 'number';
@@ -31,22 +31,60 @@ function applyProfileDelta(before: ProfileDto, delta: ProfileDeltaDto): ProfileD
   const { changed, patched, removed, ...summary } = delta;
   if (changed.length === 0 && patched.length === 0 && removed.length === 0) return { ...summary, sessions: before.sessions };
   const gone = new Set(removed);
-  const wholes = new Map(changed.map((s) => [s.id, s]));
-  const patches = new Map(patched.map((p) => [p.id, p]));
-  const sessions: SessionDto[] = [];
-  for (const held of before.sessions) {
-    if (gone.has(held.id)) continue;
-    const whole = wholes.get(held.id);
-    const patch = patches.get(held.id);
-    wholes.delete(held.id);
-    patches.delete(held.id);
-    sessions.push(whole ?? (patch ? { ...held, ...patch } : held));
+  const sessions = gone.size === 0 ? before.sessions.slice() : before.sessions.filter((s) => !gone.has(s.id));
+  const positions = new Map<string, number>();
+  for (let i = 0; i < sessions.length; i++) positions.set(sessions[i]!.id, i);
+  for (const { fields, ids, values } of patched) {
+    for (let i = 0; i < ids.length; i++) {
+      const at = positions.get(ids[i]!);
+      // A patch for a session this list does not hold: not the list the server diffed.
+      if (at === undefined) return undefined;
+      // A new object for a changed session: views compare sessions by identity.
+      const session = copyOf(sessions[at]!);
+      for (let f = 0; f < fields.length; f++) (session as Record<SessionPatchField, unknown>)[fields[f]!] = values[f]![i];
+      sessions[at] = session;
+    }
   }
-  // A patch left over is for a session this list does not hold: not the list the server diffed.
-  if (patches.size > 0) return undefined;
-  // Whole sessions left over were not in the list before: added ones (order carries no meaning).
-  sessions.push(...wholes.values());
+  for (const whole of changed) {
+    const at = positions.get(whole.id);
+    // A session not held is new (order carries no meaning); one held is replaced.
+    if (at === undefined) sessions.push(whole);
+    else sessions[at] = whole;
+  }
   return { ...summary, sessions };
+}
+
+/**
+ * A copy of a session, written out field by field: every copy has the one shape of this literal,
+ * whatever the shape of the one held (parsed from JSON, or itself a copy). A spread (`{ ...held }`)
+ * copies the shape of its source, and over a few deltas the shapes multiply until V8 copies and
+ * patches each session the slow, generic way: 2,000 patched sessions took 1.5 ms, against 0.6 here.
+ */
+function copyOf(s: SessionDto): SessionDto {
+  return {
+    profile: s.profile,
+    id: s.id,
+    title: s.title,
+    source: s.source,
+    model: s.model,
+    provider: s.provider,
+    state: s.state,
+    reasons: s.reasons,
+    tipSessionId: s.tipSessionId,
+    lastActivityAt: s.lastActivityAt,
+    requestedEpoch: s.requestedEpoch,
+    stampedEpoch: s.stampedEpoch,
+    systemPromptTokens: s.systemPromptTokens,
+    prefixTokens: s.prefixTokens,
+    tokensExact: s.tokensExact,
+    deltaTokens: s.deltaTokens,
+    ttlSeconds: s.ttlSeconds,
+    cacheWarm: s.cacheWarm,
+    cacheExpiresAt: s.cacheExpiresAt,
+    refreshCostUsd: s.refreshCostUsd,
+    refreshCostColdUsd: s.refreshCostColdUsd,
+    apiEquivalent: s.apiEquivalent,
+  };
 }
 
 /**

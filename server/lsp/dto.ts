@@ -1,8 +1,8 @@
 // Engine reports → the plain DTOs of shared/protocol.ts (the same JSON as `status --json`, plus
 // the totals flattened for the views).
-import { profileSummaryJson, sessionJson, sessionJsonFields, usdJson } from '../hermes/engine/reportJson';
-import type { ProfileReport, SessionReport } from '../hermes/engine/types';
-import type { ProfileDto, ProfileSummaryDto, SessionDto, SessionPatchDto, StatusParams } from '../../shared/protocol';
+import { profileSummaryJson, sessionJson, usdJson } from '../hermes/engine/reportJson';
+import type { ProfileReport } from '../hermes/engine/types';
+import type { ProfileDto, ProfileSummaryDto, StatusParams } from '../../shared/protocol';
 import { formatUsd } from '../hermes/cost/refreshCost';
 import type { HermesModel } from './hermesModel';
 
@@ -18,26 +18,6 @@ export function profileSummaryDto(r: ProfileReport): ProfileSummaryDto {
 
 export function profileDto(r: ProfileReport): ProfileDto {
   return { ...profileSummaryDto(r), sessions: r.sessions.map(sessionJson) };
-}
-
-/** A session's id and the fields whose value changed (null where a field became unknown). */
-export type SessionFieldChanges = Pick<SessionDto, 'id'> & Partial<SessionDto>;
-
-/** What differs between `sent`'s DTO and `now`'s, or undefined when nothing does. */
-export function sessionFieldChanges(sent: SessionReport, now: SessionReport): SessionFieldChanges | undefined {
-  const fields = sessionJsonFields(now, sent);
-  let changes: Record<string, unknown> | undefined;
-  for (const key in fields) {
-    const value = fields[key as keyof typeof fields];
-    if (value !== undefined && key !== 'id') (changes ??= { id: now.id })[key] = value;
-  }
-  return changes as SessionFieldChanges | undefined;
-}
-
-/** Changes that can go out as a patch: none sets a field to null (SessionPatchDto says why). */
-export function isPatch(changes: SessionFieldChanges): changes is SessionPatchDto {
-  for (const key in changes) if (changes[key as keyof SessionFieldChanges] === null) return false;
-  return true;
 }
 
 /** The status item's text: `3 stale · ≈ $0.84`, or what is wrong. */

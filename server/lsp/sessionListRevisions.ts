@@ -1,20 +1,22 @@
 // The session list as the client last received it, so each `hermes/sessionListChanged` carries
 // only what changed since then: every profile's summary, the sessions the client does not hold
-// (whole), the fields that changed of those it holds (patches, or the whole session when a field
-// became null; a session whose report is the same object is skipped at once, as re-evaluation
-// keeps the report of a session whose inputs did not change, see engine/sessionReport.ts) and the
-// ids that left. A full list goes out after a reset (start, reconfigure) and answers
-// `hermes/sessionList`.
-import { sessionJson } from '../hermes/engine/reportJson';
-import type { ProfileReport, SessionReport } from '../hermes/engine/types';
-import type { ProfileDeltaDto, SessionDto, SessionListChange, SessionListResult, SessionPatchDto } from '../../shared/protocol';
-import { isPatch, profileDto, profileSummaryDto, sessionFieldChanges } from './dto';
+// (whole), the fields that changed of those it holds (patches in columns, sessionPatches.ts, or the
+// whole session when a field became null; a session whose report is the same object is skipped at
+// once, as re-evaluation keeps the report of a session whose inputs did not change, see
+// engine/sessionReport.ts) and the ids that left. A full list goes out after a reset (start,
+// reconfigure) and answers `hermes/sessionList`.
+import { changedSessionFields, sessionJson } from '../hermes/engine/reportJson';
+import type { ProfileReport } from '../hermes/engine/types';
+import type { ProfileDeltaDto, SessionDto, SessionListChange, SessionListResult } from '../../shared/protocol';
+import { profileDto, profileSummaryDto } from './dto';
 import type { HermesModel } from './hermesModel';
+import { SentSessions } from './sentSessions';
+import { SessionPatchColumns } from './sessionPatches';
 
 interface SentList {
   readonly home: string | null;
   readonly problem: string | null;
-  readonly profiles: ReadonlyArray<{ readonly report: ProfileReport; readonly sessions: ReadonlyMap<string, SessionReport> }>;
+  readonly profiles: readonly ProfileReport[];
 }
 
 export class SessionListRevisions {
@@ -39,7 +41,7 @@ export class SessionListRevisions {
       base,
       home: now.home,
       problem: now.problem,
-      profiles: now.profiles.map((profile, i) => profileDelta(before.profiles[i]!.sessions, profile)),
+      profiles: now.profiles.map((report, i) => profileDelta(before.profiles[i]!, report)),
     };
   }
 
@@ -54,7 +56,7 @@ export class SessionListRevisions {
       revision: this.revision,
       home: this.sent!.home,
       problem: this.sent!.problem,
-      profiles: this.sent!.profiles.map((p) => profileDto(p.report)),
+      profiles: this.sent!.profiles.map(profileDto),
     };
   }
 
@@ -63,32 +65,32 @@ export class SessionListRevisions {
     this.sent = {
       home: this.model.home?.root ?? null,
       problem: this.model.problem ?? null,
-      profiles: this.model.profiles().map(({ report }) => ({ report, sessions: new Map(report.sessions.map((s) => [s.id, s])) })),
+      profiles: this.model.profiles().map((a) => a.report),
     };
     return this.sent;
   }
 }
 
-type SentProfile = SentList['profiles'][number];
-
-function profileDelta(before: SentProfile['sessions'], now: SentProfile): ProfileDeltaDto {
-  const report = now.report;
+function profileDelta(sentReport: ProfileReport, report: ProfileReport): ProfileDeltaDto {
+  const sent = new SentSessions(sentReport.sessions);
   const changed: SessionDto[] = [];
-  const patched: SessionPatchDto[] = [];
-  for (const session of report.sessions) {
-    const sent = before.get(session.id);
-    if (sent === session) continue;
-    const changes = sent && sessionFieldChanges(sent, session);
-    if (!sent || (changes && !isPatch(changes))) changed.push(sessionJson(session));
-    else if (changes) patched.push(changes);
+  const patches = new SessionPatchColumns();
+  for (let i = 0; i < report.sessions.length; i++) {
+    const session = report.sessions[i]!;
+    const held = sent.find(session.id, i);
+    if (held === session) continue;
+    if (held) {
+      const fields = changedSessionFields(held, session);
+      if (fields === 0 || patches.add(session, fields)) continue;
+    }
+    changed.push(sessionJson(session));
   }
-  const removed = [...before.keys()].filter((id) => !now.sessions.has(id));
-  return { ...profileSummaryDto(report), changed, patched, removed };
+  return { ...profileSummaryDto(report), changed, patched: patches.patches, removed: sent.missingFrom(report.sessions) };
 }
 
 /** The same profiles in the same order (the client matches a delta's profiles by position). */
 function sameProfiles(a: SentList, b: SentList): boolean {
-  return a.home === b.home && a.profiles.length === b.profiles.length && a.profiles.every((p, i) => p.report.name === b.profiles[i]!.report.name);
+  return a.home === b.home && a.profiles.length === b.profiles.length && a.profiles.every((p, i) => p.name === b.profiles[i]!.name);
 }
 
 function sameAsModel(sent: SentList, model: HermesModel): boolean {
@@ -97,6 +99,6 @@ function sameAsModel(sent: SentList, model: HermesModel): boolean {
     sent.home === (model.home?.root ?? null) &&
     sent.problem === (model.problem ?? null) &&
     sent.profiles.length === reports.length &&
-    sent.profiles.every((p, i) => p.report === reports[i])
+    sent.profiles.every((p, i) => p === reports[i])
   );
 }

@@ -60,33 +60,33 @@ end
 
 -- hermes/sessionListChanged is the full list (no `base`) or a delta against revision `base`
 -- (shared/protocol.ts): per profile, sessions `changed` whole (new ones, or replacing the one
--- held), `patched` ones as their id and the fields that changed (merged into the session held;
--- never null, which Neovim's decoder would drop), `removed` ids; applied as
--- shared/sessionListChanges.ts applies it. nil: it does not fit the list held (another revision,
--- other profiles, a patch for a session not held), and the full list must be requested.
+-- held), `patched` as groups of sessions that changed in the same fields, in columns (a copy of
+-- session ids[i] with each fields[f] set to values[f][i]; never null, which Neovim's decoder would
+-- drop), `removed` ids; applied as shared/sessionListChanges.ts applies it. nil: it does not fit
+-- the list held (another revision, other profiles, a patch for a session not held), and the full
+-- list must be requested.
 local function apply_profile_delta(before, delta)
-  local gone, wholes, patches = {}, {}, {}
+  local gone = {}
   for _, id in ipairs(delta.removed) do gone[id] = true end
-  for _, s in ipairs(delta.changed) do wholes[s.id] = s end
-  for _, p in ipairs(delta.patched) do patches[p.id] = p end
-  local sessions = {}
+  local sessions, at = {}, {}
   for _, held in ipairs(before.sessions) do
     if not gone[held.id] then
-      local whole, patch = wholes[held.id], patches[held.id]
-      wholes[held.id], patches[held.id] = nil, nil
-      if whole then
-        held = whole
-      elseif patch then
-        held = vim.tbl_extend('force', held, patch)
-      end
       table.insert(sessions, held)
+      at[held.id] = #sessions
     end
   end
-  -- A patch left over is for a session this list does not hold: not the list the server diffed.
-  if next(patches) ~= nil then return nil end
-  -- Whole sessions left over were not in the list before: added ones.
+  for _, group in ipairs(delta.patched) do
+    for i, id in ipairs(group.ids) do
+      -- A patch for a session this list does not hold: not the list the server diffed.
+      if at[id] == nil then return nil end
+      local session = vim.tbl_extend('force', {}, sessions[at[id]])
+      for f, field in ipairs(group.fields) do session[field] = group.values[f][i] end
+      sessions[at[id]] = session
+    end
+  end
   for _, s in ipairs(delta.changed) do
-    if wholes[s.id] then table.insert(sessions, s) end
+    -- A session held is replaced; one not held is new (order carries no meaning).
+    if at[s.id] then sessions[at[s.id]] = s else table.insert(sessions, s) end
   end
   local profile = { sessions = sessions }
   for k, v in pairs(delta) do
@@ -113,7 +113,9 @@ local function on_session_list_changed(_, change, ctx)
   results.sessionLists = results.sessionLists + 1
   if change.base ~= nil then
     results.sessionListDeltas = results.sessionListDeltas + 1
-    for _, p in ipairs(change.profiles) do results.sessionPatches = results.sessionPatches + #p.patched end
+    for _, p in ipairs(change.profiles) do
+      for _, group in ipairs(p.patched) do results.sessionPatches = results.sessionPatches + #group.ids end
+    end
   end
   local list = apply_session_change(results.lastSessionList, change)
   if list then

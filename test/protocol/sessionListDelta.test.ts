@@ -6,9 +6,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DemoManifest } from '../../server/demo/demoHome';
 import { appendMessages } from '../../server/demo/hermesWriter';
-import { SessionListRequest, type SessionDto, type SessionListDelta, type SessionPatchDto, type SessionListResult } from '../../shared/protocol';
+import { SessionListRequest, type SessionDto, type SessionListDelta, type SessionListResult } from '../../shared/protocol';
 import { isDelta } from '../../shared/sessionListChanges';
 import type { TestLspClient } from '../support/lspClient';
+import { patchesOf, type SessionPatch } from '../support/sessionPatches';
 import { demoServerPerTest } from './support/demoServer';
 
 const SESSION_LIST = 'hermes/sessionListChanged';
@@ -20,7 +21,7 @@ function byId(list: SessionListResult): Record<string, unknown> {
 
 /** `profile/id` of each session the deltas sent whole (`changed`) or as a patch (`patched`). */
 function sentIds(deltas: SessionListDelta[], kind: 'changed' | 'patched'): string[] {
-  return deltas.flatMap((d) => d.profiles.flatMap((p) => p[kind].map((s) => `${p.name}/${s.id}`)));
+  return deltas.flatMap((d) => d.profiles.flatMap((p) => (kind === 'changed' ? p.changed : patchesOf(p)).map((s) => `${p.name}/${s.id}`)));
 }
 
 function sessionIn(list: SessionListResult, profile: string, id: string): SessionDto {
@@ -72,7 +73,7 @@ describe('language server: the session list notification carries only what chang
     assert.deepEqual(sentIds(deltas, 'changed'), []);
     assert.deepEqual(deltas.flatMap((d) => d.profiles.flatMap((p) => p.removed)), []);
     // (Should the watcher report the write in two steps, each delta patches what changed since the last.)
-    const patch = Object.assign({}, ...deltas.map((d) => d.profiles.find((p) => p.name === 'default')!.patched.find((s) => s.id === target))) as SessionPatchDto;
+    const patch = Object.assign({}, ...deltas.map((d) => patchesOf(d.profiles.find((p) => p.name === 'default')!).find((s) => s.id === target))) as SessionPatch;
     assert.deepEqual(Object.keys(patch).sort(), ['id', ...differingFields(first, updated, 'default', target)].sort(), 'the fields that changed, and only those');
     assert.equal(patch.lastActivityAt, now);
     assert.equal(sessionIn(updated, 'default', target).cacheWarm, true, 'the write warmed its prompt cache');
@@ -103,7 +104,7 @@ describe('language server: the session list notification carries only what chang
     assert.ok(newlyStale.length > 0);
     for (const s of newlyStale) assert.ok(ids.has(`work/${s.id}`), `${s.id} is in the delta`);
     assert.ok(![...ids].some((id) => id.startsWith('default/')), "profile default's sessions do not read work's SOUL.md");
-    const patches = (deltas as SessionListDelta[]).flatMap((d) => d.profiles.find((p) => p.name === 'work')!.patched);
+    const patches = (deltas as SessionListDelta[]).flatMap((d) => patchesOf(d.profiles.find((p) => p.name === 'work')!));
     assert.ok(patches.length > 0, 'sessions the client holds go out as patches');
     assert.ok(patches.every((p) => !('title' in p) && !('model' in p)), 'what a save cannot change is not sent');
     // Whole sessions are those a patch cannot describe: a field became null (a patch holds none).

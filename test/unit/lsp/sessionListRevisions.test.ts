@@ -1,17 +1,19 @@
 // The deltas the language server sends (server/lsp/sessionListRevisions.ts) on a real model of the
-// demo home: after a save, the sessions it touched go out as patches of the fields that changed
-// (whole when a field became null); a new session goes out whole, an ended one as its id; applied as clients apply them
-// (shared/sessionListChanges.ts), each delta gives the full list the server answers.
+// demo home: after a save, the sessions it touched go out as patches of the fields that changed,
+// in columns per set of fields (whole when a field became null); a new session goes out whole, an
+// ended one as its id; applied as clients apply them (shared/sessionListChanges.ts), each delta
+// gives the full list the server answers.
 import Database from 'better-sqlite3';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
-import { startSession } from '../../../server/demo/hermesWriter';
+import { appendMessages, startSession } from '../../../server/demo/hermesWriter';
 import { HermesModel } from '../../../server/lsp/hermesModel';
 import { SessionListRevisions } from '../../../server/lsp/sessionListRevisions';
 import type { ProfileDeltaDto, SessionDto, SessionListDelta, SessionListResult } from '../../../shared/protocol';
 import { applySessionListChange, isDelta } from '../../../shared/sessionListChanges';
+import { patchesOf } from '../../support/sessionPatches';
 import { removeDir, tempDir } from '../demo/support';
 
 const NOW = 1_795_000_000;
@@ -65,10 +67,13 @@ describe('lsp: session list deltas (SessionListRevisions)', function () {
     model.sourcesChanged([soul]);
     const delta = nextDelta();
 
-    const patched = profileOf(delta, 'work').patched;
+    const patched = patchesOf(profileOf(delta, 'work'));
     assert.ok(patched.length > 0, 'the save made sessions stale');
     assert.deepEqual(profileOf(delta, 'work').changed, []);
     assert.deepEqual(profileOf(delta, 'default').patched, [], "default's sessions do not read work's SOUL.md");
+    const groups = profileOf(delta, 'work').patched;
+    assert.equal(new Set(groups.map((g) => g.fields.join())).size, groups.length, 'one group per set of fields');
+    for (const g of groups) assert.deepEqual(g.values.map((column) => column.length), g.fields.map(() => g.ids.length), `${g.fields.join()}: a value per id and field`);
     for (const patch of patched) {
       const was = sessionOf(before, 'work', patch.id);
       const now = sessionOf(held, 'work', patch.id);
@@ -83,7 +88,9 @@ describe('lsp: session list deltas (SessionListRevisions)', function () {
     model.sourcesChanged([soul]);
     const again = profileOf(nextDelta(), 'work').patched;
     assert.ok(again.length > 0);
-    for (const patch of again) assert.ok(!('state' in patch) && !('reasons' in patch), `${patch.id}: ${Object.keys(patch).join(', ')}`);
+    for (const group of again) assert.ok(!group.fields.includes('state') && !group.fields.includes('reasons'), group.fields.join(', '));
+    const all = again.flatMap((g) => g.ids);
+    assert.equal(new Set(all).size, all.length, 'a session in one group at most');
   });
 
   it('sends a session whose refresh cost became unknown whole: a patch holds no null', () => {
@@ -100,7 +107,20 @@ describe('lsp: session list deltas (SessionListRevisions)', function () {
     assert.equal(sessionOf(held, 'default', id).refreshCostUsd, null, 'stale, for a model without prices');
     assert.deepEqual(delta.changed.map((s) => s.id), [id]);
     assert.ok(delta.patched.length > 0, 'the other sessions the save touched');
-    for (const patch of delta.patched) assert.ok(Object.values(patch).every((v) => v !== null), patch.id);
+    for (const patch of patchesOf(delta)) assert.ok(Object.values(patch).every((v) => v !== null), patch.id);
+  });
+
+  it('a Hermes write that moves the least recent session to the top of the list patches that session only', () => {
+    const def = demo.profiles.find((p) => p.name === 'default')!;
+    const order = () => model.profiles().find((a) => a.report.name === 'default')!.report.sessions.map((s) => s.id);
+    const before = order();
+    const last = before[before.length - 1]!;
+    appendMessages(def.dbFile, last, 2, { now: NOW, seed: 3 });
+    model.databaseChanged([def.dir]);
+    const delta = profileOf(nextDelta(), 'default');
+    assert.equal(order()[0], last, 'the list order changed');
+    assert.deepEqual(patchesOf(delta).map((p) => p.id), [last]);
+    assert.deepEqual([delta.changed, delta.removed], [[], []]);
   });
 
   it('sends a new session whole, an ended one as its id, and nothing for sessions unchanged', () => {

@@ -1,12 +1,13 @@
 // The client side of `hermes/sessionListChanged`: applying deltas (sessions whole, patches of the
-// fields that changed, ids that went) must rebuild exactly the list the server holds, whatever
-// sessions came, changed and went in between; a delta that does not fit the list held (another
-// revision, a patch for a session not held) must not be applied: the client then fetches the full
-// list, once.
+// fields that changed in columns, ids that went) must rebuild exactly the list the server holds,
+// whatever sessions came, changed and went in between; a delta that does not fit the list held
+// (another revision, a patch for a session not held) must not be applied: the client then fetches
+// the full list, once.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { ProfileDto, SessionDto, SessionListChange, SessionListDelta, SessionListResult, SessionPatchDto } from '../../../shared/protocol';
+import type { ProfileDto, SessionDto, SessionListChange, SessionListDelta, SessionListResult } from '../../../shared/protocol';
 import { applySessionListChange, SessionListFollower } from '../../../shared/sessionListChanges';
+import { columnsOf, type SessionPatch } from '../../support/sessionPatches';
 
 function session(profile: string, id: string, version: number): SessionDto {
   return {
@@ -35,6 +36,12 @@ function session(profile: string, id: string, version: number): SessionDto {
   };
 }
 
+/** SessionDto's fields in their order. */
+const FIELDS = Object.keys(session('default', 'a', 1));
+
+/** Patches in the columns a delta carries. */
+const columns = (...patches: SessionPatch[]) => columnsOf(patches, FIELDS);
+
 function summary(name: string, stale: number) {
   const totals = { sessions: stale, stale, pending: 0, fresh: 0, staleRefreshCostUsd: stale / 10, unknownCost: 0 };
   return {
@@ -62,7 +69,7 @@ function fullList(revision: number, profiles: Array<{ name: string; sessions: Se
  * What the server sends for a session the client holds: nothing when no field's JSON differs, the
  * session whole when a field became null, else a patch of the id and the fields that differ.
  */
-function updateOf(held: SessionDto, now: SessionDto): { whole: SessionDto } | { patch: SessionPatchDto } | undefined {
+function updateOf(held: SessionDto, now: SessionDto): { whole: SessionDto } | { patch: SessionPatch } | undefined {
   const fields = (Object.keys(now) as Array<keyof SessionDto>).filter((f) => JSON.stringify(held[f]) !== JSON.stringify(now[f]));
   if (fields.length === 0) return undefined;
   if (fields.some((f) => now[f] === null)) return { whole: now };
@@ -87,7 +94,7 @@ describe('session list changes (shared/sessionListChanges.ts)', () => {
       home: '/h',
       problem: null,
       profiles: [
-        { ...summary('default', 3), changed: [session('default', 'd', 1)], patched: [{ id: 'b', title: 'session b v2', deltaTokens: 9 }], removed: ['a'] },
+        { ...summary('default', 3), changed: [session('default', 'd', 1)], patched: columns({ id: 'b', title: 'session b v2', deltaTokens: 9 }), removed: ['a'] },
         { ...summary('work', 1), changed: [], patched: [], removed: [] },
       ],
       ...over,
@@ -106,6 +113,25 @@ describe('session list changes (shared/sessionListChanges.ts)', () => {
     assert.equal(def.sessions.find((s) => s.id === 'c'), base.profiles[0]!.sessions[2], 'an unchanged session is the same object');
     assert.equal(next.profiles[1]!.sessions, base.profiles[1]!.sessions, 'a profile without changes keeps its session array');
     assert.deepEqual(base.profiles[0]!.sessions.map((s) => s.id), ['a', 'b', 'c'], 'the list held is not modified');
+  });
+
+  it('applies columns: each session of a group gets its values, in a new object; sessions not patched stay the same objects', () => {
+    const [def, work] = delta().profiles;
+    const patched = columns(
+      { id: 'a', deltaTokens: 11, refreshCostUsd: 0.11, refreshCostColdUsd: 1.1 },
+      { id: 'c', deltaTokens: 33, refreshCostUsd: 0.33, refreshCostColdUsd: 3.3 },
+      { id: 'b', deltaTokens: 22 },
+    );
+    assert.deepEqual(patched.map((g) => [g.fields, g.ids]), [[['deltaTokens', 'refreshCostUsd', 'refreshCostColdUsd'], ['a', 'c']], [['deltaTokens'], ['b']]]);
+    const next = applySessionListChange(base, delta({ profiles: [{ ...def!, changed: [], patched, removed: [] }, work!] }))!;
+    const [a, b, c] = base.profiles[0]!.sessions;
+    const byId = new Map(next.profiles[0]!.sessions.map((s) => [s.id, s]));
+    assert.deepEqual(byId.get('a'), { ...a!, deltaTokens: 11, refreshCostUsd: 0.11, refreshCostColdUsd: 1.1 });
+    assert.deepEqual(byId.get('b'), { ...b!, deltaTokens: 22 });
+    assert.deepEqual(byId.get('c'), { ...c!, deltaTokens: 33, refreshCostUsd: 0.33, refreshCostColdUsd: 3.3 });
+    for (const held of [a, b, c]) assert.notEqual(byId.get(held!.id), held, `${held!.id}: a new object`);
+    assert.equal(base.profiles[0]!.sessions[0]!.deltaTokens, 1, 'the session held is not modified');
+    assert.equal(next.profiles[1]!.sessions[0], base.profiles[1]!.sessions[0]);
   });
 
   it('takes a full list as it is, whatever the list held', () => {
@@ -130,9 +156,9 @@ describe('session list changes (shared/sessionListChanges.ts)', () => {
 
   it('refuses a delta with a patch for a session not held', () => {
     const [def, work] = delta().profiles;
-    const unknownPatch = delta({ profiles: [def!, { ...work!, patched: [{ id: 'nobody', title: 'x' }] }] });
+    const unknownPatch = delta({ profiles: [def!, { ...work!, patched: columns({ id: 'nobody', title: 'x' }) }] });
     assert.equal(applySessionListChange(base, unknownPatch), undefined);
-    const removedThenPatched = delta({ profiles: [{ ...def!, patched: [{ id: 'a', title: 'x' }] }, work!] });
+    const removedThenPatched = delta({ profiles: [{ ...def!, patched: columns({ id: 'a', title: 'x' }) }, work!] });
     assert.equal(applySessionListChange(base, removedThenPatched), undefined, 'a is removed by the same delta');
   });
 
@@ -154,7 +180,7 @@ describe('session list changes (shared/sessionListChanges.ts)', () => {
             const removed = ops.remove.filter((id) => sessions.has(id) && !ops.upsert.includes(id));
             for (const id of removed) sessions.delete(id);
             const changed: SessionDto[] = [];
-            const patched: SessionPatchDto[] = [];
+            const patched: SessionPatch[] = [];
             for (const id of ops.upsert) {
               const now = session(profileNames[i]!, id, ++version);
               const held = sessions.get(id);
@@ -163,7 +189,7 @@ describe('session list changes (shared/sessionListChanges.ts)', () => {
               else if (update) patched.push(update.patch);
               sessions.set(id, now);
             }
-            return { ...summary(profileNames[i]!, sessions.size), changed, patched, removed };
+            return { ...summary(profileNames[i]!, sessions.size), changed, patched: columnsOf(patched, FIELDS), removed };
           });
           const change: SessionListChange = { revision: n + 2, base: n + 1, home: '/h', problem: null, profiles };
           held = applySessionListChange(held, change);
@@ -210,7 +236,7 @@ describe('session list changes (shared/sessionListChanges.ts)', () => {
     });
     follower.receive(base);
     const [def, work] = delta().profiles;
-    const missing = delta({ profiles: [{ ...def!, patched: [{ id: 'nobody', deltaTokens: 7 }] }, work!] });
+    const missing = delta({ profiles: [{ ...def!, patched: columns({ id: 'nobody', deltaTokens: 7 }) }, work!] });
     assert.equal(follower.receive(missing), undefined);
     assert.equal(follower.receive({ ...missing, revision: 6, base: 5 }), undefined, 'the next delta does not apply either');
     assert.equal(fetches, 1, 'one request for the full list');

@@ -20,7 +20,7 @@ import { describeError, HermesError } from './hermes/errors';
 import { sqliteDriverStatus } from './hermes/store/connection';
 import { provideCodeActions } from './lsp/features/codeActions';
 import { provideCodeLenses } from './lsp/features/codeLens';
-import { diagnoseDocument } from './lsp/features/diagnostics';
+import { diagnoseDocument, diagnosticsFollowSessions } from './lsp/features/diagnostics';
 import { provideHover } from './lsp/features/hover';
 import { anatomyDto, diffDto } from './lsp/features/promptViews';
 import { statusOf } from './lsp/dto';
@@ -79,12 +79,12 @@ export function startServer(connection: Connection): void {
       // Only the sessions a write touched are read again here; the full scan follows once settled.
       if (!guard(() => model.databaseChanged(dirs), true)) return;
       log.debug(() => `state.db changed in ${dirs.join(', ')}`);
-      publishAll();
+      publishAll('sessions');
     },
     onDatabaseSettled(dirs) {
       if (!guard(() => model.verifyDatabases(dirs), true)) return;
       log.debug(() => `state.db rows changed without a message in ${dirs.join(', ')}`);
-      publishAll();
+      publishAll('sessions');
     },
   });
 
@@ -137,7 +137,11 @@ export function startServer(connection: Connection): void {
     markConfigured();
   }
 
-  function publishAll(): void {
+  /**
+   * Everything clients show, after a re-evaluation. After a change of the sessions alone (a Hermes
+   * write) only the documents whose diagnostics follow the sessions are diagnosed again.
+   */
+  function publishAll(changed: 'everything' | 'sessions' = 'everything'): void {
     const driver = sqliteDriverStatus();
     watcher.update(model.profiles().map((a) => a.profile.dir), model.projectDirs());
     staleBaseline.settle(staleIds());
@@ -146,7 +150,9 @@ export function startServer(connection: Connection): void {
     // leave it for after the change is written out, and it follows in a change of its own.
     connection.sendNotification(SessionListChangedNotification, sessionLists.nextChange()).then(settleCounts, () => undefined);
     refreshLenses();
-    for (const document of documents.all()) publishDiagnostics(document);
+    for (const document of documents.all()) {
+      if (changed === 'everything' || diagnosticsFollowSessions(model, document)) publishDiagnostics(document);
+    }
   }
 
   function settleCounts(): void {
@@ -189,7 +195,13 @@ export function startServer(connection: Connection): void {
   });
 
   function staleIds(): Map<string, Set<string>> {
-    return new Map(model.profiles().map((a) => [a.profile.name, new Set(a.report.sessions.filter((s) => s.state === 'stale').map((s) => s.id))]));
+    const byProfile = new Map<string, Set<string>>();
+    for (const { profile, report } of model.profiles()) {
+      const ids = new Set<string>();
+      for (const s of report.sessions) if (s.state === 'stale') ids.add(s.id);
+      byProfile.set(profile.name, ids);
+    }
+    return byProfile;
   }
 
   connection.onHover((params) => guard(() => provideHover(model, documents.get(params.textDocument.uri), params), null));
@@ -213,7 +225,7 @@ export function startServer(connection: Connection): void {
     return asResponse(() => {
       const result = refresh.run(params);
       log.info(`Refresh requested in profile ${result.profile}: ${result.message}`);
-      publishAll();
+      publishAll('sessions');
       return result;
     });
   }

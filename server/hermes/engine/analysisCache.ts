@@ -58,6 +58,8 @@ export class AnalysisCache {
   /** Skill reasons per stored skills-index text (thousands of sessions share a few indexes). */
   readonly skillReasons = new Map<string, StaleReason[]>();
   readonly transcripts = new Map<string, CachedTranscript>();
+  /** The sources' problems of the last evaluation and the world they were found in (analyzeProfile). */
+  lastSourceProblems: { readonly world: ReportWorld; readonly problems: readonly string[] } | undefined;
   /** Each live session's last report and what it was computed from (see sessionReport.ts). */
   readonly reports = new Map<string, ReusableReport>();
   /** Bumped by every change of the sources (see ReportWorld). */
@@ -130,6 +132,11 @@ export class AnalysisCache {
   /** The anatomy kept for a prompt key, without reading anything. */
   parsedAnatomy(promptKey: string | undefined): PromptAnatomy | undefined {
     return promptKey === undefined ? undefined : this.anatomies.get(promptKey);
+  }
+
+  /** Whether any prompt would be read again (mustRecheck: an evaluation asks once, not per session). */
+  mustRecheckAny(): boolean {
+    return this.uncheckedInline.size > 0;
   }
 
   /** Whether `anatomy` would read this prompt's text again (an inline prompt after a commit). */

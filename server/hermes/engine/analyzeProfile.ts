@@ -125,21 +125,35 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     // session only that entry changes. A compaction tip depends on every session, so when ended
     // sessions are reported nothing is kept.
     const reports = everything ? new Map<string, ReusableReport>() : cache.reports;
+    const recheckInline = cache.mustRecheckAny();
+    // Whether the set of session cwds may differ from the last evaluation's (their sources' problems are reported).
+    let cwdsMoved = false;
     for (const record of listed) {
       const last = reports.get(record.id);
-      if (stillGood(last, world, record, now) && !cache.mustRecheck(record.promptKey)) {
+      if (stillGood(last, world, record, now) && !(recheckInline && cache.mustRecheck(record.promptKey))) {
         sessions.push(last.report);
         continue;
       }
+      if (last?.inputs.record.cwd !== record.cwd) cwdsMoved = true;
       const verdict = record.promptKey ? promptVerdict(judging, record, record.promptKey, prompts, persisted) : { prompt: undefined, judged: NOT_JUDGED };
       const inputs = { record, config, prompt: verdict.prompt, transcript: cache.transcripts.get(record.id)!.size, judged: verdict.judged, requestedEpoch: world.requestedEpoch(record.id) };
       const reusable = sessionReport(reportContext, inputs, last);
       reports.set(record.id, reusable);
       sessions.push(reusable.report);
     }
-    if (reports.size > listed.length) forgetUnlisted(reports, listed, cache);
-    // Sources whose digests all came from disk had nothing to report when they were kept.
-    const sourceProblems = digests?.fromDisk ? [] : sourceProblemsOf([sourcesFor(undefined), ...cwdsOf(sessions).map(sourcesFor)]);
+    if (reports.size > listed.length) {
+      forgetUnlisted(reports, listed, cache);
+      cwdsMoved = true;
+    }
+    // Sources whose digests all came from disk had nothing to report when they were kept; the same
+    // sources for the same cwds (a Hermes write to a session) have the problems they had.
+    const kept = cache.lastSourceProblems;
+    const sourceProblems = digests?.fromDisk
+      ? []
+      : !everything && !cwdsMoved && kept?.world === world
+        ? kept.problems
+        : sourceProblemsOf([sourcesFor(undefined), ...cwdsOf(sessions).map(sourcesFor)]);
+    if (!everything) cache.lastSourceProblems = { world, problems: sourceProblems };
     digests?.save(sourceProblems.length > 0, Date.now());
     persisted?.save();
     return {

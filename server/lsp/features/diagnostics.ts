@@ -95,6 +95,16 @@ function problemsOf(model: HermesModel, target: Target, text: string): readonly 
   }
 }
 
+/**
+ * Whether `document`'s diagnostics can change when only Hermes' sessions changed: a context file's
+ * do (it is analysed from the live sessions' cwds); a profile file's depend on its text and the
+ * profile's files alone.
+ */
+export function diagnosticsFollowSessions(model: HermesModel, document: TextDocument): boolean {
+  const docPath = uriToPath(document.uri);
+  return docPath !== undefined && classify(model, docPath)?.kind === 'project-context';
+}
+
 /** A profile file of a watched profile (even one with no session), else a project context file by name. */
 function classify(model: HermesModel, docPath: string): Target | undefined {
   const file = canonical(docPath);

@@ -128,9 +128,7 @@ export class HermesModel {
   /** Session cwds of live sessions (where project context files are looked up). */
   projectDirs(): string[] {
     const dirs = new Set<string>();
-    for (const analysis of this.analyses.values()) {
-      for (const s of analysis.report.sessions) if (s.cwd && s.state !== 'ended') dirs.add(s.cwd);
-    }
+    for (const analysis of this.analyses.values()) for (const cwd of analysis.cwds) dirs.add(cwd);
     return [...dirs];
   }
 

@@ -58,8 +58,8 @@ export class AnalysisCache {
   /** Skill reasons per stored skills-index text (thousands of sessions share a few indexes). */
   readonly skillReasons = new Map<string, StaleReason[]>();
   readonly transcripts = new Map<string, CachedTranscript>();
-  /** The sources' problems of the last evaluation and the world they were found in (analyzeProfile). */
-  lastSourceProblems: { readonly world: ReportWorld; readonly problems: readonly string[] } | undefined;
+  /** The live sessions' cwds of the last evaluation, and the sources' problems in the world they were found in (analyzeProfile). */
+  lastCwds: { readonly world: ReportWorld; readonly cwds: readonly string[]; readonly problems: readonly string[] } | undefined;
   /** Each live session's last report and what it was computed from (see sessionReport.ts). */
   readonly reports = new Map<string, ReusableReport>();
   /** Bumped by every change of the sources (see ReportWorld). */

@@ -63,6 +63,8 @@ export interface ProfileAnalysis {
   readonly profile: Profile;
   readonly config: ProfileConfig;
   readonly report: ProfileReport;
+  /** The working directories of the live sessions (where their project context is looked up). */
+  readonly cwds: readonly string[];
   /** The rendered sources of a session cwd (memoised). */
   sourcesFor(cwd: string | undefined): RenderedSources;
   /** The anatomy of a session's stored prompt, if it has one. */
@@ -145,15 +147,17 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       forgetUnlisted(reports, listed, cache);
       cwdsMoved = true;
     }
-    // Sources whose digests all came from disk had nothing to report when they were kept; the same
-    // sources for the same cwds (a Hermes write to a session) have the problems they had.
-    const kept = cache.lastSourceProblems;
+    // The same sessions' cwds as last time (a Hermes write to a session): the same list. Sources
+    // whose digests all came from disk had nothing to report when they were kept; the same sources
+    // for the same cwds have the problems they had.
+    const kept = everything ? undefined : cache.lastCwds;
+    const cwds = kept && !cwdsMoved ? kept.cwds : cwdsOf(sessions);
     const sourceProblems = digests?.fromDisk
       ? []
-      : !everything && !cwdsMoved && kept?.world === world
+      : kept && !cwdsMoved && kept.world === world
         ? kept.problems
-        : sourceProblemsOf([sourcesFor(undefined), ...cwdsOf(sessions).map(sourcesFor)]);
-    if (!everything) cache.lastSourceProblems = { world, problems: sourceProblems };
+        : sourceProblemsOf([sourcesFor(undefined), ...cwds.map(sourcesFor)]);
+    if (!everything) cache.lastCwds = { world, cwds, problems: sourceProblems };
     digests?.save(sourceProblems.length > 0, Date.now());
     persisted?.save();
     return {
@@ -168,6 +172,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
         problems: [...problems, ...sourceProblems],
         totals: totalsOf(sessions),
       },
+      cwds,
       sourcesFor,
       anatomyOf: (id) => cache.parsedAnatomy(reports.get(id)?.inputs.record.promptKey),
     };
@@ -352,6 +357,7 @@ function unavailableAnalysis(
     profile,
     config,
     report: { ...report, storedPromptSessions: 0, requestedEpoch: 0, sessions: [], totals: totalsOf([]) },
+    cwds: [],
     sourcesFor,
     anatomyOf: () => undefined,
   };

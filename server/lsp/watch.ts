@@ -5,9 +5,9 @@
 //   reported after a few milliseconds (the events of one save arrive together), later ones at most
 //   once per window, so one save re-evaluates once.
 // - state.db and its WAL: each event is reported at once (`onDatabaseChanged`; the listener asks
-//   SQLite whether anything was committed, which costs microseconds) and once more a few
+//   SQLite whether anything was committed, which costs microseconds) and again 2 ms and a few
 //   milliseconds after the last event of a burst, since a commit becomes visible to readers just
-//   after the writes that raise the events. When a burst has been quiet for a window (or has gone
+//   after the writes that raise the events (most commits are seen by the 2 ms probe). When a burst has been quiet for a window (or has gone
 //   on for a second), `onDatabaseSettled` follows, for the work that can wait (a full scan).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -34,7 +34,7 @@ export class SourceWatcher {
   /** Profile dirs with database events since the last settle. */
   private dbBurst = new Set<string>();
   private dbProbe: NodeJS.Immediate | undefined;
-  private dbFollowUp: NodeJS.Timeout | undefined;
+  private dbFollowUps: NodeJS.Timeout[] = [];
   private dbSettle: NodeJS.Timeout | undefined;
   /** When the burst being settled began (epoch ms). */
   private dbBurstStart = 0;
@@ -111,7 +111,7 @@ export class SourceWatcher {
     this.watchers.clear();
     clearTimeout(this.timer);
     if (this.dbProbe) clearImmediate(this.dbProbe);
-    clearTimeout(this.dbFollowUp);
+    this.dbFollowUps.forEach(clearTimeout);
     clearTimeout(this.dbSettle);
   }
 
@@ -124,8 +124,10 @@ export class SourceWatcher {
       this.dbProbe = undefined;
       this.reportDatabases('onDatabaseChanged');
     });
-    clearTimeout(this.dbFollowUp);
-    this.dbFollowUp = setTimeout(() => this.reportDatabases('onDatabaseChanged'), this.settleMs);
+    this.dbFollowUps.forEach(clearTimeout);
+    this.dbFollowUps = [...new Set([Math.min(2, this.settleMs), this.settleMs])].map((ms) =>
+      setTimeout(() => this.reportDatabases('onDatabaseChanged'), ms),
+    );
     clearTimeout(this.dbSettle);
     const settleIn = Math.min(this.debounceMs, this.dbBurstStart + DATABASE_SETTLE_MAX_MS - now);
     this.dbSettle = setTimeout(() => {

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
+import { PublishDiagnosticsNotification, type PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
 import { RefreshRequest, SessionListChangedNotification, type SessionListResult } from '../shared/protocol';
 import { TestLspClient } from '../test/support/lspClient';
 import { ChildRssWatch } from './childRss';
@@ -87,9 +88,12 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
     let text = original;
     for (let i = 0; i < plan.reevalRuns + 2; i++) {
       text += `\nWhen step ${i + 1} of a plan fails, say which one and propose ${i + 2} ways to recover.\n`;
-      // As VS Code does it: the buffer changes while typing; saving writes the file, then sends didSave
-      // (the watcher's echo of that write is then skipped by the server).
-      await client.change(soulUri, text);
+      // As VS Code does it: the buffer changes while typing, and the diagnostics of what was typed are
+      // back before the user saves; saving writes the file, then sends didSave (the watcher's echo of
+      // that write is then skipped by the server).
+      const typed = client.mark();
+      const version = await client.change(soulUri, text);
+      await within(client.waitFor<PublishDiagnosticsParams>(PublishDiagnosticsNotification.method, (p) => p.uri === soulUri && p.version === version, { since: typed }), 60_000, `the diagnostics of edit ${i}`);
       const mark = client.mark();
       const before = cost;
       const t0 = epochMs();

@@ -144,10 +144,12 @@ export class TestLspClient {
     return uri;
   }
 
-  async change(uri: string, text: string): Promise<void> {
+  /** Sends the new text; answers the document version it carries. */
+  async change(uri: string, text: string): Promise<number> {
     const version = (this.versions.get(uri) ?? 1) + 1;
     this.versions.set(uri, version);
     await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+    return version;
   }
 
   async save(uri: string): Promise<void> {

@@ -200,7 +200,10 @@ function missed(r: BenchResults | undefined): string[] {
   if (!r) return [];
   const notes: string[] = [];
   const c = r.cold;
-  const share = (ms: number) => `${((ms / c.coldMs) * 100).toFixed(1)}%`;
+  /** A re-evaluation's note when its share of cold misses the target. */
+  const reevalNote = (what: string, ms: number, why: string) => {
+    if (ms / c.coldMs > TARGETS.reevalShare) notes.push(`- **Re-evaluation after ${what} (${((ms / c.coldMs) * 100).toFixed(1)}% of cold, ${ms} ms).** ${why}`);
+  };
   if (!r.met.coldRatio) {
     notes.push(
       `- **Cold status (${r.coldRatio}× the floor).** A second status of an unchanged home judges nothing again: it checks what ` +
@@ -217,10 +220,10 @@ function missed(r: BenchResults | undefined): string[] {
         'and the ratio falls (see the variant).',
     );
   }
-  const save = r.lsp.reeval.saveMs;
-  if (save / c.coldMs > TARGETS.reevalShare) {
-    notes.push(
-      `- **Re-evaluation after a save (${share(save)} of cold, ${save} ms).** The share is against a cold status that keeps its ` +
+  reevalNote(
+    'a save',
+    r.lsp.reeval.saveMs,
+    'The share is against a cold status that keeps its ' +
         'analyses between runs, so 5% is about a dozen milliseconds. A save of SOUL.md re-judges the SOUL.md part of each of the ' +
         'distinct (prompt, cwd) pairs (only the changed stretch is counted again) and gives every live session a new verdict, since ' +
         'the edit changes what refreshing each stale one costs. In a profile of the server on this home a save spent about 10 ms ' +
@@ -230,19 +233,17 @@ function missed(r: BenchResults | undefined): string[] {
         'settings (shared/serverLaunch.ts, for the RSS target). What would close it: per-session state kept in place (columns ' +
         'updated where they stand rather than a new report object per session and save), and costs worked out once per ' +
         '(prompt, cwd, model, transcript size) where sessions share them.',
-    );
-  }
-  const write = r.lsp.reeval.writeMs;
-  if (write / c.coldMs > TARGETS.reevalShare) {
-    notes.push(
-      `- **Re-evaluation after a Hermes write (${share(write)} of cold, ${write} ms).** A write is probed at once and again 2 and ` +
+  );
+  reevalNote(
+    'a Hermes write',
+    r.lsp.reeval.writeMs,
+    'A write is probed at once and again 2 and ' +
         "8 ms after its last event, since SQLite raises the file events before the commit is visible to readers; writes seen only " +
         'by the later probe carry that wait. Then the touched sessions alone are read again, but the evaluation still passes over ' +
         "every live session's kept report (to find that they still hold) and sums the profile's totals, a few milliseconds for " +
         `2,000 sessions; the change sent is ${changeKb(r.lsp.changeBytes?.afterWrite)}. Closing it: totals and session lists kept ` +
         'up to date by the sessions that changed instead of recomputed.',
-    );
-  }
+  );
   if (!r.met.writerP99Ratio) {
     notes.push(
       `- **Writer p99 (${r.writerP99Ratio}×).** The benchmark's writer commits a turn every 25 ms on average, so the refresh's reads ahead ` +

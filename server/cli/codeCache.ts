@@ -15,6 +15,7 @@ import * as fs from 'node:fs';
 import { createRequire, wrap } from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
+import { writeCacheFile } from '../hermes/cacheFiles';
 
 const MAGIC = Buffer.from('hermes-lens code cache 1\n');
 const DIGEST_BYTES = 32;
@@ -103,9 +104,7 @@ function writeCache(script: vm.Script, generation: number, file: string, stalePr
     if (!ownedAndPrivate(dir)) return;
     fs.accessSync(dir, fs.constants.W_OK);
     const data = script.createCachedData();
-    const temp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, Buffer.concat([MAGIC, Buffer.of(generation), createHash('sha256').update(data).digest(), data]), { mode: 0o600 });
-    fs.renameSync(temp, file);
+    writeCacheFile(file, Buffer.concat([MAGIC, Buffer.of(generation), createHash('sha256').update(data).digest(), data]));
     // Caches of earlier builds of this command on this runtime are of no use any more.
     for (const name of fs.readdirSync(dir)) {
       if (name.startsWith(stalePrefix) && name.endsWith('.bin') && path.join(dir, name) !== file) fs.rmSync(path.join(dir, name), { force: true });

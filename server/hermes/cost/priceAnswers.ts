@@ -10,6 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as GenaiPrices from '@pydantic/genai-prices';
+import { writeCacheFile } from '../cacheFiles';
 import { tokenCacheDir } from './tokenCountStore';
 
 /** The parts of a `calcPrice` result the pricing rules use. */
@@ -74,10 +75,7 @@ export class PriceAnswerStore {
         library: this.library,
         answers: kept.map(([k, r]) => [k, r.answer, Number.isFinite(r.until) ? r.until : null] as const),
       };
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
-      const temp = `${this.file}.${process.pid}.tmp`;
-      fs.writeFileSync(temp, JSON.stringify(shape), { mode: 0o600 });
-      fs.renameSync(temp, this.file);
+      writeCacheFile(this.file, JSON.stringify(shape));
     } catch {
       // A read-only or full disk: the library is asked again next time.
     }

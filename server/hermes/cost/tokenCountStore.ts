@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { writeCacheFile } from '../cacheFiles';
 
 export interface StoredCount {
   readonly tokens: number;
@@ -96,10 +97,7 @@ export class TokenCountStore {
       const all = [...merged];
       const kept = all.slice(Math.max(0, all.length - MAX_ENTRIES));
       const shape: FileShape = { format: FORMAT, tokenizer: this.tokenizer, entries: kept.map(([k, c]) => [k, c.tokens, c.sliced ? 1 : 0] as const) };
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
-      const temp = `${this.file}.${process.pid}.tmp`;
-      fs.writeFileSync(temp, JSON.stringify(shape), { mode: 0o600 });
-      fs.renameSync(temp, this.file);
+      writeCacheFile(this.file, JSON.stringify(shape));
     } catch {
       // A read-only or full disk: the counts are computed again next time.
     }

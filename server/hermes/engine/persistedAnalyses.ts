@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeCacheFile } from '../cacheFiles';
 import { tokenCacheDir } from '../cost/tokenCountStore';
 import type { ChangeKind, SessionRecord, SourceKind, StaleReason, TierName, TranscriptSize } from '../model';
 import type { PackedReads } from '../sources/readLog';
@@ -179,11 +180,9 @@ export class PersistedAnalyses {
       ...(this.storedPromptCount ? { storedPromptCount: this.storedPromptCount } : {}),
     };
     try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      writeCacheFile(this.file, JSON.stringify(shape));
+      // After the write: the file just written is new, so the sweep leaves it.
       if (!this.found) sweepForgotten(path.dirname(this.file));
-      const temp = `${this.file}.${process.pid}.tmp`;
-      fs.writeFileSync(temp, JSON.stringify(shape), { mode: 0o600 });
-      fs.renameSync(temp, this.file);
     } catch {
       // A read-only or full disk: the next run does the work again.
     }

@@ -15,6 +15,20 @@ export const SOURCE_PARTS = ['soul', 'skills', 'projectContext', 'memory', 'user
 export type SourcePart = (typeof SOURCE_PARTS)[number];
 
 /**
+ * Whether two lists of reasons say the same, field by field (the very same array or reason at once).
+ */
+export function sameReasons(a: readonly StaleReason[], b: readonly StaleReason[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x !== y && (x.source !== y.source || x.path !== y.path || x.change !== y.change || x.detail !== y.detail)) return false;
+  }
+  return true;
+}
+
+/**
  * Every source whose rendering today differs from what the stored prompt holds. `skillMemo` (the
  * reasons by stored skills-index text, for these sources) spares comparing the same index with
  * today's skills once per distinct prompt: most prompts of a profile share one or two indexes.

@@ -17,7 +17,7 @@ import { countTokens, countTokensAfterEdit, isTokenBoundary, opensParagraph } fr
 import type { BlockKind, StaleReason } from '../model';
 import { rebuildPromptEdit } from '../sources/promptBuilder';
 import type { RenderedSources, SoulSource } from '../sources/types';
-import { partReasons, SOURCE_PARTS, type SourcePart } from '../staleness';
+import { partReasons, sameReasons, SOURCE_PARTS, type SourcePart } from '../staleness';
 
 export interface JudgedPrompt {
   readonly reasons: readonly StaleReason[];
@@ -146,8 +146,4 @@ function regionTokens(text: string, gapAfter: string, model: string | undefined)
   }
   byGap.set(gapAfter, tokens);
   return tokens;
-}
-
-function sameReasons(a: readonly StaleReason[], b: readonly StaleReason[]): boolean {
-  return a.length === b.length && a.every((r, i) => r.source === b[i]!.source && r.path === b[i]!.path && r.change === b[i]!.change && r.detail === b[i]!.detail);
 }

@@ -1,6 +1,7 @@
 // The report as plain JSON (undefined → null), one shape for `hermes-lens status --json` and the
 // language server's session list, so both always say the same thing.
 import type { StaleReason } from '../model';
+import { sameReasons } from '../staleness';
 import type { ProfileReport, SessionReport } from './types';
 
 /**
@@ -37,7 +38,11 @@ const SESSION_JSON = {
 export type SessionJsonField = keyof typeof SESSION_JSON;
 export type SessionJson = { -readonly [K in SessionJsonField]: ReturnType<(typeof SESSION_JSON)[K]> };
 
-/** Fields whose JSON is compared without making it (the others: their JSON values, by sameJsonValue). */
+/**
+ * Fields whose JSON is compared without making it (the others: their JSON values, by sameJsonValue).
+ * Reasons are usually the very same array (judgement.ts keeps it while they read the same), and
+ * their JSON carries the four fields sameReasons compares (reasonJson).
+ */
 const SAME_JSON: { readonly [K in SessionJsonField]?: (a: SessionReport[K], b: SessionReport[K]) => boolean } = { reasons: sameReasons };
 
 /** The session's JSON fields in their order; bit f of a SessionFieldSet stands for SESSION_JSON_FIELDS[f]. */
@@ -114,23 +119,6 @@ function sameJsonValue(a: unknown, b: unknown): boolean {
 
 function reasonJson(r: StaleReason) {
   return { source: r.source, path: r.path, change: r.change, detail: r.detail };
-}
-
-/**
- * Reasons with the same JSON. Usually the very same array (the staleness verdict of a prompt is
- * kept while its sources do not change, engine/analysisCache.ts); else compared reason by reason,
- * field by field: a reason's JSON carries every field it has (reasonJson).
- */
-function sameReasons(a: readonly StaleReason[], b: readonly StaleReason[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    if (x === y) continue;
-    for (const key in x) if (x[key as keyof StaleReason] !== y[key as keyof StaleReason]) return false;
-  }
-  return true;
 }
 
 /** A profile without its sessions (for updates that carry only the sessions that changed). */

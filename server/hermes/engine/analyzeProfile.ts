@@ -150,13 +150,12 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     // The same sessions' cwds as last time (a Hermes write to a session): the same list. Sources
     // whose digests all came from disk had nothing to report when they were kept; the same sources
     // for the same cwds have the problems they had.
-    const kept = everything ? undefined : cache.lastCwds;
-    const cwds = kept && !cwdsMoved ? kept.cwds : cwdsOf(sessions);
-    const sourceProblems = digests?.fromDisk
-      ? []
-      : kept && !cwdsMoved && kept.world === world
-        ? kept.problems
-        : sourceProblemsOf([sourcesFor(undefined), ...cwds.map(sourcesFor)]);
+    const same = everything || cwdsMoved ? undefined : cache.lastCwds;
+    const cwds = same?.cwds ?? cwdsOf(sessions);
+    let sourceProblems: readonly string[];
+    if (digests?.fromDisk) sourceProblems = [];
+    else if (same?.world === world) sourceProblems = same.problems;
+    else sourceProblems = sourceProblemsOf([sourcesFor(undefined), ...cwds.map(sourcesFor)]);
     if (!everything) cache.lastCwds = { world, cwds, problems: sourceProblems };
     digests?.save(sourceProblems.length > 0, Date.now());
     persisted?.save();
@@ -229,6 +228,11 @@ interface JudgingContext {
   readonly verdicts: Map<string, Map<string, PromptVerdict>>;
 }
 
+/** An empty map by session cwd, for memo (a function made once, not a closure per session). */
+function newMap<V>(): Map<string, V> {
+  return new Map();
+}
+
 /** A session without a stored prompt: nothing to judge. */
 const NOT_JUDGED: JudgedPrompt = { reasons: [], deltaTokens: 0 };
 
@@ -240,8 +244,7 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
   // The first session of a prompt and cwd decides, as the anatomy is parsed for its model. (No
   // closures here: this runs for every session of every re-evaluation.)
   const cwd = record.cwd ?? '';
-  let byCwd = ctx.verdicts.get(promptKey);
-  if (!byCwd) ctx.verdicts.set(promptKey, (byCwd = new Map()));
+  const byCwd = memo(ctx.verdicts, promptKey, newMap<PromptVerdict>);
   const known = byCwd.get(cwd);
   if (known) return known;
   const digest = ctx.digests?.digest(record.cwd, () => judgingDigest(ctx.config, ctx.sourcesFor(record.cwd)));
@@ -263,8 +266,7 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
  */
 function judge(ctx: JudgingContext, record: SessionRecord, promptKey: string, anatomy: PromptAnatomy): JudgedPrompt {
   const sources = ctx.sourcesFor(record.cwd);
-  let byCwd = ctx.cache.staleness.get(promptKey);
-  if (!byCwd) ctx.cache.staleness.set(promptKey, (byCwd = new Map<string, Judgement>()));
+  const byCwd = memo(ctx.cache.staleness, promptKey, newMap<Judgement>);
   const previous = byCwd.get(record.cwd ?? '');
   if (previous && previous.sources === sources && previous.stored === anatomy) return previous;
   const judged = judgePrompt(anatomy, sources, record.cwd, { skillMemo: ctx.cache.skillReasons, model: record.model }, previous);

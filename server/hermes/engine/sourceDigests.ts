@@ -11,6 +11,7 @@
 // the environment the skills index depends on.
 import { ReadRecording, readsStillHold } from '../sources/readLog';
 import { skillsEnvironmentKey } from '../sources/skills';
+import { memo } from './memo';
 import type { PersistedAnalyses } from './persistedAnalyses';
 
 /** A change this recent may share its file times with the next one: what was read of it is not kept. */
@@ -43,11 +44,7 @@ export class SourceDigests {
   /** The digest of `cwd`: kept, or made now by `make` (which renders through `render`). */
   digest(cwd: string | undefined, make: () => string): string {
     const key = cwd ?? '';
-    const kept = this.kept?.get(key);
-    if (kept !== undefined) return kept;
-    let made = this.made.get(key);
-    if (made === undefined) this.made.set(key, (made = make()));
-    return made;
+    return this.kept?.get(key) ?? memo(this.made, key, make);
   }
 
   /** Whether every source this run needed came from the kept digests (nothing was rendered). */

@@ -132,6 +132,11 @@ export function statPath(file: string): fs.Stats | undefined {
 /** `fs.realpathSync.native` (the JavaScript one on Windows), noted with its answer. */
 export function realPath(file: string): string {
   if (recording) note(file, 'real');
+  return resolvedPath(file);
+}
+
+/** One realpath(3) call; on Windows the native call resolves drives and shares differently, so there the JavaScript one. */
+function resolvedPath(file: string): string {
   return process.platform === 'win32' ? fs.realpathSync(file) : fs.realpathSync.native(file);
 }
 
@@ -143,7 +148,7 @@ function note(file: string, how: ReadKind): void {
 /** What `how` sees at `file` now, into `seen`: the same calls at recording and at checking. */
 function sense(file: string, how: ReadKind, seen: Seen): void {
   try {
-    if (how === 'real') return seen.text(process.platform === 'win32' ? fs.realpathSync(file) : fs.realpathSync.native(file));
+    if (how === 'real') return seen.text(resolvedPath(file));
     seen.stat(fs.statSync(file, { throwIfNoEntry: false }), how !== 'kind');
   } catch (error) {
     seen.text(`error:${(error as NodeJS.ErrnoException).code ?? ''}`);

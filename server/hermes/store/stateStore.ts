@@ -77,7 +77,7 @@ export class StateStore {
 
   /** The JSON columns of session rows, decoded once per distinct text. */
   private readonly decoded = new DecodedColumns();
-    /** Prepared statements by SQL text, reused for the per-prompt and per-session reads. */
+  /** Prepared statements by SQL text, reused for the per-prompt and per-session reads. */
   private readonly statements = new Map<string, SqliteStatement>();
   private octetLength: boolean | undefined;
 
@@ -138,8 +138,7 @@ export class StateStore {
       const changed = rows.filter((r) => known.get(String(r.id))?.stamp !== r.stamp).map((r) => String(r.id));
       const fresh = new Map<string, SessionRecord>();
       if (changed.length > 0) {
-        const where = `${q.where ? `${q.where} AND` : 'WHERE'} s.id IN (SELECT value FROM json_each(?))`;
-        for (const row of this.statement(`SELECT ${q.columns.join(', ')} ${q.from} ${where}`).values(JSON.stringify(changed))) {
+        for (const row of this.statement(`SELECT ${q.columns.join(', ')} ${q.from} ${idsWhere(q.where)}`).values(JSON.stringify(changed))) {
           const record = this.toSessionRecord(row);
           fresh.set(record.id, record);
         }
@@ -189,8 +188,7 @@ export class StateStore {
    */
   listTouchedSessions(known: readonly StampedSession[], touched: ReadonlySet<string>, options: { includeEnded?: boolean } = {}): StampedSession[] {
     const q = this.sessionQuery(options);
-    const where = `${q.where ? `${q.where} AND` : 'WHERE'} s.id IN (SELECT value FROM json_each(?))`;
-    const rows = this.read(() => this.statement(`SELECT ${q.columns.join(', ')}, ${stampOf(q.columns)} AS stamp ${q.from} ${where}`).values(JSON.stringify([...touched])));
+    const rows = this.read(() => this.statement(`SELECT ${q.columns.join(', ')}, ${stampOf(q.columns)} AS stamp ${q.from} ${idsWhere(q.where)}`).values(JSON.stringify([...touched])));
     const kept = known.filter((s) => !touched.has(s.record.id));
     for (const row of rows) insertByActivity(kept, { stamp: String(row[SESSION_COLUMNS.length]), record: this.toSessionRecord(row) });
     return kept;
@@ -486,6 +484,11 @@ export class StateStore {
 /** SQL for a digest of the session columns read: SQLite's `quote()` of each, so any change shows. */
 function stampOf(columns: readonly string[]): string {
   return columns.map((c) => `quote(${c.replace(/ AS \w+$/, '')})`).join(" || ',' || ");
+}
+
+/** `where` narrowed to the sessions whose ids the one parameter lists (a JSON array). */
+function idsWhere(where: string): string {
+  return `${where ? `${where} AND` : 'WHERE'} s.id IN (SELECT value FROM json_each(?))`;
 }
 
 /** Puts `session` into `sorted` (byActivity order) where it belongs. */

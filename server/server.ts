@@ -139,12 +139,14 @@ export function startServer(connection: Connection): void {
 
   /**
    * Everything clients show, after a re-evaluation. After a change of the sessions alone (a Hermes
-   * write) only the documents whose diagnostics follow the sessions are diagnosed again.
+   * write) only the documents whose diagnostics follow the sessions are diagnosed again. Answers
+   * the stale sessions by profile, as published.
    */
-  function publishAll(changed: 'everything' | 'sessions' = 'everything'): void {
+  function publishAll(changed: 'everything' | 'sessions' = 'everything'): Map<string, Set<string>> {
     const driver = sqliteDriverStatus();
     watcher.update(model.profiles().map((a) => a.profile.dir), model.projectDirs());
-    staleBaseline.settle(staleIds());
+    const stale = staleIds();
+    staleBaseline.settle(stale);
     void connection.sendNotification(StatusNotification, statusOf(model, driver.driver ?? null, driver.problem));
     // The count of sessions holding a stored prompt is an aggregate over every session: re-evaluations
     // leave it for after the change is written out, and it follows in a change of its own.
@@ -153,6 +155,7 @@ export function startServer(connection: Connection): void {
     for (const document of documents.all()) {
       if (changed === 'everything' || diagnosticsFollowSessions(model, document)) publishDiagnostics(document);
     }
+    return stale;
   }
 
   function settleCounts(): void {
@@ -179,10 +182,10 @@ export function startServer(connection: Connection): void {
     if (!file) return;
     handledSaves.set(file, mtimeOf(file));
     model.sourcesChanged([file]);
-    publishAll();
+    const stale = publishAll();
     if (!model.roleOf(file)) return;
     const reports = new Map(model.profiles().map((a) => [a.profile.name, a.report]));
-    for (const [profile, newly] of staleBaseline.takeNew(staleIds())) {
+    for (const [profile, newly] of staleBaseline.takeNew(stale)) {
       const report = reports.get(profile)!;
       void connection.sendNotification(SavedSourceNotification, {
         uri: e.document.uri,

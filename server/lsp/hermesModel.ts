@@ -81,13 +81,7 @@ export class HermesModel {
    * keptRead.ts; `verifyDatabases` completes that). Whether any report changed.
    */
   databaseChanged(profileDirs: readonly string[], scan: SessionScan = 'touched'): boolean {
-    let changed = false;
-    for (const dir of profileDirs) {
-      const analysis = this.byDir(dir);
-      if (!analysis || !this.cacheFor(dir).hasUnreadCommits()) continue;
-      changed = this.analyze(dir, analysis.profile, scan) || changed;
-    }
-    return changed;
+    return this.analyzeWhere(profileDirs, (cache) => cache.hasUnreadCommits(), scan);
   }
 
   /**
@@ -95,12 +89,16 @@ export class HermesModel {
    * touched one (a row changed without a message shows now). Whether any report changed.
    */
   verifyDatabases(profileDirs: readonly string[]): boolean {
+    return this.analyzeWhere(profileDirs, (cache) => cache.lastRead?.partial === true || cache.hasUnreadCommits(), 'full');
+  }
+
+  /** Evaluates again each of these profiles whose cache says it must; whether any report changed. */
+  private analyzeWhere(profileDirs: readonly string[], must: (cache: AnalysisCache) => boolean, scan: SessionScan): boolean {
     let changed = false;
     for (const dir of profileDirs) {
       const analysis = this.byDir(dir);
-      const cache = this.cacheFor(dir);
-      if (!analysis || !(cache.lastRead?.partial || cache.hasUnreadCommits())) continue;
-      changed = this.analyze(dir, analysis.profile, 'full') || changed;
+      if (!analysis || !must(this.cacheFor(dir))) continue;
+      changed = this.analyze(dir, analysis.profile, scan) || changed;
     }
     return changed;
   }

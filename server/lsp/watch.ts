@@ -7,8 +7,9 @@
 // - state.db and its WAL: each event is reported at once (`onDatabaseChanged`; the listener asks
 //   SQLite whether anything was committed, which costs microseconds) and again 2 ms and a few
 //   milliseconds after the last event of a burst, since a commit becomes visible to readers just
-//   after the writes that raise the events (most commits are seen by the 2 ms probe). When a burst has been quiet for a window (or has gone
-//   on for a second), `onDatabaseSettled` follows, for the work that can wait (a full scan).
+//   after the writes that raise the events (most commits are seen by the 2 ms probe). When a
+//   burst has been quiet for a window (or has gone on for a second), `onDatabaseSettled` follows,
+//   for the work that can wait (a full scan).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -23,6 +24,8 @@ export interface WatchEvents {
 
 /** A burst of database events is settled after this long at most. */
 const DATABASE_SETTLE_MAX_MS = 1000;
+/** The first probe after a burst's last event; the last is at `settleMs`. */
+const FIRST_FOLLOW_UP_MS = 2;
 /** How long a folder that could not be watched waits before it is tried again. */
 const UNWATCHABLE_RETRY_MS = 2000;
 
@@ -44,13 +47,17 @@ export class SourceWatcher {
   /** Folders that could not be watched (most do not exist: no .cursor/rules), and when that was tried. */
   private unwatchable = new Set<string>();
   private unwatchableSince = 0;
+  /** When database events are probed again after the last of a burst (ms). */
+  private readonly followUpsMs: readonly number[];
 
   constructor(
     private readonly events: WatchEvents,
     private readonly debounceMs = 150,
     /** How long the events of one write take to arrive. */
     private readonly settleMs = 8,
-  ) {}
+  ) {
+    this.followUpsMs = settleMs > FIRST_FOLLOW_UP_MS ? [FIRST_FOLLOW_UP_MS, settleMs] : [settleMs];
+  }
 
   /** Replaces the watched set: profile directories (with their skills and memories) and project dirs. */
   update(profileDirs: readonly string[], projectDirs: readonly string[]): void {
@@ -125,9 +132,7 @@ export class SourceWatcher {
       this.reportDatabases('onDatabaseChanged');
     });
     this.dbFollowUps.forEach(clearTimeout);
-    this.dbFollowUps = [...new Set([Math.min(2, this.settleMs), this.settleMs])].map((ms) =>
-      setTimeout(() => this.reportDatabases('onDatabaseChanged'), ms),
-    );
+    this.dbFollowUps = this.followUpsMs.map((ms) => setTimeout(() => this.reportDatabases('onDatabaseChanged'), ms));
     clearTimeout(this.dbSettle);
     const settleIn = Math.min(this.debounceMs, this.dbBurstStart + DATABASE_SETTLE_MAX_MS - now);
     this.dbSettle = setTimeout(() => {

@@ -11,6 +11,7 @@ import { appendMessages, startSession } from '../../../server/demo/hermesWriter'
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import { PersistedAnalyses } from '../../../server/hermes/engine/persistedAnalyses';
 import { databaseFiles } from '../../../server/hermes/store/databaseFiles';
+import { StateStore } from '../../../server/hermes/store/stateStore';
 import { readHome, selectProfile } from '../../../server/hermes/home';
 import type { Profile } from '../../../server/hermes/model';
 import { requestRefresh } from '../../../server/hermes/refresh/requestRefresh';
@@ -155,5 +156,17 @@ describe('engine: the stored-prompt count kept with the database files it was co
     const after = databaseFiles(def.dbFile);
     assert.notEqual(after.signature, before.signature, 'a Hermes write shows in the files');
     assert.equal(PersistedAnalyses.open(def.dbFile)!.keptStoredPromptCount(after.signature), undefined);
+  });
+
+  it('still holds after another status only read the database', () => {
+    // As root, SQLite chowns the WAL it opens to the database's owner, which moves the WAL's ctime
+    // without a write; CI and containers run as root.
+    const demo = generateDemoHome(path.join(dir, 'home'), { now: NOW, writeManifest: false });
+    const def = demo.profiles.find((p) => p.layout === 'v30')!;
+    const before = databaseFiles(def.dbFile);
+    const store = StateStore.openReadOnly(def.dbFile);
+    assert.ok(store.listSessions().length > 0);
+    store.close();
+    assert.equal(databaseFiles(def.dbFile).signature, before.signature);
   });
 });

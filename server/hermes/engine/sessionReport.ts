@@ -68,7 +68,8 @@ export interface ReportContext {
   readonly now: number;
   readonly priceOverrides: PriceOverrides | undefined;
   readonly prices: Map<string, ModelPrices | null>;
-  readonly tools: Map<string, number>;
+  /** Tool schema tokens by tool list: the decoded lists are shared by the sessions of one `tool_names` text (DecodedColumns). */
+  readonly tools: Map<readonly string[], number>;
 }
 
 /**
@@ -107,7 +108,8 @@ function basisOf(ctx: ReportContext, inputs: ReportInputs): { basis: Basis; pric
   const provider = providerOf(record);
   const tip = record.endedAt !== undefined && record.endReason === 'compression' && ctx.everything ? compactionTip(record, ctx.everything) : undefined;
   const transcript = inputs.transcript.recordedTokens + estimateTokensFromChars(inputs.transcript.uncountedChars);
-  const tools = memo(ctx.tools, record.toolNames.join('\u0000'), () => toolSchemaTokens(record.toolNames));
+  let tools = ctx.tools.get(record.toolNames);
+  if (tools === undefined) ctx.tools.set(record.toolNames, (tools = toolSchemaTokens(record.toolNames)));
   const systemPromptTokens = prompt?.tokens ?? 0;
   const prices = memo(ctx.prices, `${record.model ?? ''}\u0000${provider ?? ''}`, () => lookupPrices(record.model, provider, ctx.priceOverrides) ?? null) ?? undefined;
   const basis: Basis = {

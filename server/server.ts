@@ -138,24 +138,32 @@ export function startServer(connection: Connection): void {
   }
 
   /**
-   * Everything clients show, after a re-evaluation. After a change of the sessions alone (a Hermes
-   * write) only the documents whose diagnostics follow the sessions are diagnosed again. Answers
-   * the stale sessions by profile, as published.
+   * Everything clients show, after a re-evaluation. The session list goes first: the change a save
+   * or a Hermes write made is on its way to the client before the rest (status, lenses,
+   * diagnostics) is worked out, in a task after the one that writes the list out (vscode-jsonrpc
+   * writes in a setImmediate of its own, queued when the list was sent). The folders to watch are
+   * brought up to date before the list goes: a client that has seen the list may write at once. After a
+   * change of the sessions alone (a Hermes write) only the documents whose diagnostics follow the
+   * sessions are diagnosed again. `then` gets the stale sessions by profile, as published.
    */
-  function publishAll(changed: 'everything' | 'sessions' = 'everything'): Map<string, Set<string>> {
-    const driver = sqliteDriverStatus();
+  function publishAll(changed: 'everything' | 'sessions' = 'everything', then?: (stale: Map<string, Set<string>>) => void): void {
     watcher.update(model.profiles().map((a) => a.profile.dir), model.projectDirs());
-    const stale = staleIds();
-    staleBaseline.settle(stale);
-    void connection.sendNotification(StatusNotification, statusOf(model, driver.driver ?? null, driver.problem));
     // The count of sessions holding a stored prompt is an aggregate over every session: re-evaluations
     // leave it for after the change is written out, and it follows in a change of its own.
     connection.sendNotification(SessionListChangedNotification, sessionLists.nextChange()).then(settleCounts, () => undefined);
-    refreshLenses();
-    for (const document of documents.all()) {
-      if (changed === 'everything' || diagnosticsFollowSessions(model, document)) publishDiagnostics(document);
-    }
-    return stale;
+    setImmediate(() =>
+      guard(() => {
+        const driver = sqliteDriverStatus();
+        const stale = staleIds();
+        staleBaseline.settle(stale);
+        void connection.sendNotification(StatusNotification, statusOf(model, driver.driver ?? null, driver.problem));
+        refreshLenses();
+        for (const document of documents.all()) {
+          if (changed === 'everything' || diagnosticsFollowSessions(model, document)) publishDiagnostics(document);
+        }
+        then?.(stale);
+      }, undefined),
+    );
   }
 
   function settleCounts(): void {
@@ -182,19 +190,20 @@ export function startServer(connection: Connection): void {
     if (!file) return;
     handledSaves.set(file, mtimeOf(file));
     model.sourcesChanged([file]);
-    const stale = publishAll();
-    if (!model.roleOf(file)) return;
-    const reports = new Map(model.profiles().map((a) => [a.profile.name, a.report]));
-    for (const [profile, newly] of staleBaseline.takeNew(stale)) {
-      const report = reports.get(profile)!;
-      void connection.sendNotification(SavedSourceNotification, {
-        uri: e.document.uri,
-        profile,
-        newlyStale: newly.length,
-        staleTotal: report.totals.stale,
-        staleRefreshCostUsd: report.totals.staleRefreshCostUsd,
-      });
-    }
+    publishAll('everything', (stale) => {
+      if (!model.roleOf(file)) return;
+      const reports = new Map(model.profiles().map((a) => [a.profile.name, a.report]));
+      for (const [profile, newly] of staleBaseline.takeNew(stale)) {
+        const report = reports.get(profile)!;
+        void connection.sendNotification(SavedSourceNotification, {
+          uri: e.document.uri,
+          profile,
+          newlyStale: newly.length,
+          staleTotal: report.totals.stale,
+          staleRefreshCostUsd: report.totals.staleRefreshCostUsd,
+        });
+      }
+    });
   });
 
   function staleIds(): Map<string, Set<string>> {

@@ -235,7 +235,7 @@ function missed(r: BenchResults | undefined): string[] {
         '20 saves, a quiet moment, 25–30 ms in all): the engine 14.5 ms (5.5 ms the verdicts of the 300 prompts, 5.6 ms the ' +
         '2,000 session reports, the rest the pass over them), 3 ms finding what changed since the list sent, 5 ms for the change ' +
         `of ${changeKb(r.lsp.changeBytes?.afterSave)} (three numbers for every session) to be written, read and parsed, 2 ms for ` +
-        'the client to apply it; status, lenses and diagnostics now follow after the list. The 2,000 new reports are what is ' +
+        'the client to apply it; lenses and diagnostics now follow after the list. The 2,000 new reports are what is ' +
         "slow: the same loop on its own takes 0.3–0.8 ms with Node's default heap and 2.5–3.4 ms with the server's memory flags " +
         '(shared/serverLaunch.ts, for the RSS target), as the new reports outlive each small scavenge and are copied. What would ' +
         'close it: per-session verdicts kept in place (columns updated where they stand rather than a new report object per ' +

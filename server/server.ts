@@ -138,25 +138,26 @@ export function startServer(connection: Connection): void {
   }
 
   /**
-   * Everything clients show, after a re-evaluation. The session list goes first: the change a save
-   * or a Hermes write made is on its way to the client before the rest (status, lenses,
-   * diagnostics) is worked out, in a task after the one that writes the list out (vscode-jsonrpc
-   * writes in a setImmediate of its own, queued when the list was sent). The folders to watch are
-   * brought up to date before the list goes: a client that has seen the list may write at once. After a
+   * Everything clients show, after a re-evaluation. The status and the session list go first: the
+   * change a save or a Hermes write made is on its way to the client before the rest (lenses,
+   * diagnostics) is worked out, in a task after the one that writes them out (vscode-jsonrpc
+   * writes in a setImmediate of its own, queued when they were sent). The folders to watch are
+   * brought up to date before, as a client that has seen the list may write at once, and the status
+   * goes before the list, as a client that has seen the list may read the status. After a
    * change of the sessions alone (a Hermes write) only the documents whose diagnostics follow the
    * sessions are diagnosed again. `then` gets the stale sessions by profile, as published.
    */
   function publishAll(changed: 'everything' | 'sessions' = 'everything', then?: (stale: Map<string, Set<string>>) => void): void {
     watcher.update(model.profiles().map((a) => a.profile.dir), model.projectDirs());
+    const driver = sqliteDriverStatus();
+    void connection.sendNotification(StatusNotification, statusOf(model, driver.driver ?? null, driver.problem));
     // The count of sessions holding a stored prompt is an aggregate over every session: re-evaluations
     // leave it for after the change is written out, and it follows in a change of its own.
     connection.sendNotification(SessionListChangedNotification, sessionLists.nextChange()).then(settleCounts, () => undefined);
     setImmediate(() =>
       guard(() => {
-        const driver = sqliteDriverStatus();
         const stale = staleIds();
         staleBaseline.settle(stale);
-        void connection.sendNotification(StatusNotification, statusOf(model, driver.driver ?? null, driver.problem));
         refreshLenses();
         for (const document of documents.all()) {
           if (changed === 'everything' || diagnosticsFollowSessions(model, document)) publishDiagnostics(document);

@@ -15,6 +15,7 @@ import { StateStore } from '../../../server/hermes/store/stateStore';
 import { readHome, selectProfile } from '../../../server/hermes/home';
 import type { Profile } from '../../../server/hermes/model';
 import { requestRefresh } from '../../../server/hermes/refresh/requestRefresh';
+import { cacheSettingPerTest } from '../../support/lensCacheSetting';
 import { removeDir, tempDir } from '../demo/support';
 
 const NOW = 1_795_000_000;
@@ -24,19 +25,13 @@ describe('engine: analyses kept on disk between status runs', function () {
   let dir: string;
   let cacheDir: string;
   let demo: DemoManifest;
-  let savedSetting: string | undefined;
   beforeEach(() => {
     dir = tempDir('hermes-persisted-');
     cacheDir = path.join(dir, 'lens-cache');
     demo = generateDemoHome(path.join(dir, 'home'), { now: NOW, writeManifest: false });
-    savedSetting = process.env.HERMES_LENS_TOKEN_CACHE;
-    process.env.HERMES_LENS_TOKEN_CACHE = cacheDir;
   });
-  afterEach(() => {
-    if (savedSetting === undefined) delete process.env.HERMES_LENS_TOKEN_CACHE;
-    else process.env.HERMES_LENS_TOKEN_CACHE = savedSetting;
-    removeDir(dir);
-  });
+  cacheSettingPerTest(() => cacheDir);
+  afterEach(() => removeDir(dir));
 
   function profiles(): Profile[] {
     const home = readHome({ root: demo.root, origin: 'argument' });
@@ -88,7 +83,7 @@ describe('engine: analyses kept on disk between status runs', function () {
     // Behind the lens's back, in a way Hermes never would (the hash no longer matches the text; the
     // counters no longer match the messages): only a run that reads them again can tell.
     hermesWrite(hashed.dbFile, (db) => {
-      db.prepare('UPDATE system_prompts SET prompt = ? WHERE hash = (SELECT system_prompt_hash FROM sessions WHERE id = ?)').run('You are a stub.', stale.id);
+      db.prepare('UPDATE system_prompts SET prompt = ? WHERE hash = (SELECT system_prompt_hash FROM sessions WHERE id = ?)').run('You are a replacement.', stale.id);
       db.prepare('DELETE FROM messages WHERE session_id = ?').run(stale.id);
     });
     const second = analyzeProfile(profile, { now: NOW, persist: true }).report.sessions.find((s) => s.id === stale.id)!;
@@ -129,17 +124,9 @@ describe('engine: analyses kept on disk between status runs', function () {
 describe('engine: the stored-prompt count kept with the database files it was counted in', function () {
   this.timeout(60000);
   let dir: string;
-  let saved: string | undefined;
-  beforeEach(() => {
-    dir = tempDir('hermes-count-');
-    saved = process.env.HERMES_LENS_TOKEN_CACHE;
-    process.env.HERMES_LENS_TOKEN_CACHE = path.join(dir, 'lens-cache');
-  });
-  afterEach(() => {
-    if (saved === undefined) delete process.env.HERMES_LENS_TOKEN_CACHE;
-    else process.env.HERMES_LENS_TOKEN_CACHE = saved;
-    removeDir(dir);
-  });
+  beforeEach(() => (dir = tempDir('hermes-count-')));
+  cacheSettingPerTest(() => path.join(dir, 'lens-cache'));
+  afterEach(() => removeDir(dir));
 
   it('is taken only while state.db and its WAL are as they were', () => {
     const demo = generateDemoHome(path.join(dir, 'home'), { now: NOW, writeManifest: false });

@@ -11,23 +11,14 @@ import { PersistedAnalyses } from '../../../server/hermes/engine/persistedAnalys
 import { SourceDigests } from '../../../server/hermes/engine/sourceDigests';
 import { renderSources } from '../../../server/hermes/sources/renderSources';
 import { profileFixture } from '../anatomy/profileFixture';
+import { cacheSettingPerTest } from '../../support/lensCacheSetting';
 import { cleanup, tempDir } from '../sources/fixtures';
 
 /** Later than anything the test wrote, so the racy check lets a recording be kept. */
 const LATER = () => Date.now() + 60_000;
 
 describe('engine: source digests kept between status runs', () => {
-  let cacheDir: string;
-  let saved: string | undefined;
-  beforeEach(() => {
-    saved = process.env.HERMES_LENS_TOKEN_CACHE;
-    cacheDir = tempDir('hermes-digests-');
-    process.env.HERMES_LENS_TOKEN_CACHE = cacheDir;
-  });
-  afterEach(() => {
-    if (saved === undefined) delete process.env.HERMES_LENS_TOKEN_CACHE;
-    else process.env.HERMES_LENS_TOKEN_CACHE = saved;
-  });
+  cacheSettingPerTest(() => tempDir('hermes-digests-'));
   after(cleanup);
 
   /** One status run's part: the digest of the fixture's cwd, and whether it had to render. */

@@ -145,7 +145,8 @@ export function startServer(connection: Connection): void {
    * brought up to date before, as a client that has seen the list may write at once, and the status
    * goes before the list, as a client that has seen the list may read the status. After a
    * change of the sessions alone (a Hermes write) only the documents whose diagnostics follow the
-   * sessions are diagnosed again. `then` gets the stale sessions by profile, as published.
+   * sessions are diagnosed again. `then` gets the stale sessions by profile as the model has them
+   * when the rest runs: those published, unless another re-evaluation came in between.
    */
   function publishAll(changed: 'everything' | 'sessions' = 'everything', then?: (stale: Map<string, Set<string>>) => void): void {
     watcher.update(model.profiles().map((a) => a.profile.dir), model.projectDirs());

@@ -1,5 +1,7 @@
-// Mocha's spec output, plus the closing line CI reads: "N passed, N failed".
+// Mocha's spec output, plus the closing line CI reads: "N passed, N failed". Then a watch that fails
+// the run, saying why, if something a test left behind keeps the process from exiting.
 const Mocha = require('mocha');
+const { watchExit } = require('./exit-watch.cjs');
 
 class SummaryReporter extends Mocha.reporters.Spec {
   constructor(runner, options) {
@@ -7,6 +9,7 @@ class SummaryReporter extends Mocha.reporters.Spec {
     runner.once('end', () => {
       const { passes, failures, pending } = runner.stats;
       console.log(`${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}`);
+      watchExit();
     });
   }
 }

@@ -1,0 +1,77 @@
+// The test runs' exit watch (scripts/exit-watch.cjs): a suite that leaves a child process behind
+// must fail quickly and say what it left, instead of keeping CI waiting until its time limit.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { removeDir, tempDir } from '../demo/support';
+
+const REPO = path.resolve(__dirname, '..', '..', '..', '..');
+const REPORTER = path.join(REPO, 'scripts', 'summary-reporter.cjs');
+
+interface MochaRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs mocha with the project's reporter on one spec file; the watch's grace shortened to `graceMs`. */
+function runMocha(spec: string, graceMs: number): Promise<MochaRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [require.resolve('mocha/bin/mocha.js'), '--reporter', REPORTER, spec], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, HERMES_LENS_TEST_EXIT_GRACE_MS: String(graceMs) },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Whether `pid` is a running process (a zombie nobody reaped counts as gone). */
+function running(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+describe('test tooling: the exit watch after the last test', function () {
+  this.timeout(60000);
+  let dir: string;
+  beforeEach(() => (dir = tempDir('hermes-exitwatch-')));
+  afterEach(() => removeDir(dir));
+
+  it('fails a run that leaves a child process behind, names it, and ends it', async () => {
+    const spec = path.join(dir, 'leaky.spec.js');
+    fs.writeFileSync(
+      spec,
+      `const { spawn } = require('node:child_process');
+       it('passes but leaves a process running', () => {
+         const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: ['pipe', 'pipe', 'pipe'] });
+         console.log('LEFT ' + child.pid);
+       });`,
+    );
+    const run = await runMocha(spec, 300);
+    const pid = Number(/LEFT (\d+)/.exec(run.stdout)?.[1]);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /1 passed, 0 failed/);
+    assert.match(run.stderr, new RegExp(`still held open[^]*child process ${pid}: .*setInterval`));
+    assert.equal(running(pid), false, 'the leaked child process still runs');
+  });
+
+  it('lets a run that cleans up exit at once, with status 0', async () => {
+    const spec = path.join(dir, 'tidy.spec.js');
+    fs.writeFileSync(spec, `it('passes', () => {});`);
+    // A grace far longer than the test's timeout: a run that had to wait for it would time out.
+    const run = await runMocha(spec, 10 * 60_000);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /1 passed, 0 failed/);
+    assert.doesNotMatch(run.stderr, /held open/);
+  });
+});

@@ -37,7 +37,11 @@ export interface Judgement extends JudgedPrompt {
 /** ΔS of a rebuild, and the blocks of the parts whose edges are token boundaries in it. */
 interface MeasuredRebuild {
   readonly deltaTokens: number;
-  readonly blocks: ReadonlyMap<SourcePart, RebuiltPart>;
+  /**
+   * In SOURCE_PARTS order, undefined for a part whose block is not such a region. An array, not a
+   * map: a save of SOUL.md gives each of hundreds of prompts a new one, copied from the last.
+   */
+  readonly blocks: ReadonlyArray<RebuiltPart | undefined>;
 }
 
 interface RebuiltPart {
@@ -60,7 +64,8 @@ const BLOCK_OF_PART: Readonly<Record<SourcePart, BlockKind>> = {
   memory: 'memory',
   user: 'user-profile',
 };
-const PART_OF_BLOCK = new Map(SOURCE_PARTS.map((part) => [BLOCK_OF_PART[part], part]));
+/** The index in SOURCE_PARTS of the part a block kind comes from. */
+const PART_INDEX_OF_BLOCK = new Map(SOURCE_PARTS.map((part, i) => [BLOCK_OF_PART[part], i]));
 
 /** Judges `stored` against `sources`, starting from `previous` (the same prompt and cwd, older sources) when given. */
 export function judgePrompt(stored: PromptAnatomy, sources: RenderedSources, cwd: string | undefined, context: JudgeContext, previous?: Judgement): Judgement {
@@ -83,12 +88,12 @@ export function judgePrompt(stored: PromptAnatomy, sources: RenderedSources, cwd
 function measureRebuild(stored: PromptAnatomy, sources: RenderedSources, model: string | undefined): MeasuredRebuild {
   const rebuilt = rebuildPromptEdit(stored.text, sources);
   const after = countTokensAfterEdit(stored.text, { tokens: stored.tokens, exact: stored.tokensExact }, rebuilt.text, rebuilt.kept, model);
-  const blocks = new Map<SourcePart, RebuiltPart>();
+  const blocks: Array<RebuiltPart | undefined> = SOURCE_PARTS.map(() => undefined);
   for (const block of rebuilt.blocks) {
-    const part = PART_OF_BLOCK.get(block.kind);
+    const part = PART_INDEX_OF_BLOCK.get(block.kind);
     const end = block.start + block.text.length + block.gapAfter.length;
-    if (part && opensParagraph(block.text) && isTokenBoundary(rebuilt.text, block.start) && isTokenBoundary(rebuilt.text, end)) {
-      blocks.set(part, { text: block.text, gapAfter: block.gapAfter });
+    if (part !== undefined && opensParagraph(block.text) && isTokenBoundary(rebuilt.text, block.start) && isTokenBoundary(rebuilt.text, end)) {
+      blocks[part] = { text: block.text, gapAfter: block.gapAfter };
     }
   }
   return { deltaTokens: after.tokens - stored.tokens, blocks };
@@ -101,18 +106,20 @@ function measureRebuild(stored: PromptAnatomy, sources: RenderedSources, model: 
 function remeasured(previous: Judgement, changed: readonly SourcePart[], sources: RenderedSources, model: string | undefined): MeasuredRebuild | undefined {
   const rebuild = previous.rebuild!;
   let deltaTokens = rebuild.deltaTokens;
-  const blocks = new Map(rebuild.blocks);
+  let blocks: Array<RebuiltPart | undefined> | undefined;
   for (const part of changed) {
-    const block = rebuild.blocks.get(part);
+    const at = SOURCE_PARTS.indexOf(part);
+    const block = rebuild.blocks[at];
     const text = renderedText(part, sources);
     // A block added or removed, or one whose new first character would join the paragraph before.
     if (!block || !text || !opensParagraph(text)) return undefined;
     if (part === 'soul' && !blocksFoundAlike(previous.stored.text, previous.sources.soul, sources.soul)) return undefined;
     if (text === block.text) continue;
     deltaTokens += regionTokens(text, block.gapAfter, model) - regionTokens(block.text, block.gapAfter, model);
-    blocks.set(part, { text, gapAfter: block.gapAfter });
+    blocks ??= rebuild.blocks.slice();
+    blocks[at] = { text, gapAfter: block.gapAfter };
   }
-  return { deltaTokens, blocks };
+  return blocks ? { deltaTokens, blocks } : rebuild;
 }
 
 /** What `part` puts into a rebuilt prompt; undefined when that depends on the stored prompt (no SOUL.md). */

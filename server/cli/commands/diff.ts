@@ -5,7 +5,7 @@ import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
 import { HermesError } from '../../hermes/errors';
 import { commonOptions, parse, UsageError } from '../args';
 import { printable } from '../format';
-import type { CommandIO } from '../io';
+import { outJson, type CommandIO } from '../io';
 
 export const diffUsage = 'hermes-lens diff --session ID [-p NAME] [--home DIR] [--json]';
 
@@ -23,7 +23,7 @@ export function diffCommand(argv: string[], io: CommandIO): number {
   }
   const diff = diffPrompt(anatomy, analysis.sourcesFor(session.cwd), session.model);
   if (args.json) {
-    io.out(JSON.stringify({ profile: profile!.name, sessionId: session.id, sections: diff.sections }, null, 2));
+    outJson(io, { profile: profile!.name, sessionId: session.id, sections: diff.sections });
   } else if (diff.sections.length === 0) {
     io.out(`A refresh would not change the prompt of session ${session.id}: it is current.`);
   } else {

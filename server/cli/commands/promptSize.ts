@@ -6,7 +6,7 @@ import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
 import { HermesError } from '../../hermes/errors';
 import { commonOptions, parse } from '../args';
 import { table } from '../format';
-import type { CommandIO } from '../io';
+import { outJson, type CommandIO } from '../io';
 
 export const promptSizeUsage = 'hermes-lens prompt-size [--session ID] [-p NAME] [--home DIR] [--json]';
 
@@ -30,7 +30,7 @@ export function promptSizeCommand(argv: string[], io: CommandIO): number {
   if (!anatomy) throw new HermesError('session-missing', `Session ${session.id} holds no stored prompt yet (Hermes builds it on its first turn).`);
   const report = promptSizeReport(anatomy);
   if (args.json) {
-    io.out(JSON.stringify({ profile: profile!.name, sessionId: session.id, ...report }, null, 2));
+    outJson(io, { profile: profile!.name, sessionId: session.id, ...report });
     return 0;
   }
   const approx = anatomy.tokensExact ? '' : '≈';

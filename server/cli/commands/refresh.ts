@@ -5,7 +5,7 @@ import { HermesError } from '../../hermes/errors';
 import { profilePaths } from '../../hermes/home';
 import { requestRefresh, type RefreshStrategy } from '../../hermes/refresh/requestRefresh';
 import { commonOptions, parse, UsageError } from '../args';
-import type { CommandIO } from '../io';
+import { outJson, type CommandIO } from '../io';
 
 export const refreshUsage =
   'hermes-lens refresh [--session ID] [-p NAME] [--home DIR] [--dry-run] [--strategy epoch|clear-prompt] [--json]';
@@ -36,7 +36,7 @@ export function refreshCommand(argv: string[], io: CommandIO): number {
     homeRoot: home.root,
   });
   if (args.json) {
-    io.out(JSON.stringify({
+    outJson(io, {
       profile: result.profile,
       scope: result.scope,
       sessionId: result.sessionIds[0] ?? null,
@@ -45,7 +45,7 @@ export function refreshCommand(argv: string[], io: CommandIO): number {
       storedPromptSessions: result.storedPromptSessions,
       strategy: result.strategy,
       dryRun: result.dryRun,
-    }, null, 2));
+    });
   } else {
     for (const [named, tip] of result.redirected) io.out(`Session ${named} was compacted; its conversation continues in ${tip}.`);
     io.out(result.lines.join('\n'));

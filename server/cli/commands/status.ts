@@ -6,7 +6,7 @@ import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
 import { formatUsd } from '../../hermes/cost/refreshCost';
 import { commonOptions, parse } from '../args';
 import { cacheText, costText, printable, relativeTime, table, tokensText, truncate } from '../format';
-import type { CommandIO } from '../io';
+import { outJson, type CommandIO } from '../io';
 
 export const statusUsage = 'hermes-lens status [--home DIR] [-p NAME | --all-profiles] [--all] [--json]';
 
@@ -19,7 +19,7 @@ export function statusCommand(argv: string[], io: CommandIO): number {
   // What an earlier status worked out and still holds is taken from the lens's cache (persist).
   const reports = profiles.map((p) => analyzeProfile(p, { includeEnded: args.all, now, persist: true }).report);
   if (args.json) {
-    io.out(JSON.stringify({ home: home.root, profiles: reports.map(profileJson) }, null, 2));
+    outJson(io, { home: home.root, profiles: reports.map(profileJson) });
   } else {
     io.out(reports.map((r) => renderProfile(r, now)).join('\n\n'));
   }

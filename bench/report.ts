@@ -213,15 +213,16 @@ function missed(r: BenchResults | undefined): string[] {
         `same profile files over a state.db with no sessions ${c.noSessionsMs} ms (${round(c.noSessionsMs / c.floorMs, 2)}× the ` +
         `whole floor of ${c.floorMs} ms) before the first row is read. The rows add ${round(c.coldMs - c.noSessionsMs, 1)} ms: the ` +
         "floor's reads, decoding the JSON columns, a report per live session and writing " +
-        `${(c.statusJsonBytes / 1e6).toFixed(1)} MB of JSON. Right after an edit of SOUL.md a status takes ${c.afterSoulEditMs} ms, ` +
+        `${(c.statusJsonBytes / 1e6).toFixed(1)} MB of JSON (compact into a pipe; indented it was 1.7 MB, and paired runs could not tell the two apart). Right after an edit of SOUL.md a status takes ${c.afterSoulEditMs} ms, ` +
         'since every kept verdict is for the old sources and every distinct prompt is parsed and judged again (verdicts kept per ' +
         'source part would judge only the part that changed). Timed from inside the process on this home (a `-r` hook), Node ' +
         'itself takes 75–125 ms before the first line of the lens runs and 10–17 ms to tear down after the last, about a third ' +
         "of the whole; a start-up snapshot would need a flag that `node dist/cli.js` cannot carry. Of the lens's own 150–230 ms " +
-        '(a CPU profile): reading the rows about 35 ms, loading the bundle through the code cache 22 ms, writing the JSON 18 ms, ' +
+        '(a CPU profile): reading the rows about 35 ms, loading the bundle through the code cache 22 ms, writing the JSON 18 ms (indented), ' +
         'stat() of the 2,700 paths the sources were read from 17 ms, opening the database (the native module, the schema) 10 ms, ' +
-        "the kept analyses 7 ms, Node's crypto module 7 ms. What would close the rest: those stat() calls in the thread pool while " +
-        'the rows are read, no crypto module on this path, an exit without the teardown, and fewer bytes of JSON per session. ' +
+        "the kept analyses 7 ms, loading Node's crypto module 6–7 ms (timed by a `-r` hook; the code cache's key and check, the kept " +
+        'analyses\' file name and the read log use sha256). What would close the rest: those stat() calls in the thread pool while ' +
+        'the rows are read, no crypto module on this path, and an exit without the teardown. ' +
         'With 100,000 sessions the floor grows and the ratio falls (see the variant).',
     );
   }
@@ -232,14 +233,18 @@ function missed(r: BenchResults | undefined): string[] {
         'analyses between runs, so 5% is about a dozen milliseconds. A save of SOUL.md re-judges the SOUL.md part of each of the ' +
         'distinct (prompt, cwd) pairs (only the changed stretch is counted again) and gives every live session a new verdict, since ' +
         'the edit changes what refreshing each stale one costs. Timestamps in the server and the client on this home (medians of ' +
-        '20 saves, a quiet moment, 25–30 ms in all): the engine 14.5 ms (5.5 ms the verdicts of the 300 prompts, 5.6 ms the ' +
-        '2,000 session reports, the rest the pass over them), 3 ms finding what changed since the list sent, 5 ms for the change ' +
+        '25 saves): 13.8 ms re-evaluating (the verdicts of the 300 prompts about 6 ms, the 2,000 session reports and the pass ' +
+        'over them the rest), 4.6 ms the status and finding what changed since the list sent, 4.5 ms for the change ' +
         `of ${changeKb(r.lsp.changeBytes?.afterSave)} (three numbers for every session) to be written, read and parsed, 2 ms for ` +
-        'the client to apply it; lenses and diagnostics now follow after the list. The 2,000 new reports are what is ' +
-        "slow: the same loop on its own takes 0.3–0.8 ms with Node's default heap and 2.5–3.4 ms with the server's memory flags " +
-        '(shared/serverLaunch.ts, for the RSS target), as the new reports outlive each small scavenge and are copied. What would ' +
-        'close it: per-session verdicts kept in place (columns updated where they stand rather than a new report object per ' +
-        'session and save), with the list sent told which sessions moved.',
+        'the client to apply it; lenses and diagnostics follow after the list. A save allocates 3.2 MB (a sampling heap ' +
+        'profile), 0.8 MB of it the 2,000 new reports, and a CPU profile puts 6.6 ms of each save in the garbage collector: the ' +
+        'new reports outlive the small scavenges of the 1 MB semi-spaces and old ones die in the old generation. The memory ' +
+        'flags (shared/serverLaunch.ts) are not the lever: 2 or 4 MB semi-spaces, --single-threaded-gc, or --heap-growing-percent ' +
+        'in place of --optimize-for-size gave medians within the noise of paired runs, and without --optimize-for-size the ' +
+        'server peaked at 141–142 MB in the saves alone. A rebuild\'s blocks are now an array copied only when one changes ' +
+        '(they were a map copied for each prompt on each save). What would close the rest: per-session verdicts kept in place ' +
+        '(columns updated where they stand rather than a new report object per session and save), with the list sent told ' +
+        'which sessions moved.',
   );
   reevalNote(
     'a Hermes write',

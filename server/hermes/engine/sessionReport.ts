@@ -108,8 +108,7 @@ function basisOf(ctx: ReportContext, inputs: ReportInputs): { basis: Basis; pric
   const provider = providerOf(record);
   const tip = record.endedAt !== undefined && record.endReason === 'compression' && ctx.everything ? compactionTip(record, ctx.everything) : undefined;
   const transcript = inputs.transcript.recordedTokens + estimateTokensFromChars(inputs.transcript.uncountedChars);
-  let tools = ctx.tools.get(record.toolNames);
-  if (tools === undefined) ctx.tools.set(record.toolNames, (tools = toolSchemaTokens(record.toolNames)));
+  const tools = memo(ctx.tools, record.toolNames, toolSchemaTokens);
   const systemPromptTokens = prompt?.tokens ?? 0;
   const prices = memo(ctx.prices, `${record.model ?? ''}\u0000${provider ?? ''}`, () => lookupPrices(record.model, provider, ctx.priceOverrides) ?? null) ?? undefined;
   const basis: Basis = {

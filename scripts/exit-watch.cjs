@@ -5,6 +5,8 @@
 // processes with their arguments, sockets, and the timers with where they were set), kills the
 // child processes (they would outlive us otherwise) and exits with the tests' own status, so the
 // listing reaches the log and the run's verdict stays the tests'.
+const { promisify } = require('node:util');
+
 const GRACE_MS = Number(process.env.HERMES_LENS_TEST_EXIT_GRACE_MS ?? 30_000);
 
 // Where each pending timer was set: Node lists timers only as a count ("Timeout"). Mocha took its
@@ -32,6 +34,10 @@ globalThis.setInterval = function setInterval(callback, ms, ...args) {
   setAt(timer, 'setInterval', ms);
   return timer;
 };
+// util.promisify(setTimeout) and (…setInterval) find Node's own promise versions through this symbol.
+for (const [wrapped, real] of [[globalThis.setTimeout, realSetTimeout], [globalThis.setInterval, realSetInterval]]) {
+  if (real[promisify.custom]) wrapped[promisify.custom] = real[promisify.custom];
+}
 globalThis.clearTimeout = function clearTimeout(timer) {
   pendingTimers.delete(timer);
   realClearTimeout(timer);

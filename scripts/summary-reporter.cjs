@@ -1,5 +1,5 @@
-// Mocha's spec output, plus the closing line CI reads: "N passed, N failed". Then a watch that fails
-// the run, saying why, if something a test left behind keeps the process from exiting.
+// Mocha's spec output, plus the closing line CI reads: "N passed, N failed". Then a watch that ends
+// the run, listing what held it, if something a test left behind keeps the process from exiting.
 const Mocha = require('mocha');
 const { watchExit } = require('./exit-watch.cjs');
 

@@ -2,33 +2,17 @@
 // end soon after its last test and say what it left, instead of keeping CI waiting until its time
 // limit; the run's status stays the tests' own.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { REPO_ROOT, spawnNode, type CliRun } from '../../reliability/support/env';
 import { removeDir, tempDir } from '../demo/support';
 
-const REPO = path.resolve(__dirname, '..', '..', '..', '..');
-const REPORTER = path.join(REPO, 'scripts', 'summary-reporter.cjs');
-
-interface MochaRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+const REPORTER = path.join(REPO_ROOT, 'scripts', 'summary-reporter.cjs');
 
 /** Runs mocha with the project's reporter on one spec file; the watch's grace shortened to `graceMs`. */
-function runMocha(spec: string, graceMs: number): Promise<MochaRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [require.resolve('mocha/bin/mocha.js'), '--reporter', REPORTER, spec], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, HERMES_LENS_TEST_EXIT_GRACE_MS: String(graceMs) },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+function runMocha(spec: string, graceMs: number): Promise<CliRun> {
+  return spawnNode(require.resolve('mocha/bin/mocha.js'), ['--reporter', REPORTER, spec], {
+    env: { ...process.env, HERMES_LENS_TEST_EXIT_GRACE_MS: String(graceMs) },
   });
 }
 

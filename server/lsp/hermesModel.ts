@@ -236,7 +236,7 @@ export class HermesModel {
       sessionScan,
     });
     this.analyses.set(dir, analysis);
-    return !before || !sameReport(before, analysis.report);
+    return !before || analysis.changedSessions > 0 || !sameReport(before, analysis.report);
   }
 
   private byDir(dir: string): ProfileAnalysis | undefined {
@@ -260,7 +260,10 @@ function majorityTier(tiers: ReadonlyArray<TierName | undefined>): TierName | un
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
-/** Two reports of one profile say the same (re-evaluation keeps the objects of unchanged sessions). */
+/**
+ * Two reports of one profile say the same, given that the evaluation changed no session's report
+ * (changedSessions: re-evaluation keeps each session's report object and updates it in place).
+ */
 function sameReport(a: ProfileReport, b: ProfileReport): boolean {
   return (
     a.unavailable === b.unavailable &&

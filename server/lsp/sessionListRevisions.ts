@@ -1,12 +1,15 @@
 // The session list as the client last received it, so each `hermes/sessionListChanged` carries
 // only what changed since then: every profile's summary, the sessions the client does not hold
 // (whole), the fields that changed of those it holds (patches in columns, sessionPatches.ts, or the
-// whole session when a field became null; a session whose report is the same object is skipped at
-// once, as re-evaluation keeps the report of a session whose inputs did not change, see
-// engine/sessionReport.ts) and the ids that left. A full list goes out after a reset (start,
-// reconfigure) and answers `hermes/sessionList`.
-import { changedSessionFields, sessionJson } from '../hermes/engine/reportJson';
-import type { ProfileReport } from '../hermes/engine/types';
+// whole session when a field became null) and the ids that left. A full list goes out after a
+// reset (start, reconfigure) and answers `hermes/sessionList`.
+//
+// What the client holds is kept as a copy of each session's report as sent: re-evaluation updates
+// a session's report object in place (engine/sessionReport.ts), so the report itself cannot say
+// what it said before. Each delta compares the reports with these copies and brings the copies
+// up to date, field by field, instead of copying 2,000 sessions per save.
+import { changedSessionFields, copySessionFields, sessionFieldsCopy, sessionJson } from '../hermes/engine/reportJson';
+import type { ProfileReport, SessionReport } from '../hermes/engine/types';
 import type { ProfileDeltaDto, SessionDto, SessionListChange, SessionListResult } from '../../shared/protocol';
 import { profileDto, profileSummaryDto } from './dto';
 import type { HermesModel } from './hermesModel';
@@ -16,7 +19,10 @@ import { SessionPatchColumns } from './sessionPatches';
 interface SentList {
   readonly home: string | null;
   readonly problem: string | null;
+  /** The profiles' reports when last sent (their summaries; later evaluations update their sessions' objects). */
   readonly profiles: readonly ProfileReport[];
+  /** What the client holds of each profile's sessions, in the order sent: copies, updated by each delta. */
+  readonly held: ReadonlyArray<readonly SessionReport[]>;
 }
 
 export class SessionListRevisions {
@@ -33,16 +39,17 @@ export class SessionListRevisions {
   /** What to send now: a delta against the last list sent, or the full list after a reset. */
   nextChange(): SessionListChange {
     const before = this.sent;
+    const now = this.current();
+    if (!before || !sameProfiles(before, now)) {
+      this.remember(now);
+      return this.fullList();
+    }
     const base = this.revision;
-    const now = this.remember();
-    if (!before || !sameProfiles(before, now)) return this.fullList();
-    return {
-      revision: this.revision,
-      base,
-      home: now.home,
-      problem: now.problem,
-      profiles: now.profiles.map((report, i) => profileDelta(before.profiles[i]!, report)),
-    };
+    this.revision += 1;
+    const held: SessionReport[][] = [];
+    const profiles = now.profiles.map((report, i) => profileDelta(before.held[i]!, report, (held[i] = [])));
+    this.sent = { ...now, held };
+    return { revision: this.revision, base, home: now.home, problem: now.problem, profiles };
   }
 
   /**
@@ -51,7 +58,7 @@ export class SessionListRevisions {
    * gets a new revision so later deltas start from it.
    */
   fullList(): SessionListResult {
-    if (!this.sent || !sameAsModel(this.sent, this.model)) this.remember();
+    if (!this.sent || !sameAsModel(this.sent, this.model)) this.remember(this.current());
     return {
       revision: this.revision,
       home: this.sent!.home,
@@ -60,36 +67,45 @@ export class SessionListRevisions {
     };
   }
 
-  private remember(): SentList {
+  private current(): Omit<SentList, 'held'> {
+    return { home: this.model.home?.root ?? null, problem: this.model.problem ?? null, profiles: this.model.profiles().map((a) => a.report) };
+  }
+
+  /** `list` goes out whole, at a new revision: the client will hold a copy of every session. */
+  private remember(list: Omit<SentList, 'held'>): void {
     this.revision += 1;
-    this.sent = {
-      home: this.model.home?.root ?? null,
-      problem: this.model.problem ?? null,
-      profiles: this.model.profiles().map((a) => a.report),
-    };
-    return this.sent;
+    this.sent = { ...list, held: list.profiles.map((report) => report.sessions.map(sessionFieldsCopy)) };
   }
 }
 
-function profileDelta(sentReport: ProfileReport, report: ProfileReport): ProfileDeltaDto {
-  const sent = new SentSessions(sentReport.sessions);
+/**
+ * What changed of `report` since the client was sent `heldBefore`; `heldNow` receives the
+ * client's sessions after it applies the delta (the copies brought up to date, new ones for
+ * sessions it did not hold).
+ */
+function profileDelta(heldBefore: readonly SessionReport[], report: ProfileReport, heldNow: SessionReport[]): ProfileDeltaDto {
+  const sent = new SentSessions(heldBefore);
   const changed: SessionDto[] = [];
   const patches = new SessionPatchColumns();
   for (let i = 0; i < report.sessions.length; i++) {
     const session = report.sessions[i]!;
     const held = sent.find(session.id, i);
-    if (held === session) continue;
-    if (held) {
-      const fields = changedSessionFields(held, session);
-      if (fields === 0 || patches.add(session, fields)) continue;
+    if (!held) {
+      changed.push(sessionJson(session));
+      heldNow.push(sessionFieldsCopy(session));
+      continue;
     }
-    changed.push(sessionJson(session));
+    heldNow.push(held);
+    const fields = changedSessionFields(held, session);
+    if (fields === 0) continue;
+    if (!patches.add(session, fields)) changed.push(sessionJson(session));
+    copySessionFields(held, session, fields);
   }
   return { ...profileSummaryDto(report), changed, patched: patches.patches, removed: sent.missingFrom(report.sessions) };
 }
 
 /** The same profiles in the same order (the client matches a delta's profiles by position). */
-function sameProfiles(a: SentList, b: SentList): boolean {
+function sameProfiles(a: SentList, b: Omit<SentList, 'held'>): boolean {
   return a.home === b.home && a.profiles.length === b.profiles.length && a.profiles.every((p, i) => p.name === b.profiles[i]!.name);
 }
 

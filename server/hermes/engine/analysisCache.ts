@@ -62,6 +62,12 @@ export class AnalysisCache {
   lastCwds: { readonly world: ReportWorld; readonly cwds: readonly string[]; readonly problems: readonly string[] } | undefined;
   /** Each live session's last report and what it was computed from (see sessionReport.ts). */
   readonly reports = new Map<string, ReusableReport>();
+  /**
+   * The sessions' reports of the last evaluation in the order of its list of sessions (the same
+   * array while no row changed, keptRead.ts): an evaluation of that list finds each session's
+   * report by position, and its transcript sizes are all still read.
+   */
+  lastReports: { readonly listed: readonly SessionRecord[]; readonly reports: readonly ReusableReport[] } | undefined;
   /** Bumped by every change of the sources (see ReportWorld). */
   private sourcesGeneration = 0;
   private lastWorld: ReportWorld | undefined;

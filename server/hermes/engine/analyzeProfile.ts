@@ -21,7 +21,7 @@ import { judgingDigest } from './judgingDigest';
 import { PersistedAnalyses, transcriptFingerprint } from './persistedAnalyses';
 import { factsOf, type PromptVerdict } from './promptFacts';
 import { RACY_MS, SourceDigests } from './sourceDigests';
-import { sessionReport, stillGood, type ReportContext, type ReusableReport } from './sessionReport';
+import { sessionReport, stillGood, type ReportContext, type ReportInputs, type ReusableReport, type Writable } from './sessionReport';
 import type { ProfileReport, SessionReport } from './types';
 
 export interface AnalyzeOptions {
@@ -65,6 +65,12 @@ export interface ProfileAnalysis {
   readonly report: ProfileReport;
   /** The working directories of the live sessions (where their project context is looked up). */
   readonly cwds: readonly string[];
+  /**
+   * Sessions whose report this evaluation made or changed. Reports kept between evaluations are
+   * updated in place (sessionReport.ts), so with the same session objects in the same order, 0
+   * means the report says what the last one said.
+   */
+  readonly changedSessions: number;
   /** The rendered sources of a session cwd (memoised). */
   sourcesFor(cwd: string | undefined): RenderedSources;
   /** The anatomy of a session's stored prompt, if it has one. */
@@ -114,7 +120,10 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const db = keep ? readThroughKept(store, cache, includeEnded, options.deferStoredPromptCount === true, options.sessionScan ?? 'full') : readOnce(store, includeEnded, persisted, files);
     const { listed, storedPromptSessions, meta } = db;
     const everything = includeEnded ? listed : undefined;
-    readTranscriptSizes(listed, store, cache, persisted);
+    // The same list of sessions as the last evaluation (nothing in the database changed: a save of
+    // an instruction file): each report is found by position, and every transcript size is known.
+    const sameList = !everything && cache.lastReports?.listed === listed ? cache.lastReports.reports : undefined;
+    if (!sameList) readTranscriptSizes(listed, store, cache, persisted);
     const prompts: PromptReader = {
       text: (key) => store.promptText(key) ?? '',
       parse: (text, model) => parsePrompt(text, { model, identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt }),
@@ -130,19 +139,34 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const recheckInline = cache.mustRecheckAny();
     // Whether the set of session cwds may differ from the last evaluation's (their sources' problems are reported).
     let cwdsMoved = false;
-    for (const record of listed) {
-      const last = reports.get(record.id);
+    let changedSessions = 0;
+    // One inputs object for every session: sessionReport copies what it keeps.
+    const inputs: Writable<ReportInputs> = { record: undefined!, config, prompt: undefined, transcript: undefined!, judged: NOT_JUDGED, requestedEpoch: 0 };
+    const inOrder: ReusableReport[] = [];
+    for (let i = 0; i < listed.length; i++) {
+      const record = listed[i]!;
+      const last = sameList ? sameList[i] : reports.get(record.id);
       if (stillGood(last, world, record, now) && !(recheckInline && cache.mustRecheck(record.promptKey))) {
         sessions.push(last.report);
+        inOrder.push(last);
         continue;
       }
       if (last?.inputs.record.cwd !== record.cwd) cwdsMoved = true;
-      const verdict = record.promptKey ? promptVerdict(judging, record, record.promptKey, prompts, persisted) : { prompt: undefined, judged: NOT_JUDGED };
-      const inputs = { record, config, prompt: verdict.prompt, transcript: cache.transcripts.get(record.id)!.size, judged: verdict.judged, requestedEpoch: world.requestedEpoch(record.id) };
+      const verdict = record.promptKey ? promptVerdict(judging, record, record.promptKey, prompts, persisted) : NO_PROMPT;
+      inputs.record = record;
+      inputs.prompt = verdict.prompt;
+      // A transcript size is kept for as long as its session's row is the same (readTranscriptSizes).
+      inputs.transcript = last?.inputs.record === record ? last.inputs.transcript : cache.transcripts.get(record.id)!.size;
+      inputs.judged = verdict.judged;
+      inputs.requestedEpoch = world.requestedEpoch(record.id);
+      const revision = last?.revision;
       const reusable = sessionReport(reportContext, inputs, last);
-      reports.set(record.id, reusable);
+      if (reusable !== last) reports.set(record.id, reusable);
+      if (reusable.revision !== revision) changedSessions += 1;
       sessions.push(reusable.report);
+      inOrder.push(reusable);
     }
+    if (!everything) cache.lastReports = { listed, reports: inOrder };
     if (reports.size > listed.length) {
       forgetUnlisted(reports, listed, cache);
       cwdsMoved = true;
@@ -172,6 +196,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
         totals: totalsOf(sessions),
       },
       cwds,
+      changedSessions,
       sourcesFor,
       anatomyOf: (id) => cache.parsedAnatomy(reports.get(id)?.inputs.record.promptKey),
     };
@@ -235,6 +260,7 @@ function newMap<V>(): Map<string, V> {
 
 /** A session without a stored prompt: nothing to judge. */
 const NOT_JUDGED: JudgedPrompt = { reasons: [], deltaTokens: 0 };
+const NO_PROMPT: { readonly prompt: undefined; readonly judged: JudgedPrompt } = { prompt: undefined, judged: NOT_JUDGED };
 
 /**
  * The facts and verdict of a session's stored prompt: kept on disk by an earlier run for the same
@@ -360,6 +386,7 @@ function unavailableAnalysis(
     config,
     report: { ...report, storedPromptSessions: 0, requestedEpoch: 0, sessions: [], totals: totalsOf([]) },
     cwds: [],
+    changedSessions: 0,
     sourcesFor,
     anatomyOf: () => undefined,
   };

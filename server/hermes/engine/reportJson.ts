@@ -88,6 +88,22 @@ export const sessionFieldJson = compiled<(s: SessionReport, f: number) => unknow
     }
   };`);
 
+/**
+ * The report fields a session's JSON is made from, copied: what a client was sent of a session,
+ * to compare later reports with (changedSessionFields takes it in place of the report it copies).
+ * Compiled into one object literal, so every copy has the same shape.
+ */
+export const sessionFieldsCopy = compiled<(s: SessionReport) => SessionReport>(`
+  return function sessionFieldsCopy(s) {
+    return { ${SESSION_JSON_FIELDS.map((f) => `${q(f)}: s[${q(f)}]`).join(', ')} };
+  };`);
+
+/** Copies the `fields` (a SessionFieldSet) of `from` into a sessionFieldsCopy, compiled into one test per field. */
+export const copySessionFields = compiled<(into: SessionReport, from: SessionReport, fields: SessionFieldSet) => void>(`
+  return function copySessionFields(into, from, fields) {
+    ${SESSION_JSON_FIELDS.map((f, bit) => `if (fields & ${1 << bit}) into[${q(f)}] = from[${q(f)}];`).join('\n    ')}
+  };`);
+
 /** Code of a function telling whether two report values of field `f` have the same JSON. */
 function sameJsonCode(f: SessionJsonField): string {
   return f in SAME_JSON ? `sameJson[${q(f)}]` : `(x, y) => sameJsonValue(json[${q(f)}](x), json[${q(f)}](y))`;

@@ -5,8 +5,14 @@
 // from the staleness judgement, the requested epoch and the clock. Re-evaluation keeps a report
 // whose inputs are all the same (listSessionsSince keeps the record object of an unchanged row;
 // config, prompt facts and transcript are new objects whenever they change; judgement.ts keeps the
-// reasons array while the reasons read the same), unless its cache went cold since; after a save
-// of SOUL.md only the verdict of each stale session is computed again.
+// reasons array while the reasons read the same), unless its cache went cold since.
+//
+// A report whose basis holds is kept as the same object and its verdict is updated where it stands
+// (a save of SOUL.md gives each of 2,000 sessions a new ΔS and refresh cost): a new report per
+// session and save was most of what a save allocated, and the garbage collector's share of a save
+// was larger than any other part of it. So a report object is the session's for as long as its
+// basis holds: whoever needs what a report said at some moment copies it (the language server's
+// sent list does, sessionListRevisions.ts), and `revision` says whether an update changed anything.
 import type { ProfileConfig } from '../config';
 import { lookupPrices, type ModelPrices, type PriceOverrides } from '../cost/prices';
 import { estimateRefreshCost, isApiEquivalent, isCacheWarm } from '../cost/refreshCost';
@@ -33,13 +39,31 @@ export interface ReportInputs {
 /** What the verdict half is computed on, besides the inputs. */
 type Basis = Omit<SessionReport, VerdictField>;
 type VerdictField = 'state' | 'reasons' | 'requestedEpoch' | 'deltaTokens' | 'cacheWarm' | 'cacheExpiresAt' | 'refreshCostUsd' | 'refreshCostColdUsd';
+/** `T` with its fields writable: what the engine fills in and updates in place. */
+export type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
+/**
+ * A session's report and what it was made from, kept by the cache between evaluations and updated
+ * where it stands (sessionReport): one per live session, whose fields change, not the object.
+ */
 export interface ReusableReport {
   readonly inputs: ReportInputs;
   readonly basis: Basis;
   readonly prices: ModelPrices | undefined;
   readonly report: SessionReport;
   readonly world: ReportWorld;
+  /** Bumped each time the report changed: its verdict updated in place to say something else, or a new report. */
+  readonly revision: number;
+}
+
+/** The fields of a ReusableReport as sessionReport writes them. */
+interface ReportSlot {
+  inputs: Writable<ReportInputs>;
+  basis: Basis;
+  prices: ModelPrices | undefined;
+  report: Writable<SessionReport>;
+  world: ReportWorld;
+  revision: number;
 }
 
 /**
@@ -80,15 +104,42 @@ export function stillGood(previous: ReusableReport | undefined, world: ReportWor
   return previous !== undefined && previous.world === world && previous.inputs.record === record && sameWarmth(previous, now);
 }
 
-/** The report of a session, `previous` (its last one) kept or half kept where the inputs allow. */
+/**
+ * The report of a session, `previous` (its last one) updated where the inputs allow: its basis
+ * kept when the session's row, prompt, transcript and the config are the same, and then its report
+ * object kept too, with the verdict written into it (bumping the revision when that changed
+ * anything). `inputs` is copied, so a caller may pass the same object for every session.
+ */
 export function sessionReport(ctx: ReportContext, inputs: ReportInputs, previous: ReusableReport | undefined): ReusableReport {
   const world = ctx.world;
   if (!previous || !sameBasis(previous.inputs, inputs)) {
     const { basis, prices } = basisOf(ctx, inputs);
-    return { inputs, basis, prices, world, report: withVerdict(basis, prices, inputs, ctx.now) };
+    const report = withVerdict(basis, prices, inputs, ctx.now);
+    if (!previous) return { inputs: { ...inputs }, basis, prices, world, report, revision: 0 } satisfies ReportSlot;
+    const slot = previous as ReportSlot;
+    copyInputs(slot.inputs, inputs);
+    slot.basis = basis;
+    slot.prices = prices;
+    slot.world = world;
+    slot.report = report;
+    slot.revision += 1;
+    return slot;
   }
-  const report = sameVerdictInputs(previous.inputs, inputs) && sameWarmth(previous, ctx.now) ? previous.report : withVerdict(previous.basis, previous.prices, inputs, ctx.now);
-  return { inputs, basis: previous.basis, prices: previous.prices, world, report };
+  const slot = previous as ReportSlot;
+  const recompute = !sameVerdictInputs(slot.inputs, inputs) || !sameWarmth(slot, ctx.now);
+  copyInputs(slot.inputs, inputs);
+  slot.world = world;
+  if (recompute && updateVerdict(slot.report, slot.basis, slot.prices, inputs, ctx.now)) slot.revision += 1;
+  return slot;
+}
+
+function copyInputs(into: Writable<ReportInputs>, from: ReportInputs): void {
+  into.record = from.record;
+  into.config = from.config;
+  into.prompt = from.prompt;
+  into.transcript = from.transcript;
+  into.judged = from.judged;
+  into.requestedEpoch = from.requestedEpoch;
 }
 
 function sameWarmth(previous: ReusableReport, now: number): boolean {
@@ -137,18 +188,11 @@ function basisOf(ctx: ReportContext, inputs: ReportInputs): { basis: Basis; pric
   return { basis, prices };
 }
 
-function withVerdict(basis: Basis, prices: ModelPrices | undefined, inputs: ReportInputs, now: number): SessionReport {
+/** What a new report says: the basis, and the verdict worked out now. */
+function withVerdict(basis: Basis, prices: ModelPrices | undefined, inputs: ReportInputs, now: number): Writable<SessionReport> {
   const { record, judged, requestedEpoch } = inputs;
   const state = stateOf(record, inputs.prompt, requestedEpoch > basis.stampedEpoch, judged);
-  const cost = estimateRefreshCost({
-    prefixTokens: basis.prefixTokens,
-    systemPromptDeltaTokens: judged.deltaTokens,
-    lastActivityAt: record.lastActivityAt,
-    now,
-    ttlSeconds: basis.ttlSeconds,
-    prices,
-    billingMode: record.billingMode,
-  });
+  const cost = refreshCostOf(basis, prices, inputs, now);
   // A session that is current rebuilds byte-identical bytes: refreshing it costs nothing.
   const known = prices !== undefined || state === 'fresh';
   // Every field written out in SessionReport's order: one object shape for every report (a spread
@@ -184,6 +228,41 @@ function withVerdict(basis: Basis, prices: ModelPrices | undefined, inputs: Repo
     apiEquivalent: basis.apiEquivalent,
     pricesKnown: basis.pricesKnown,
   };
+}
+
+/**
+ * The verdict worked out now, written into `report` (whose basis is `basis`) field by field where
+ * it differs: whether any did. The same rules as withVerdict, which makes the first.
+ */
+function updateVerdict(report: Writable<SessionReport>, basis: Basis, prices: ModelPrices | undefined, inputs: ReportInputs, now: number): boolean {
+  const { record, judged, requestedEpoch } = inputs;
+  const state = stateOf(record, inputs.prompt, requestedEpoch > basis.stampedEpoch, judged);
+  const cost = refreshCostOf(basis, prices, inputs, now);
+  const known = prices !== undefined || state === 'fresh';
+  const refreshCostUsd = known ? (state === 'fresh' ? 0 : cost.extraUsd) : undefined;
+  const refreshCostColdUsd = known ? (state === 'fresh' ? 0 : cost.coldUsd) : undefined;
+  let changed = false;
+  if (report.state !== state) (report.state = state), (changed = true);
+  if (report.reasons !== judged.reasons) (report.reasons = judged.reasons), (changed = true);
+  if (report.requestedEpoch !== requestedEpoch) (report.requestedEpoch = requestedEpoch), (changed = true);
+  if (report.deltaTokens !== judged.deltaTokens) (report.deltaTokens = judged.deltaTokens), (changed = true);
+  if (report.cacheWarm !== cost.warm) (report.cacheWarm = cost.warm), (changed = true);
+  if (report.cacheExpiresAt !== cost.cacheExpiresAt) (report.cacheExpiresAt = cost.cacheExpiresAt), (changed = true);
+  if (report.refreshCostUsd !== refreshCostUsd) (report.refreshCostUsd = refreshCostUsd), (changed = true);
+  if (report.refreshCostColdUsd !== refreshCostColdUsd) (report.refreshCostColdUsd = refreshCostColdUsd), (changed = true);
+  return changed;
+}
+
+function refreshCostOf(basis: Basis, prices: ModelPrices | undefined, inputs: ReportInputs, now: number) {
+  return estimateRefreshCost({
+    prefixTokens: basis.prefixTokens,
+    systemPromptDeltaTokens: inputs.judged.deltaTokens,
+    lastActivityAt: inputs.record.lastActivityAt,
+    now,
+    ttlSeconds: basis.ttlSeconds,
+    prices,
+    billingMode: inputs.record.billingMode,
+  });
 }
 
 function stateOf(record: SessionRecord, prompt: PromptFacts | undefined, pending: boolean, judged: JudgedPrompt): SessionState {

@@ -137,4 +137,29 @@ describe('engine: incremental re-evaluation equals a fresh one', function () {
     assert.ok(flipped.length > 0, 'a warm session went cold');
     for (const s of flipped) assert.equal(after.find((a) => a.id === s.id)!.refreshCostUsd, s.refreshCostColdUsd, `${s.id} now costs what it said it would once cold`);
   });
+
+  it('updates a session\'s report where it stands after a save, and counts the reports that changed', () => {
+    const [def] = profiles();
+    const cache = new AnalysisCache();
+    caches.set('in-place', cache);
+    const evaluate = () => analyzeProfile(def!, { now: NOW, cache, keepConnection: true });
+    const first = evaluate();
+    assert.equal(first.changedSessions, first.report.sessions.length, 'the first evaluation makes every report');
+    const objects = first.report.sessions.slice();
+    const figures = objects.map((s) => JSON.stringify(s));
+    assert.equal(evaluate().changedSessions, 0, 'nothing changed: no report changed');
+
+    const soul = path.join(def!.dir, 'SOUL.md');
+    fs.appendFileSync(soul, '\nWhen a plan fails, say which step failed.\n');
+    cache.sourcesChanged([soul]);
+    const after = evaluate();
+    const fresh = analyzeProfile(def!, { now: NOW }).report;
+    assert.deepEqual(after.report, fresh, 'the reports updated in place say what a fresh evaluation says');
+    after.report.sessions.forEach((s, i) => assert.equal(s, objects[i], `${s.id}: the same report object`));
+    const changed = after.report.sessions.filter((s, i) => JSON.stringify(s) !== figures[i]);
+    assert.ok(changed.length > 0, 'the save changed what some sessions say');
+    assert.ok(changed.some((s) => s.reasons.some((r) => r.path === soul)));
+    assert.equal(after.changedSessions, changed.length, 'changedSessions counts the reports whose figures moved');
+    assert.equal(evaluate().changedSessions, 0, 'and an evaluation after it, with nothing new, none');
+  });
 });

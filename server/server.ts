@@ -29,7 +29,7 @@ import { Log } from './lsp/log';
 import { RefreshService } from './lsp/refreshService';
 import { SessionListRevisions } from './lsp/sessionListRevisions';
 import { SettingsService } from './lsp/settings';
-import { StaleBaseline } from './lsp/staleBaseline';
+import { StaleBaseline, type ProfileSessions } from './lsp/staleBaseline';
 import { uriToPath } from './lsp/uri';
 import { SourceWatcher } from './lsp/watch';
 import {
@@ -129,7 +129,7 @@ export function startServer(connection: Connection): void {
     const started = Date.now();
     model.configure({ home: settings.home, profiles: settings.profiles, priceOverrides: priceOverridesOf(settings, log) });
     sessionLists.reset();
-    staleBaseline.reset(staleIds());
+    staleBaseline.reset(sessionsByProfile());
     progress?.done();
     log.info(`Hermes home ${model.home?.root ?? '(none)'}: ${model.profiles().length} profile(s) read in ${Date.now() - started} ms.`);
     if (model.problem) log.warn(model.problem);
@@ -145,10 +145,10 @@ export function startServer(connection: Connection): void {
    * brought up to date before, as a client that has seen the list may write at once, and the status
    * goes before the list, as a client that has seen the list may read the status. After a
    * change of the sessions alone (a Hermes write) only the documents whose diagnostics follow the
-   * sessions are diagnosed again. `then` gets the stale sessions by profile as the model has them
-   * when the rest runs: those published, unless another re-evaluation came in between.
+   * sessions are diagnosed again. `then` gets each profile's sessions as the model has them when
+   * the rest runs: those published, unless another re-evaluation came in between.
    */
-  function publishAll(changed: 'everything' | 'sessions' = 'everything', then?: (stale: Map<string, Set<string>>) => void): void {
+  function publishAll(changed: 'everything' | 'sessions' = 'everything', then?: (sessions: ProfileSessions) => void): void {
     watcher.update(model.profiles().map((a) => a.profile.dir), model.projectDirs());
     const driver = sqliteDriverStatus();
     void connection.sendNotification(StatusNotification, statusOf(model, driver.driver ?? null, driver.problem));
@@ -157,13 +157,13 @@ export function startServer(connection: Connection): void {
     connection.sendNotification(SessionListChangedNotification, sessionLists.nextChange()).then(settleCounts, () => undefined);
     setImmediate(() =>
       guard(() => {
-        const stale = staleIds();
-        staleBaseline.settle(stale);
+        const sessions = sessionsByProfile();
+        staleBaseline.settle(sessions);
         refreshLenses();
         for (const document of documents.all()) {
           if (changed === 'everything' || diagnosticsFollowSessions(model, document)) publishDiagnostics(document);
         }
-        then?.(stale);
+        then?.(sessions);
       }, undefined),
     );
   }
@@ -192,10 +192,10 @@ export function startServer(connection: Connection): void {
     if (!file) return;
     handledSaves.set(file, mtimeOf(file));
     model.sourcesChanged([file]);
-    publishAll('everything', (stale) => {
+    publishAll('everything', (sessions) => {
       if (!model.roleOf(file)) return;
       const reports = new Map(model.profiles().map((a) => [a.profile.name, a.report]));
-      for (const [profile, newly] of staleBaseline.takeNew(stale)) {
+      for (const [profile, newly] of staleBaseline.takeNew(sessions)) {
         const report = reports.get(profile)!;
         void connection.sendNotification(SavedSourceNotification, {
           uri: e.document.uri,
@@ -208,15 +208,10 @@ export function startServer(connection: Connection): void {
     });
   });
 
-  function staleIds(): Map<string, Set<string>> {
-    const byProfile = new Map<string, Set<string>>();
-    for (const { profile, report } of model.profiles()) {
-      const ids = new Set<string>();
-      for (const s of report.sessions) if (s.state === 'stale') ids.add(s.id);
-      byProfile.set(profile.name, ids);
-    }
-    return byProfile;
+  function sessionsByProfile(): ProfileSessions {
+    return new Map(model.profiles().map(({ profile, report }) => [profile.name, report.sessions]));
   }
+
 
   connection.onHover((params) => guard(() => provideHover(model, documents.get(params.textDocument.uri), params), null));
   connection.onCodeLens((params) => guard(() => provideCodeLenses(model, params), []));

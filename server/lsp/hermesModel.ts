@@ -143,7 +143,7 @@ export class HermesModel {
   private profileFileRole(analysis: ProfileAnalysis, file: string): SourceRole | undefined {
     const dir = analysis.profile.dir;
     const sources = analysis.sourcesFor(undefined);
-    const live = analysis.report.sessions.filter((s) => s.state !== 'ended' && s.state !== 'no-prompt');
+    const live = liveSessionsOf(analysis.report);
     const use = (contribution: FileContribution | undefined): ProfileUse[] => [{ analysis, sessions: live, contribution }];
     if (file === path.join(dir, 'SOUL.md')) {
       return { kind: 'soul', file, tier: 'stable', uses: use({ kind: 'soul', path: file, rendered: sources.soul.block }), shadowedBy: undefined };
@@ -248,6 +248,16 @@ export class HermesModel {
     if (!cache) this.caches.set(dir, (cache = new AnalysisCache()));
     return cache;
   }
+}
+
+// The sessions a profile file feeds, per report (a new object per evaluation): a save asks for them
+// several times (diagnostics, lenses, the save's own message), each a pass over thousands.
+const liveSessions = new WeakMap<ProfileReport, readonly SessionReport[]>();
+
+function liveSessionsOf(report: ProfileReport): readonly SessionReport[] {
+  let live = liveSessions.get(report);
+  if (!live) liveSessions.set(report, (live = report.sessions.filter((s) => s.state !== 'ended' && s.state !== 'no-prompt')));
+  return live;
 }
 
 function isCursorRule(file: string): boolean {

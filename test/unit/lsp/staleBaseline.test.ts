@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { StaleBaseline } from '../../../server/lsp/staleBaseline';
 
-const sets = (entries: Record<string, string[]>) => new Map(Object.entries(entries).map(([p, ids]) => [p, new Set(ids)]));
+/** Each profile's sessions: the ids given stale, `fresh` ones fresh. */
+const sets = (entries: Record<string, string[]>, fresh: Record<string, string[]> = {}) =>
+  new Map(Object.entries(entries).map(([p, ids]) => [p, [...ids.map((id) => ({ id, state: 'stale' })), ...(fresh[p] ?? []).map((id) => ({ id, state: 'fresh' }))]]));
 
 describe('StaleBaseline: what a save made stale', () => {
   it('counts sessions that became stale since the last save, even after other re-evaluations', () => {
@@ -15,7 +17,21 @@ describe('StaleBaseline: what a save made stale', () => {
   it('counts a session again when it was refreshed and went stale once more', () => {
     const baseline = new StaleBaseline();
     baseline.reset(sets({ work: ['x'] }));
-    baseline.settle(sets({ work: [] })); // refreshed, then adopted
+    baseline.settle(sets({ work: [] }, { work: ['x'] })); // refreshed, then adopted
     assert.deepEqual(baseline.takeNew(sets({ work: ['x'] })), new Map([['work', ['x']]]));
+  });
+
+  it('forgets a stale session that left the list, and counts it again should it come back stale', () => {
+    const baseline = new StaleBaseline();
+    baseline.reset(sets({ work: ['x', 'y'] }));
+    baseline.settle(sets({ work: ['y'] })); // x ended: no longer listed
+    assert.deepEqual(baseline.takeNew(sets({ work: ['y'] })), new Map());
+    assert.deepEqual(baseline.takeNew(sets({ work: ['x', 'y'] })), new Map([['work', ['x']]]));
+  });
+
+  it('counts the sessions of a profile it has not seen before', () => {
+    const baseline = new StaleBaseline();
+    baseline.reset(sets({ default: ['a'] }));
+    assert.deepEqual(baseline.takeNew(sets({ default: ['a'], work: ['w'] }, { work: ['v'] })), new Map([['work', ['w']]]));
   });
 });

@@ -47,7 +47,7 @@ export class SessionListRevisions {
     const base = this.revision;
     this.revision += 1;
     const held: SessionReport[][] = [];
-    const profiles = now.profiles.map((report, i) => profileDelta(before.held[i]!, report, (held[i] = [])));
+    const profiles = now.profiles.map((report, i) => profileDelta(before.held[i]!, report, (held[i] = new Array<SessionReport>(report.sessions.length))));
     this.sent = { ...now, held };
     return { revision: this.revision, base, home: now.home, problem: now.problem, profiles };
   }
@@ -79,9 +79,9 @@ export class SessionListRevisions {
 }
 
 /**
- * What changed of `report` since the client was sent `heldBefore`; `heldNow` receives the
- * client's sessions after it applies the delta (the copies brought up to date, new ones for
- * sessions it did not hold).
+ * What changed of `report` since the client was sent `heldBefore`; `heldNow` (as long as the
+ * report's sessions) receives the client's sessions after it applies the delta, in the report's
+ * order (the copies brought up to date, new ones for sessions it did not hold).
  */
 function profileDelta(heldBefore: readonly SessionReport[], report: ProfileReport, heldNow: SessionReport[]): ProfileDeltaDto {
   const sent = new SentSessions(heldBefore);
@@ -92,10 +92,10 @@ function profileDelta(heldBefore: readonly SessionReport[], report: ProfileRepor
     const held = sent.find(session.id, i);
     if (!held) {
       changed.push(sessionJson(session));
-      heldNow.push(sessionFieldsCopy(session));
+      heldNow[i] = sessionFieldsCopy(session);
       continue;
     }
-    heldNow.push(held);
+    heldNow[i] = held;
     const fields = changedSessionFields(held, session);
     if (fields === 0) continue;
     if (!patches.add(session, fields)) changed.push(sessionJson(session));

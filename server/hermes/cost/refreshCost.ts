@@ -7,6 +7,7 @@
 // little, which we do not count: the figure is meant as an upper bound to decide on, not an invoice).
 import { pricesForPromptTokens, type ModelPrices } from './prices';
 import { cacheWritePrice } from './ttl';
+import type { Writable } from '../writable';
 
 export interface RefreshCostInput {
   /** P: tokens of the cached prefix (tool schemas + system prompt + live transcript), in provider tokens. */
@@ -40,30 +41,41 @@ export interface RefreshCost {
 
 const SUBSCRIPTION_INCLUDED = 'subscription_included';
 
-/** The write and read prices ($/MTok) that apply to the refreshed request, when prices are known. */
-function writeAndRead(input: RefreshCostInput, prefix: number, added: number, ttl: number): [write: number, read: number] | undefined {
-  if (!input.prices) return undefined;
+/** The prices that apply to the refreshed request, when known. */
+function requestPrices(input: RefreshCostInput, prefix: number, added: number): ModelPrices | undefined {
   // The request after a refresh carries P + ΔS tokens: long-context tiers apply to the whole request.
-  const prices = pricesForPromptTokens(input.prices, prefix + added);
-  return [cacheWritePrice(prices, ttl), prices.cacheReadPerMTok];
+  return input.prices && pricesForPromptTokens(input.prices, prefix + added);
 }
 
 /** The figures alone: the engine costs thousands of sessions per evaluation and shows no sentence. */
 export function estimateRefreshCost(input: RefreshCostInput): RefreshCost {
+  const cost: Writable<RefreshCost> = { warm: false, cacheExpiresAt: undefined, extraUsd: undefined, coldUsd: undefined, apiEquivalent: false };
+  refreshCostInto(cost, input);
+  return cost;
+}
+
+/** estimateRefreshCost written into `cost`: one object for the thousands of sessions of an evaluation. */
+export function refreshCostInto(cost: Writable<RefreshCost>, input: RefreshCostInput): void {
   const prefix = nonNegative(input.prefixTokens);
   const added = nonNegative(input.systemPromptDeltaTokens);
   const ttl = nonNegative(input.ttlSeconds);
   const last = finite(input.lastActivityAt);
   const warm = isCacheWarm(input.lastActivityAt, input.ttlSeconds, input.now);
-  const cacheExpiresAt = last !== undefined ? last + ttl : undefined;
-  const apiEquivalent = isApiEquivalent(input.billingMode);
-  const rates = writeAndRead(input, prefix, added, ttl);
-  if (!rates) return { warm, cacheExpiresAt, extraUsd: undefined, coldUsd: undefined, apiEquivalent };
-  const write = rates[0] / 1e6;
-  const read = rates[1] / 1e6;
+  cost.warm = warm;
+  cost.cacheExpiresAt = last !== undefined ? last + ttl : undefined;
+  cost.apiEquivalent = isApiEquivalent(input.billingMode);
+  const prices = requestPrices(input, prefix, added);
+  if (!prices) {
+    cost.extraUsd = undefined;
+    cost.coldUsd = undefined;
+    return;
+  }
+  const write = cacheWritePrice(prices, ttl) / 1e6;
+  const read = prices.cacheReadPerMTok / 1e6;
   const coldUsd = added * write;
   const lost = prefix * Math.max(0, write - read);
-  return { warm, cacheExpiresAt, extraUsd: warm ? lost + coldUsd : coldUsd, coldUsd, apiEquivalent };
+  cost.extraUsd = warm ? lost + coldUsd : coldUsd;
+  cost.coldUsd = coldUsd;
 }
 
 /** The arithmetic of estimateRefreshCost as a short sentence, for a person reading the figure. */
@@ -72,9 +84,10 @@ export function explainRefreshCost(input: RefreshCostInput): string {
   const added = nonNegative(input.systemPromptDeltaTokens);
   const warm = isCacheWarm(input.lastActivityAt, input.ttlSeconds, input.now);
   const note = isApiEquivalent(input.billingMode) ? ' (API-equivalent: billed as subscription_included)' : '';
-  const rates = writeAndRead(input, prefix, added, nonNegative(input.ttlSeconds));
-  if (!rates) return `price unknown for this model; add it to the price overrides file to see a figure${note}`;
-  const [writePerMTok, readPerMTok] = rates;
+  const prices = requestPrices(input, prefix, added);
+  if (!prices) return `price unknown for this model; add it to the price overrides file to see a figure${note}`;
+  const writePerMTok = cacheWritePrice(prices, nonNegative(input.ttlSeconds));
+  const readPerMTok = prices.cacheReadPerMTok;
   const growth = added > 0 ? `${formatCount(added)} added tokens × ${formatRate(writePerMTok)}/MTok write` : 'no added tokens';
   return warm
     ? `cache warm: ${formatCount(prefix)} prefix tokens × (${formatRate(writePerMTok)} write − ${formatRate(readPerMTok)} read)/MTok + ${growth}${note}`

@@ -21,7 +21,8 @@ import { judgingDigest } from './judgingDigest';
 import { PersistedAnalyses, transcriptFingerprint } from './persistedAnalyses';
 import { factsOf, type PromptVerdict } from './promptFacts';
 import { RACY_MS, SourceDigests } from './sourceDigests';
-import { sessionReport, stillGood, type ReportContext, type ReportInputs, type ReusableReport, type Writable } from './sessionReport';
+import { sessionReport, stillGood, type ReportContext, type ReportInputs, type ReusableReport } from './sessionReport';
+import type { Writable } from '../writable';
 import type { ProfileReport, SessionReport } from './types';
 
 export interface AnalyzeOptions {
@@ -128,7 +129,8 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       text: (key) => store.promptText(key) ?? '',
       parse: (text, model) => parsePrompt(text, { model, identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt }),
     };
-    const sessions: SessionReport[] = [];
+    // Both lists are as long as the list of sessions, and made at that length (no growing copies).
+    const sessions = new Array<SessionReport>(listed.length);
     const world = cache.world(config, meta, options.priceOverrides);
     const reportContext: ReportContext = { world, profileName: profile.name, everything, now, priceOverrides: options.priceOverrides, prices: new Map(), tools: new Map() };
     const judging: JudgingContext = { cache, config, sourcesFor, digests, verdicts: new Map() };
@@ -142,13 +144,13 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     let changedSessions = 0;
     // One inputs object for every session: sessionReport copies what it keeps.
     const inputs: Writable<ReportInputs> = { record: undefined!, config, prompt: undefined, transcript: undefined!, judged: NOT_JUDGED, requestedEpoch: 0 };
-    const inOrder: ReusableReport[] = [];
+    const inOrder = new Array<ReusableReport>(listed.length);
     for (let i = 0; i < listed.length; i++) {
       const record = listed[i]!;
       const last = sameList ? sameList[i] : reports.get(record.id);
       if (stillGood(last, world, record, now) && !(recheckInline && cache.mustRecheck(record.promptKey))) {
-        sessions.push(last.report);
-        inOrder.push(last);
+        sessions[i] = last.report;
+        inOrder[i] = last;
         continue;
       }
       if (last?.inputs.record.cwd !== record.cwd) cwdsMoved = true;
@@ -163,8 +165,8 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       const reusable = sessionReport(reportContext, inputs, last);
       if (reusable !== last) reports.set(record.id, reusable);
       if (reusable.revision !== revision) changedSessions += 1;
-      sessions.push(reusable.report);
-      inOrder.push(reusable);
+      sessions[i] = reusable.report;
+      inOrder[i] = reusable;
     }
     if (!everything) cache.lastReports = { listed, reports: inOrder };
     if (reports.size > listed.length) {

@@ -43,7 +43,11 @@ export type SessionJson = { -readonly [K in SessionJsonField]: ReturnType<(typeo
  * Reasons are usually the very same array (judgement.ts keeps it while they read the same), and
  * their JSON carries the four fields sameReasons compares (reasonJson).
  */
-const SAME_JSON: { readonly [K in SessionJsonField]?: (a: SessionReport[K], b: SessionReport[K]) => boolean } = { reasons: sameReasons };
+const SAME_JSON: { readonly [K in SessionJsonField]?: (a: SessionReport[K], b: SessionReport[K]) => boolean } = {
+  reasons: sameReasons,
+  refreshCostUsd: sameUsdJson,
+  refreshCostColdUsd: sameUsdJson,
+};
 
 /** The session's JSON fields in their order; bit f of a SessionFieldSet stands for SESSION_JSON_FIELDS[f]. */
 export const SESSION_JSON_FIELDS = Object.keys(SESSION_JSON) as readonly SessionJsonField[];
@@ -126,6 +130,15 @@ function q(field: string): string {
  */
 export function usdJson(amount: number | undefined): number | null {
   return amount === undefined ? null : Math.round(amount * 1e8) / 1e8;
+}
+
+/** Whether two amounts have the same usdJson, compared as integers (no number made per comparison). */
+function sameUsdJson(a: number | undefined, b: number | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  const x = Math.round(a * 1e8);
+  const y = Math.round(b * 1e8);
+  // NaN goes out as null, as sameJsonValue has it.
+  return x === y || (x !== x && y !== y);
 }
 
 /** The same value once in JSON: undefined and null are both null, and so is NaN (numbers compare by value). */

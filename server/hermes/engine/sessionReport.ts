@@ -15,7 +15,8 @@
 // sent list does, sessionListRevisions.ts), and `revision` says whether an update changed anything.
 import type { ProfileConfig } from '../config';
 import { lookupPrices, type ModelPrices, type PriceOverrides } from '../cost/prices';
-import { estimateRefreshCost, isApiEquivalent, isCacheWarm } from '../cost/refreshCost';
+import { isApiEquivalent, isCacheWarm, refreshCostInto, type RefreshCost, type RefreshCostInput } from '../cost/refreshCost';
+import type { Writable } from '../writable';
 import { estimateTokensFromChars, toolSchemaTokens } from '../cost/tokens';
 import { cacheTtlSeconds } from '../cost/ttl';
 import type { SessionRecord, SessionState, TranscriptSize } from '../model';
@@ -39,8 +40,6 @@ export interface ReportInputs {
 /** What the verdict half is computed on, besides the inputs. */
 type Basis = Omit<SessionReport, VerdictField>;
 type VerdictField = 'state' | 'reasons' | 'requestedEpoch' | 'deltaTokens' | 'cacheWarm' | 'cacheExpiresAt' | 'refreshCostUsd' | 'refreshCostColdUsd';
-/** `T` with its fields writable: what the engine fills in and updates in place. */
-export type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * A session's report and what it was made from, kept by the cache between evaluations and updated
@@ -253,16 +252,21 @@ function updateVerdict(report: Writable<SessionReport>, basis: Basis, prices: Mo
   return changed;
 }
 
-function refreshCostOf(basis: Basis, prices: ModelPrices | undefined, inputs: ReportInputs, now: number) {
-  return estimateRefreshCost({
-    prefixTokens: basis.prefixTokens,
-    systemPromptDeltaTokens: inputs.judged.deltaTokens,
-    lastActivityAt: inputs.record.lastActivityAt,
-    now,
-    ttlSeconds: basis.ttlSeconds,
-    prices,
-    billingMode: inputs.record.billingMode,
-  });
+// One input and one result for every session costed (evaluations run one at a time, synchronously).
+const costInput: Writable<RefreshCostInput> = { prefixTokens: 0, systemPromptDeltaTokens: 0, lastActivityAt: undefined, now: 0, ttlSeconds: 0, prices: undefined, billingMode: undefined };
+const costFigures: Writable<RefreshCost> = { warm: false, cacheExpiresAt: undefined, extraUsd: undefined, coldUsd: undefined, apiEquivalent: false };
+
+/** What refreshing the session costs now; the object is reused by the next call. */
+function refreshCostOf(basis: Basis, prices: ModelPrices | undefined, inputs: ReportInputs, now: number): RefreshCost {
+  costInput.prefixTokens = basis.prefixTokens;
+  costInput.systemPromptDeltaTokens = inputs.judged.deltaTokens;
+  costInput.lastActivityAt = inputs.record.lastActivityAt;
+  costInput.now = now;
+  costInput.ttlSeconds = basis.ttlSeconds;
+  costInput.prices = prices;
+  costInput.billingMode = inputs.record.billingMode;
+  refreshCostInto(costFigures, costInput);
+  return costFigures;
 }
 
 function stateOf(record: SessionRecord, prompt: PromptFacts | undefined, pending: boolean, judged: JudgedPrompt): SessionState {

@@ -75,11 +75,18 @@ export type SessionPatchField = Exclude<keyof SessionDto, 'id'>;
 
 /**
  * Sessions the list holds that changed in the same fields, as columns: `values[f][i]` is the new
- * value of field `fields[f]` of the session `ids[i]`. The client replaces each session held by a
- * copy with those fields set, the others as held. Columns because a save of SOUL.md changes the
- * same three numbers of thousands of sessions: a list of ids and three of numbers, instead of an
- * object per session to build, send, parse and merge. A delta has one entry per set of fields
- * changed, and a session is in one at most.
+ * value of field `fields[f]` of the i-th session `at` names. The client replaces each session held
+ * by a copy with those fields set, the others as held. Columns because a save of SOUL.md changes
+ * the same three numbers of thousands of sessions: three lists of numbers, instead of an object per
+ * session to build, send, parse and merge. A delta has one entry per set of fields changed, and a
+ * session is in one at most.
+ *
+ * Sessions are named by where they sit in the client's list, in runs: `at` is `[first, count,
+ * first, count, …]`, the positions `first` to `first + count - 1` in turn. A position is one of
+ * the list at `base` once the delta's `removed` sessions are taken out of it: a client keeps the
+ * sessions it holds in their order and adds new ones at the end (shared/sessionListChanges.ts),
+ * and the server follows the same order. Ids were two thirds of a save's delta; a save that
+ * patches 2,000 sessions in a row names them with two numbers.
  *
  * No value is null: a session with a field that became null goes whole (`changed`) instead, since
  * some clients' JSON decoders drop null members and array elements (Neovim's LSP client does), and
@@ -88,8 +95,9 @@ export type SessionPatchField = Exclude<keyof SessionDto, 'id'>;
 export interface SessionPatchesDto {
   /** The fields these sessions changed in, at least one, each once. */
   fields: SessionPatchField[];
-  ids: string[];
-  /** One column per field, one value per id. */
+  /** The sessions' positions, as runs of consecutive positions: `[first, count, …]`. */
+  at: number[];
+  /** One column per field, one value per session. */
   values: Array<Array<NonNullable<SessionDto[SessionPatchField]>>>;
 }
 
@@ -119,7 +127,7 @@ export interface SessionListDelta {
 /**
  * A change of the session list: the full list (the first change after the server starts or is
  * reconfigured) or a delta against the revision before. A client whose list is not at `base`, or
- * that gets a patch for a session it does not hold, is out of step: it asks for the full list (`hermes/sessionList`); shared/sessionListChanges.ts applies changes.
+ * that gets a patch for a position its list does not have, is out of step: it asks for the full list (`hermes/sessionList`); shared/sessionListChanges.ts applies changes.
  */
 export type SessionListChange = SessionListResult | SessionListDelta;
 

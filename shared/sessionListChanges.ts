@@ -9,9 +9,10 @@ export function isDelta(change: SessionListChange): change is SessionListDelta {
 
 /**
  * The list after `change`: a full list as it is, a delta applied to `current`. Undefined when the
- * delta does not apply (`current` is not at its base revision, the profiles differ, or a patch is
- * for a session `current` does not hold): the client then asks for the full list. `current` is not
- * modified; unchanged sessions are shared.
+ * delta does not apply (`current` is not at its base revision, the profiles differ, or a patch
+ * names a position `current` does not have): the client then asks for the full list. `current` is
+ * not modified; unchanged sessions are shared. The sessions held keep their order, those removed
+ * are taken out, and new ones go at the end: the order the server's patch positions follow.
  */
 export function applySessionListChange(current: SessionListResult | undefined, change: SessionListChange): SessionListResult | undefined {
   if (!isDelta(change)) return change;
@@ -32,24 +33,31 @@ function applyProfileDelta(before: ProfileDto, delta: ProfileDeltaDto): ProfileD
   if (changed.length === 0 && patched.length === 0 && removed.length === 0) return { ...summary, sessions: before.sessions };
   const gone = new Set(removed);
   const sessions = gone.size === 0 ? before.sessions.slice() : before.sessions.filter((s) => !gone.has(s.id));
-  const positions = new Map<string, number>();
-  for (let i = 0; i < sessions.length; i++) positions.set(sessions[i]!.id, i);
-  for (const { fields, ids, values } of patched) {
-    for (let i = 0; i < ids.length; i++) {
-      const at = positions.get(ids[i]!);
-      // A patch for a session this list does not hold: not the list the server diffed.
-      if (at === undefined) return undefined;
-      // A new object for a changed session: views compare sessions by identity.
-      const session = copyOf(sessions[at]!);
-      for (let f = 0; f < fields.length; f++) (session as Record<SessionPatchField, unknown>)[fields[f]!] = values[f]![i];
-      sessions[at] = session;
+  for (const { fields, at, values } of patched) {
+    let i = 0;
+    for (let run = 0; run < at.length; run += 2) {
+      const first = at[run]!;
+      const end = first + at[run + 1]!;
+      // A position this list does not have: not the list the server diffed.
+      if (!Number.isInteger(first) || !Number.isInteger(end) || first < 0 || end > sessions.length || end < first) return undefined;
+      for (let p = first; p < end; p++, i++) {
+        // A new object for a changed session: views compare sessions by identity.
+        const session = copyOf(sessions[p]!);
+        for (let f = 0; f < fields.length; f++) (session as Record<SessionPatchField, unknown>)[fields[f]!] = values[f]![i];
+        sessions[p] = session;
+      }
     }
+    if (at.length % 2 !== 0 || values.some((column) => column.length !== i)) return undefined;
   }
-  for (const whole of changed) {
-    const at = positions.get(whole.id);
-    // A session not held is new (order carries no meaning); one held is replaced.
-    if (at === undefined) sessions.push(whole);
-    else sessions[at] = whole;
+  if (changed.length > 0) {
+    const positions = new Map<string, number>();
+    for (let i = 0; i < sessions.length; i++) positions.set(sessions[i]!.id, i);
+    for (const whole of changed) {
+      const at = positions.get(whole.id);
+      // A session not held is new, and goes at the end; one held is replaced where it is.
+      if (at === undefined) sessions.push(whole);
+      else sessions[at] = whole;
+    }
   }
   return { ...summary, sessions };
 }

@@ -1,47 +1,60 @@
-// The sessions of a report as last sent to the client, found by id for the next delta. Re-evaluation
-// keeps the sessions' order (newest activity first), so each is looked for at its position in the
-// new report first, shifted as the sessions before it shifted (a Hermes write moves one session to
-// the top: those it passed are one further down), and a map by id is made only when that misses: a
-// save that changes 2,000 sessions, or a write that moves one, builds no map and scans for no
-// removed ids.
+// The sessions a client holds, as last sent, found by id for the next delta. The client's list
+// keeps the order it was sent in (new sessions at its end), and re-evaluation keeps the sessions'
+// order (newest activity first) but for the few a Hermes write moves: so each session is looked for
+// where its position in the new report says first, shifted as the sessions before it shifted (a
+// Hermes write moves one session to the top: those it passed are one further down), and a map by
+// id is made only when that misses. A save that changes 2,000 sessions, or a write that moves one,
+// builds no map and scans for no removed ids.
 import type { SessionReport } from '../hermes/engine/types';
 
 export class SentSessions {
-  private byId: Map<string, SessionReport> | undefined;
-  private found = 0;
+  private byId: Map<string, number> | undefined;
+  /** Which sessions sent were found (1), by their index. */
+  private readonly found: Uint8Array;
+  private foundCount = 0;
   /** Where the last session found sat in the list sent, relative to its position now. */
   private shift = 0;
 
-  constructor(private readonly sessions: readonly SessionReport[]) {}
+  constructor(private readonly sessions: readonly SessionReport[]) {
+    this.found = new Uint8Array(sessions.length);
+  }
 
-  /** The session `id` as sent, looked for at `position` (as shifted so far) first; each id is to be asked once. */
-  find(id: string, position: number): SessionReport | undefined {
+  /** Where the session `id` sits in the list sent (-1: not there), looked for at `position` (as shifted so far) first; each id is to be asked once. */
+  indexOf(id: string, position: number): number {
     const shift = this.shift;
-    const sent = this.at(id, position, shift) ?? this.at(id, position, shift - 1) ?? this.at(id, position, shift + 1) ?? this.map().get(id);
-    if (sent) this.found += 1;
-    return sent;
+    let at = this.at(id, position, shift);
+    if (at < 0) at = this.at(id, position, shift - 1);
+    if (at < 0) at = this.at(id, position, shift + 1);
+    if (at < 0) at = this.map().get(id) ?? -1;
+    if (at >= 0 && this.found[at] === 0) {
+      this.found[at] = 1;
+      this.foundCount += 1;
+    }
+    return at;
   }
 
-  /** The session sent at `position + shift` if it is `id` (then later lookups start from `shift`). */
-  private at(id: string, position: number, shift: number): SessionReport | undefined {
-    const candidate = this.sessions[position + shift];
-    if (candidate?.id !== id) return undefined;
+  /** Whether every session sent was found (none was removed). */
+  get allFound(): boolean {
+    return this.foundCount === this.sessions.length;
+  }
+
+  /** Whether the session at `index` of the list sent was found. */
+  wasFound(index: number): boolean {
+    return this.found[index] === 1;
+  }
+
+  /** The index `position + shift` if the session sent there is `id` (then later lookups start from `shift`); else -1. */
+  private at(id: string, position: number, shift: number): number {
+    const index = position + shift;
+    if (this.sessions[index]?.id !== id) return -1;
     this.shift = shift;
-    return candidate;
+    return index;
   }
 
-  /** Ids of the sessions sent that are not in `now`, once every session of `now` was looked up. */
-  missingFrom(now: readonly SessionReport[]): string[] {
-    // Ids are unique within a report: when every session sent was found, none is missing.
-    if (this.found === this.sessions.length) return [];
-    const ids = new Set(now.map((s) => s.id));
-    return this.sessions.filter((s) => !ids.has(s.id)).map((s) => s.id);
-  }
-
-  private map(): Map<string, SessionReport> {
+  private map(): Map<string, number> {
     if (!this.byId) {
       this.byId = new Map();
-      for (const s of this.sessions) this.byId.set(s.id, s);
+      for (let i = 0; i < this.sessions.length; i++) this.byId.set(this.sessions[i]!.id, i);
     }
     return this.byId;
   }

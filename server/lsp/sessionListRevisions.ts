@@ -21,7 +21,7 @@ interface SentList {
   readonly problem: string | null;
   /** The profiles' reports when last sent (their summaries; later evaluations update their sessions' objects). */
   readonly profiles: readonly ProfileReport[];
-  /** What the client holds of each profile's sessions, in the order sent: copies, updated by each delta. */
+  /** What the client holds of each profile's sessions, in its order: copies, updated by each delta. */
   readonly held: ReadonlyArray<readonly SessionReport[]>;
 }
 
@@ -47,7 +47,11 @@ export class SessionListRevisions {
     const base = this.revision;
     this.revision += 1;
     const held: SessionReport[][] = [];
-    const profiles = now.profiles.map((report, i) => profileDelta(before.held[i]!, report, (held[i] = new Array<SessionReport>(report.sessions.length))));
+    const profiles = now.profiles.map((report, i) => {
+      const { delta, heldNow } = profileDelta(before.held[i]!, report);
+      held.push(heldNow);
+      return delta;
+    });
     this.sent = { ...now, held };
     return { revision: this.revision, base, home: now.home, problem: now.problem, profiles };
   }
@@ -79,29 +83,44 @@ export class SessionListRevisions {
 }
 
 /**
- * What changed of `report` since the client was sent `heldBefore`; `heldNow` (as long as the
- * report's sessions) receives the client's sessions after it applies the delta, in the report's
- * order (the copies brought up to date, new ones for sessions it did not hold).
+ * What changed of `report` since the client was sent `heldBefore` (its list, in its order), and
+ * that list once the client applies the delta: the sessions held in their order without those
+ * removed, their copies brought up to date, then copies of the new ones.
  */
-function profileDelta(heldBefore: readonly SessionReport[], report: ProfileReport, heldNow: SessionReport[]): ProfileDeltaDto {
+function profileDelta(heldBefore: readonly SessionReport[], report: ProfileReport): { delta: ProfileDeltaDto; heldNow: SessionReport[] } {
+  const sessions = report.sessions;
   const sent = new SentSessions(heldBefore);
+  // Where each session sits in the list held (-1: new), then where it will sit once the removed ones are out.
+  const heldIndex = new Int32Array(sessions.length);
+  for (let i = 0; i < sessions.length; i++) heldIndex[i] = sent.indexOf(sessions[i]!.id, i);
+  const kept = sent.allFound ? undefined : keptPositions(heldBefore, sent);
+  const heldNow = kept ? heldBefore.filter((_, h) => sent.wasFound(h)) : heldBefore.slice();
   const changed: SessionDto[] = [];
   const patches = new SessionPatchColumns();
-  for (let i = 0; i < report.sessions.length; i++) {
-    const session = report.sessions[i]!;
-    const held = sent.find(session.id, i);
-    if (!held) {
+  for (let i = 0; i < sessions.length; i++) {
+    const session = sessions[i]!;
+    const h = heldIndex[i]!;
+    if (h < 0) {
       changed.push(sessionJson(session));
-      heldNow[i] = sessionFieldsCopy(session);
+      heldNow.push(sessionFieldsCopy(session));
       continue;
     }
-    heldNow[i] = held;
+    const held = heldBefore[h]!;
     const fields = changedSessionFields(held, session);
     if (fields === 0) continue;
-    if (!patches.add(session, fields)) changed.push(sessionJson(session));
+    if (!patches.add(session, fields, kept ? kept[h]! : h)) changed.push(sessionJson(session));
     copySessionFields(held, session, fields);
   }
-  return { ...profileSummaryDto(report), changed, patched: patches.patches, removed: sent.missingFrom(report.sessions) };
+  const removed = kept ? heldBefore.filter((_, h) => !sent.wasFound(h)).map((s) => s.id) : [];
+  return { delta: { ...profileSummaryDto(report), changed, patched: patches.patches, removed }, heldNow };
+}
+
+/** Each held session's position once those not found are taken out (-1 for those). */
+function keptPositions(held: readonly SessionReport[], sent: SentSessions): Int32Array {
+  const positions = new Int32Array(held.length);
+  let next = 0;
+  for (let h = 0; h < held.length; h++) positions[h] = sent.wasFound(h) ? next++ : -1;
+  return positions;
 }
 
 /** The same profiles in the same order (the client matches a delta's profiles by position). */

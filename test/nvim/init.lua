@@ -60,11 +60,12 @@ end
 
 -- hermes/sessionListChanged is the full list (no `base`) or a delta against revision `base`
 -- (shared/protocol.ts): per profile, sessions `changed` whole (new ones, or replacing the one
--- held), `patched` as groups of sessions that changed in the same fields, in columns (a copy of
--- session ids[i] with each fields[f] set to values[f][i]; never null, which Neovim's decoder would
--- drop), `removed` ids; applied as shared/sessionListChanges.ts applies it. nil: it does not fit
--- the list held (another revision, other profiles, a patch for a session not held), and the full
--- list must be requested.
+-- held), `patched` as groups of sessions that changed in the same fields, in columns (the i-th
+-- session named by `at`, runs of positions {first, count, ...} counted from 0 in the list held once
+-- the `removed` ids are out, gets each fields[f] set to values[f][i]; never null, which Neovim's
+-- decoder would drop); applied as shared/sessionListChanges.ts applies it: the sessions held keep
+-- their order, new ones go at the end. nil: it does not fit the list held (another revision, other
+-- profiles, a position the list does not have), and the full list must be requested.
 local function apply_profile_delta(before, delta)
   local gone = {}
   for _, id in ipairs(delta.removed) do gone[id] = true end
@@ -76,12 +77,17 @@ local function apply_profile_delta(before, delta)
     end
   end
   for _, group in ipairs(delta.patched) do
-    for i, id in ipairs(group.ids) do
-      -- A patch for a session this list does not hold: not the list the server diffed.
-      if at[id] == nil then return nil end
-      local session = vim.tbl_extend('force', {}, sessions[at[id]])
-      for f, field in ipairs(group.fields) do session[field] = group.values[f][i] end
-      sessions[at[id]] = session
+    local i = 0
+    for run = 1, #group.at, 2 do
+      local first, count = group.at[run], group.at[run + 1]
+      -- A position this list does not have: not the list the server diffed.
+      if count == nil or first < 0 or first + count > #sessions then return nil end
+      for p = first + 1, first + count do
+        i = i + 1
+        local session = vim.tbl_extend('force', {}, sessions[p])
+        for f, field in ipairs(group.fields) do session[field] = group.values[f][i] end
+        sessions[p] = session
+      end
     end
   end
   for _, s in ipairs(delta.changed) do
@@ -114,7 +120,9 @@ local function on_session_list_changed(_, change, ctx)
   if change.base ~= nil then
     results.sessionListDeltas = results.sessionListDeltas + 1
     for _, p in ipairs(change.profiles) do
-      for _, group in ipairs(p.patched) do results.sessionPatches = results.sessionPatches + #group.ids end
+      for _, group in ipairs(p.patched) do
+        for run = 2, #group.at, 2 do results.sessionPatches = results.sessionPatches + group.at[run] end
+      end
     end
   end
   local list = apply_session_change(results.lastSessionList, change)

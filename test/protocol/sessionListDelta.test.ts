@@ -19,9 +19,15 @@ function byId(list: SessionListResult): Record<string, unknown> {
   return Object.fromEntries(list.profiles.map((p) => [p.name, { ...p, sessions: Object.fromEntries(p.sessions.map((s) => [s.id, s])) }]));
 }
 
+/** The patches of a profile in a delta the client received, each naming its session. */
+function patchesIn(client: TestLspClient, delta: SessionListDelta, profile: string): SessionPatch[] {
+  const base = client.listBeforeDelta.get(delta.revision)!;
+  return patchesOf(delta.profiles.find((p) => p.name === profile)!, base.profiles.find((p) => p.name === profile)!.sessions);
+}
+
 /** `profile/id` of each session the deltas sent whole (`changed`) or as a patch (`patched`). */
-function sentIds(deltas: SessionListDelta[], kind: 'changed' | 'patched'): string[] {
-  return deltas.flatMap((d) => d.profiles.flatMap((p) => (kind === 'changed' ? p.changed : patchesOf(p)).map((s) => `${p.name}/${s.id}`)));
+function sentIds(client: TestLspClient, deltas: SessionListDelta[], kind: 'changed' | 'patched'): string[] {
+  return deltas.flatMap((d) => d.profiles.flatMap((p) => (kind === 'changed' ? p.changed : patchesIn(client, d, p.name)).map((s) => `${p.name}/${s.id}`)));
 }
 
 function sessionIn(list: SessionListResult, profile: string, id: string): SessionDto {
@@ -69,11 +75,11 @@ describe('language server: the session list notification carries only what chang
     const sent = client.sessionListChanges.slice(sentBefore).filter((c) => c.revision <= updated.revision);
     assert.ok(sent.every(isDelta), 'only deltas after the start');
     const deltas = sent as SessionListDelta[];
-    assert.deepEqual(sentIds(deltas, 'patched'), [`default/${target}`]);
-    assert.deepEqual(sentIds(deltas, 'changed'), []);
+    assert.deepEqual(sentIds(client, deltas, 'patched'), [`default/${target}`]);
+    assert.deepEqual(sentIds(client, deltas, 'changed'), []);
     assert.deepEqual(deltas.flatMap((d) => d.profiles.flatMap((p) => p.removed)), []);
     // (Should the watcher report the write in two steps, each delta patches what changed since the last.)
-    const patch = Object.assign({}, ...deltas.map((d) => patchesOf(d.profiles.find((p) => p.name === 'default')!).find((s) => s.id === target))) as SessionPatch;
+    const patch = Object.assign({}, ...deltas.map((d) => patchesIn(client, d, 'default').find((s) => s.id === target))) as SessionPatch;
     assert.deepEqual(Object.keys(patch).sort(), ['id', ...differingFields(first, updated, 'default', target)].sort(), 'the fields that changed, and only those');
     assert.equal(patch.lastActivityAt, now);
     assert.equal(sessionIn(updated, 'default', target).cacheWarm, true, 'the write warmed its prompt cache');
@@ -99,12 +105,12 @@ describe('language server: the session list notification carries only what chang
 
     const deltas = client.sessionListChanges.slice(sentBefore).filter((c) => c.revision <= after.revision);
     assert.ok(deltas.every(isDelta), 'only deltas after the start');
-    const ids = new Set([...sentIds(deltas as SessionListDelta[], 'patched'), ...sentIds(deltas as SessionListDelta[], 'changed')]);
+    const ids = new Set([...sentIds(client, deltas as SessionListDelta[], 'patched'), ...sentIds(client, deltas as SessionListDelta[], 'changed')]);
     const newlyStale = after.profiles.find((p) => p.name === 'work')!.sessions.filter((s) => s.state === 'stale');
     assert.ok(newlyStale.length > 0);
     for (const s of newlyStale) assert.ok(ids.has(`work/${s.id}`), `${s.id} is in the delta`);
     assert.ok(![...ids].some((id) => id.startsWith('default/')), "profile default's sessions do not read work's SOUL.md");
-    const patches = (deltas as SessionListDelta[]).flatMap((d) => patchesOf(d.profiles.find((p) => p.name === 'work')!));
+    const patches = (deltas as SessionListDelta[]).flatMap((d) => patchesIn(client, d, 'work'));
     assert.ok(patches.length > 0, 'sessions the client holds go out as patches');
     assert.ok(patches.every((p) => !('title' in p) && !('model' in p)), 'what a save cannot change is not sent');
     // Whole sessions are those a patch cannot describe: a field became null (a patch holds none).

@@ -58,6 +58,8 @@ export class TestLspClient {
   readonly notifications: Array<{ method: string; params: any }> = [];
   /** Every `hermes/sessionListChanged` as the server sent it (full lists and deltas). */
   readonly sessionListChanges: SessionListChange[] = [];
+  /** The list each delta (by its revision) was applied to: its patches name sessions by their place in it. */
+  readonly listBeforeDelta = new Map<number, SessionListResult>();
   /** What workspace/configuration answers for the `hermesLens` section. */
   settings: Record<string, unknown>;
   stderr = '';
@@ -79,6 +81,7 @@ export class TestLspClient {
     });
     this.connection.onNotification(SessionListChangedNotification, (change) => {
       this.sessionListChanges.push(change);
+      if (this.sessionList.list && 'base' in change) this.listBeforeDelta.set(change.revision, this.sessionList.list);
       const list = this.sessionList.receive(change);
       if (list) this.record(SessionListChangedNotification.method, list);
     });

@@ -28,11 +28,11 @@ function update(sent: SessionReport, now: SessionReport): 'nothing' | 'whole' | 
   const fields = changedSessionFields(sent, now);
   if (fields === 0) return 'nothing';
   const columns = new SessionPatchColumns();
-  if (!columns.add(now, fields)) {
+  if (!columns.add(now, fields, 0)) {
     assert.deepEqual(columns.patches, [], 'nothing added');
     return 'whole';
   }
-  const patches = patchesOf({ patched: wire(columns.patches) });
+  const patches = patchesOf({ patched: wire(columns.patches), removed: [] }, [sent]);
   assert.equal(patches.length, 1);
   return patches[0]!;
 }
@@ -88,19 +88,30 @@ describe('lsp: what changed of a session (changedSessionFields, SessionPatchColu
     const [a, b, c, d] = reports.filter((r) => r.refreshCostUsd !== undefined);
     const columns = new SessionPatchColumns();
     const costs = (s: SessionReport, n: number) => ({ ...s, deltaTokens: s.deltaTokens + n, refreshCostUsd: s.refreshCostUsd! + n });
-    for (const [sent, now] of [[a!, costs(a!, 1)], [b!, { ...b!, title: 'renamed' }], [c!, costs(c!, 2)]] as const) {
-      assert.ok(columns.add(now, changedSessionFields(sent, now)));
+    // At positions 0, 1 and 2 of the client's list.
+    for (const [position, [sent, now]] of ([[a!, costs(a!, 1)], [b!, { ...b!, title: 'renamed' }], [c!, costs(c!, 2)]] as const).entries()) {
+      assert.ok(columns.add(now, changedSessionFields(sent, now), position));
     }
     // Same fields as a and c, but the cost became unknown: not added, and nothing of it stays behind.
     const unknown = { ...d!, deltaTokens: d!.deltaTokens + 3, refreshCostUsd: undefined };
-    assert.equal(columns.add(unknown, changedSessionFields(d!, unknown)), false);
+    assert.equal(columns.add(unknown, changedSessionFields(d!, unknown), 3), false);
     assert.deepEqual(wire(columns.patches), [
-      { fields: ['deltaTokens', 'refreshCostUsd'], ids: [a!.id, c!.id], values: [[a!.deltaTokens + 1, c!.deltaTokens + 2], [sessionJson(costs(a!, 1)).refreshCostUsd, sessionJson(costs(c!, 2)).refreshCostUsd]] },
-      { fields: ['title'], ids: [b!.id], values: [['renamed']] },
+      { fields: ['deltaTokens', 'refreshCostUsd'], at: [0, 1, 2, 1], values: [[a!.deltaTokens + 1, c!.deltaTokens + 2], [sessionJson(costs(a!, 1)).refreshCostUsd, sessionJson(costs(c!, 2)).refreshCostUsd]] },
+      { fields: ['title'], at: [1, 1], values: [['renamed']] },
     ]);
     const lonely = new SessionPatchColumns();
-    assert.equal(lonely.add(unknown, changedSessionFields(d!, unknown)), false);
+    assert.equal(lonely.add(unknown, changedSessionFields(d!, unknown), 0), false);
     assert.deepEqual(lonely.patches, [], 'no empty group');
+  });
+
+  it('names sessions at consecutive positions by one run', () => {
+    const columns = new SessionPatchColumns();
+    const costed = reports.filter((r) => r.refreshCostUsd !== undefined).slice(0, 5);
+    for (const [position, sent] of costed.entries()) {
+      const now = { ...sent, deltaTokens: sent.deltaTokens + 7 };
+      assert.ok(columns.add(now, changedSessionFields(sent, now), position === 4 ? 9 : position));
+    }
+    assert.deepEqual(columns.patches.map((g) => g.at), [[0, 4, 9, 1]], 'positions 0–3 and 9');
   });
 
   it('reasons: the same content in a new array is no change; another reason is', () => {

@@ -13,7 +13,7 @@ import { HermesModel } from '../../../server/lsp/hermesModel';
 import { SessionListRevisions } from '../../../server/lsp/sessionListRevisions';
 import type { ProfileDeltaDto, SessionDto, SessionListDelta, SessionListResult } from '../../../shared/protocol';
 import { applySessionListChange, isDelta } from '../../../shared/sessionListChanges';
-import { patchesOf } from '../../support/sessionPatches';
+import { patchesOf, positionsOf } from '../../support/sessionPatches';
 import { removeDir, tempDir } from '../demo/support';
 
 const NOW = 1_795_000_000;
@@ -45,8 +45,12 @@ describe('lsp: session list deltas (SessionListRevisions)', function () {
     removeDir(dir);
   });
 
+  /** The list the last delta applied to. */
+  let base: SessionListResult;
+
   /** The next delta, applied to the list held; it must give the server's full list. */
   function nextDelta(): SessionListDelta {
+    base = held;
     const change = revisions.nextChange();
     assert.ok(isDelta(change), 'a delta');
     const applied = applySessionListChange(held, change);
@@ -57,6 +61,8 @@ describe('lsp: session list deltas (SessionListRevisions)', function () {
   }
 
   const profileOf = (delta: SessionListDelta, name: string): ProfileDeltaDto => delta.profiles.find((p) => p.name === name)!;
+  /** The patches of a profile in the last delta, each naming its session (from the list it applied to). */
+  const patchesIn = (delta: ProfileDeltaDto) => patchesOf(delta, base.profiles.find((p) => p.name === delta.name)!.sessions);
   const sessionOf = (list: SessionListResult, profile: string, id: string): SessionDto => list.profiles.find((p) => p.name === profile)!.sessions.find((s) => s.id === id)!;
 
   it('sends a save of SOUL.md as patches of the fields that changed, of the sessions it touched only', () => {
@@ -67,13 +73,13 @@ describe('lsp: session list deltas (SessionListRevisions)', function () {
     model.sourcesChanged([soul]);
     const delta = nextDelta();
 
-    const patched = patchesOf(profileOf(delta, 'work'));
+    const patched = patchesIn(profileOf(delta, 'work'));
     assert.ok(patched.length > 0, 'the save made sessions stale');
     assert.deepEqual(profileOf(delta, 'work').changed, []);
     assert.deepEqual(profileOf(delta, 'default').patched, [], "default's sessions do not read work's SOUL.md");
     const groups = profileOf(delta, 'work').patched;
     assert.equal(new Set(groups.map((g) => g.fields.join())).size, groups.length, 'one group per set of fields');
-    for (const g of groups) assert.deepEqual(g.values.map((column) => column.length), g.fields.map(() => g.ids.length), `${g.fields.join()}: a value per id and field`);
+    for (const g of groups) assert.deepEqual(g.values.map((column) => column.length), g.fields.map(() => positionsOf(g.at).length), `${g.fields.join()}: a value per session and field`);
     for (const patch of patched) {
       const was = sessionOf(before, 'work', patch.id);
       const now = sessionOf(held, 'work', patch.id);
@@ -86,11 +92,13 @@ describe('lsp: session list deltas (SessionListRevisions)', function () {
     // Another save: the sessions stay stale, only what refreshing them costs changes.
     fs.appendFileSync(soul, '\nKeep answers short.\n');
     model.sourcesChanged([soul]);
-    const again = profileOf(nextDelta(), 'work').patched;
-    assert.ok(again.length > 0);
-    for (const group of again) assert.ok(!group.fields.includes('state') && !group.fields.includes('reasons'), group.fields.join(', '));
-    const all = again.flatMap((g) => g.ids);
+    const again = profileOf(nextDelta(), 'work');
+    assert.ok(again.patched.length > 0);
+    for (const group of again.patched) assert.ok(!group.fields.includes('state') && !group.fields.includes('reasons'), group.fields.join(', '));
+    const all = patchesIn(again).map((p) => p.id);
     assert.equal(new Set(all).size, all.length, 'a session in one group at most');
+    const runs = again.patched.reduce((n, g) => n + g.at.length / 2, 0);
+    assert.ok(runs < all.length / 2, `${all.length} sessions in a row need few runs (${runs})`);
   });
 
   it('sends a session whose refresh cost became unknown whole: a patch holds no null', () => {
@@ -107,7 +115,7 @@ describe('lsp: session list deltas (SessionListRevisions)', function () {
     assert.equal(sessionOf(held, 'default', id).refreshCostUsd, null, 'stale, for a model without prices');
     assert.deepEqual(delta.changed.map((s) => s.id), [id]);
     assert.ok(delta.patched.length > 0, 'the other sessions the save touched');
-    for (const patch of patchesOf(delta)) assert.ok(Object.values(patch).every((v) => v !== null), patch.id);
+    for (const patch of patchesIn(delta)) assert.ok(Object.values(patch).every((v) => v !== null), patch.id);
   });
 
   it('a Hermes write that moves the least recent session to the top of the list patches that session only', () => {
@@ -119,8 +127,36 @@ describe('lsp: session list deltas (SessionListRevisions)', function () {
     model.databaseChanged([def.dir]);
     const delta = profileOf(nextDelta(), 'default');
     assert.equal(order()[0], last, 'the list order changed');
-    assert.deepEqual(patchesOf(delta).map((p) => p.id), [last]);
+    assert.deepEqual(patchesIn(delta).map((p) => p.id), [last]);
     assert.deepEqual([delta.changed, delta.removed], [[], []]);
+
+    // The client keeps its order (the session stays last in its list): a save now patches every
+    // session where the client holds it, which nextDelta checks against the server's full list.
+    const soul = path.join(def.dir, 'SOUL.md');
+    fs.appendFileSync(soul, '\nKeep answers short.\n');
+    model.sourcesChanged([soul]);
+    const saved = profileOf(nextDelta(), 'default');
+    assert.ok(patchesIn(saved).some((p) => p.id === last));
+    assert.equal(held.profiles.find((p) => p.name === 'default')!.sessions.at(-1)!.id, last, 'still where the client had it');
+  });
+
+  it('names patched sessions by their place once the sessions that left are out', () => {
+    const def = demo.profiles.find((p) => p.name === 'default')!;
+    const sessions = held.profiles.find((p) => p.name === 'default')!.sessions;
+    const leaving = sessions[0]!.id;
+    const db = new Database(def.dbFile);
+    try {
+      db.prepare("UPDATE sessions SET ended_at = ?, end_reason = 'user_exit' WHERE id = ?").run(NOW - 5, leaving);
+    } finally {
+      db.close();
+    }
+    const soul = path.join(def.dir, 'SOUL.md');
+    fs.appendFileSync(soul, '\nKeep answers short.\n');
+    model.sourcesChanged([soul]);
+    const delta = profileOf(nextDelta(), 'default');
+    assert.deepEqual(delta.removed, [leaving]);
+    assert.ok(delta.patched.length > 0, 'the save patched the others');
+    assert.ok(delta.patched.every((g) => positionsOf(g.at).every((p) => p < sessions.length - 1)), 'positions count without the session that left');
   });
 
   it('sends a new session whole, an ended one as its id, and nothing for sessions unchanged', () => {

@@ -39,8 +39,8 @@ function session(profile: string, id: string, version: number): SessionDto {
 /** SessionDto's fields in their order. */
 const FIELDS = Object.keys(session('default', 'a', 1));
 
-/** Patches in the columns a delta carries. */
-const columns = (...patches: SessionPatch[]) => columnsOf(patches, FIELDS);
+/** Patches in the columns a delta carries, for a client holding the sessions `ids` (in that order, the removed ones out). */
+const columns = (ids: string[], ...patches: SessionPatch[]) => columnsOf(patches, FIELDS, ids.map((id) => ({ id })));
 
 function summary(name: string, stale: number) {
   const totals = { sessions: stale, stale, pending: 0, fresh: 0, staleRefreshCostUsd: stale / 10, unknownCost: 0 };
@@ -94,7 +94,7 @@ describe('session list changes (shared/sessionListChanges.ts)', () => {
       home: '/h',
       problem: null,
       profiles: [
-        { ...summary('default', 3), changed: [session('default', 'd', 1)], patched: columns({ id: 'b', title: 'session b v2', deltaTokens: 9 }), removed: ['a'] },
+        { ...summary('default', 3), changed: [session('default', 'd', 1)], patched: columns(['b', 'c'], { id: 'b', title: 'session b v2', deltaTokens: 9 }), removed: ['a'] },
         { ...summary('work', 1), changed: [], patched: [], removed: [] },
       ],
       ...over,
@@ -118,11 +118,12 @@ describe('session list changes (shared/sessionListChanges.ts)', () => {
   it('applies columns: each session of a group gets its values, in a new object; sessions not patched stay the same objects', () => {
     const [def, work] = delta().profiles;
     const patched = columns(
+      ['a', 'b', 'c'],
       { id: 'a', deltaTokens: 11, refreshCostUsd: 0.11, refreshCostColdUsd: 1.1 },
       { id: 'c', deltaTokens: 33, refreshCostUsd: 0.33, refreshCostColdUsd: 3.3 },
       { id: 'b', deltaTokens: 22 },
     );
-    assert.deepEqual(patched.map((g) => [g.fields, g.ids]), [[['deltaTokens', 'refreshCostUsd', 'refreshCostColdUsd'], ['a', 'c']], [['deltaTokens'], ['b']]]);
+    assert.deepEqual(patched.map((g) => [g.fields, g.at]), [[['deltaTokens', 'refreshCostUsd', 'refreshCostColdUsd'], [0, 1, 2, 1]], [['deltaTokens'], [1, 1]]]);
     const next = applySessionListChange(base, delta({ profiles: [{ ...def!, changed: [], patched, removed: [] }, work!] }))!;
     const [a, b, c] = base.profiles[0]!.sessions;
     const byId = new Map(next.profiles[0]!.sessions.map((s) => [s.id, s]));
@@ -154,12 +155,16 @@ describe('session list changes (shared/sessionListChanges.ts)', () => {
     assert.deepEqual(next.profiles[0]!.sessions.filter((s) => s.id === 'c'), [unknownCost]);
   });
 
-  it('refuses a delta with a patch for a session not held', () => {
+  it('refuses a delta with a patch for a position the list held does not have', () => {
     const [def, work] = delta().profiles;
-    const unknownPatch = delta({ profiles: [def!, { ...work!, patched: columns({ id: 'nobody', title: 'x' }) }] });
-    assert.equal(applySessionListChange(base, unknownPatch), undefined);
-    const removedThenPatched = delta({ profiles: [{ ...def!, patched: columns({ id: 'a', title: 'x' }) }, work!] });
-    assert.equal(applySessionListChange(base, removedThenPatched), undefined, 'a is removed by the same delta');
+    const pastTheEnd = delta({ profiles: [def!, { ...work!, patched: [{ fields: ['title'], at: [1, 1], values: [['x']] }] }] });
+    assert.equal(applySessionListChange(base, pastTheEnd), undefined, 'work holds one session: there is no position 1');
+    const runPastTheEnd = delta({ profiles: [def!, { ...work!, patched: [{ fields: ['title'], at: [0, 2], values: [['x', 'y']] }] }] });
+    assert.equal(applySessionListChange(base, runPastTheEnd), undefined);
+    const removedThenPatched = delta({ profiles: [{ ...def!, patched: [{ fields: ['title'], at: [2, 1], values: [['x']] }] }, work!] });
+    assert.equal(applySessionListChange(base, removedThenPatched), undefined, 'a is removed by the same delta: b and c are at 0 and 1');
+    const shortColumn = delta({ profiles: [def!, { ...work!, patched: [{ fields: ['title', 'deltaTokens'], at: [0, 1], values: [['x'], []] }] }] });
+    assert.equal(applySessionListChange(base, shortColumn), undefined, 'a value per session and field');
   });
 
   it('property: applying every delta in turn gives the final full list', () => {
@@ -178,6 +183,8 @@ describe('session list changes (shared/sessionListChanges.ts)', () => {
           const profiles = perProfile.map((ops, i) => {
             const sessions = state[i]!;
             const removed = ops.remove.filter((id) => sessions.has(id) && !ops.upsert.includes(id));
+            // Patches name sessions by their place in the client's list, the removed ones out.
+            const clientList = held!.profiles[i]!.sessions.filter((s) => !removed.includes(s.id));
             for (const id of removed) sessions.delete(id);
             const changed: SessionDto[] = [];
             const patched: SessionPatch[] = [];
@@ -189,7 +196,7 @@ describe('session list changes (shared/sessionListChanges.ts)', () => {
               else if (update) patched.push(update.patch);
               sessions.set(id, now);
             }
-            return { ...summary(profileNames[i]!, sessions.size), changed, patched: columnsOf(patched, FIELDS), removed };
+            return { ...summary(profileNames[i]!, sessions.size), changed, patched: columnsOf(patched, FIELDS, clientList), removed };
           });
           const change: SessionListChange = { revision: n + 2, base: n + 1, home: '/h', problem: null, profiles };
           held = applySessionListChange(held, change);
@@ -236,7 +243,7 @@ describe('session list changes (shared/sessionListChanges.ts)', () => {
     });
     follower.receive(base);
     const [def, work] = delta().profiles;
-    const missing = delta({ profiles: [{ ...def!, patched: columns({ id: 'nobody', deltaTokens: 7 }) }, work!] });
+    const missing = delta({ profiles: [{ ...def!, patched: columns(['b', 'c'], { id: 'nobody', deltaTokens: 7 }) }, work!] });
     assert.equal(follower.receive(missing), undefined);
     assert.equal(follower.receive({ ...missing, revision: 6, base: 5 }), undefined, 'the next delta does not apply either');
     assert.equal(fetches, 1, 'one request for the full list');

@@ -9,8 +9,26 @@ export interface CommandIO {
   readonly terminal?: boolean;
 }
 
+let readerWatched = false;
+
+/**
+ * Standard output, line-terminated. A reader that stops early (`hermes-lens status --json | head`)
+ * closes the pipe, and the rest has nowhere to go: that ends the run quietly, as it ends `cat` or
+ * `git log`, instead of with an unhandled EPIPE error and its stack.
+ */
+function toStdout(text: string): void {
+  if (!readerWatched) {
+    readerWatched = true;
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit();
+    });
+  }
+  process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+}
+
 export const processIO: CommandIO = {
-  out: (text) => void process.stdout.write(text.endsWith('\n') ? text : text + '\n'),
+  out: toStdout,
   err: (text) => void process.stderr.write(text.endsWith('\n') ? text : text + '\n'),
   env: process.env,
   now: () => Date.now() / 1000,

@@ -1,15 +1,21 @@
 // `--json` as people and programs get it: indented at a terminal, one compact line into a pipe,
-// the same value either way.
+// the same value either way; and a reader that stops early (`| head`) ends the run quietly.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { generateDemoHome } from '../../../server/demo/demoHome';
+import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
+import { startSession } from '../../../server/demo/hermesWriter';
 import { removeDir, tempDir } from '../demo/support';
 import { cliBinary, runBinary } from './support';
 
+/** The CLI's command line, quoted for a POSIX shell. */
+function shellCommand(argv: string[]): string {
+  return [process.execPath, cliBinary(), ...argv].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+}
+
 /** The CLI run with a pseudo-terminal as its stdout (util-linux `script`), as a person runs it. */
 function atTerminal(argv: string[]): { code: number | null; stdout: string } {
-  const command = [process.execPath, cliBinary(), ...argv].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const command = shellCommand(argv);
   const run = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env: { ...process.env, HERMES_HOME: '' } });
   return { code: run.status, stdout: run.stdout.replace(/\r\n/g, '\n') };
 }
@@ -17,11 +23,13 @@ function atTerminal(argv: string[]): { code: number | null; stdout: string } {
 describe('cli: the layout of --json', function () {
   this.timeout(60000);
   let dir: string;
+  let demo: DemoManifest;
   let home: string;
   beforeEach(() => {
     dir = tempDir('hermes-cli-json-');
     // A day old: every prompt cache has expired, so two runs a moment apart compute the same costs.
-    home = generateDemoHome(path.join(dir, 'demo'), { now: Date.now() / 1000 - 86_400, writeManifest: false }).root;
+    demo = generateDemoHome(path.join(dir, 'demo'), { now: Date.now() / 1000 - 86_400, writeManifest: false });
+    home = demo.root;
   });
   afterEach(() => removeDir(dir));
 
@@ -37,4 +45,16 @@ describe('cli: the layout of --json', function () {
       assert.deepEqual(JSON.parse(shown.stdout), JSON.parse(piped.stdout));
     });
   }
+
+  it('ends quietly when the pipe it writes to is closed while it writes (status --json | head -c 100)', () => {
+    const def = demo.profiles.find((p) => p.name === 'default')!;
+    // More output than a pipe holds (64 kB on Linux): the CLI is still writing when the reader goes.
+    const now = Date.now() / 1000;
+    for (let i = 0; i < 400; i++) startSession(def.dbFile, def.dir, { source: 'cli', model: 'claude-sonnet-4-5', startedAt: now - 600 - i, lastActivityAt: now - i, messages: 1 });
+    // A shell pipeline, as people write it: `head` takes 100 bytes and goes.
+    const pipeline = `set -o pipefail; ${shellCommand(['status', '--json', '--home', demo.root])} | head -c 100 >/dev/null`;
+    const run = spawnSync('bash', ['-c', pipeline], { encoding: 'utf8', env: { ...process.env, HERMES_HOME: '' } });
+    assert.equal(run.stderr, '', 'no error and no stack');
+    assert.equal(run.status, 0);
+  });
 });

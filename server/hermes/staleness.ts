@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { hintOpens } from './anatomy/locate';
 import type { PromptAnatomy } from './anatomy/types';
-import type { StaleReason } from './model';
+import type { ChangeKind, StaleReason } from './model';
 import { DEFAULT_IDENTITY_OPENING } from './sources/soul';
 import type { FileContribution, MemorySource, RenderedSources, SkillEntry } from './sources/types';
 
@@ -70,17 +70,28 @@ export function partReasons(
   }
 }
 
-function soulReasons(stored: PromptAnatomy, { soul }: RenderedSources): StaleReason[] {
+function soulReasons(stored: PromptAnatomy, { soul }: RenderedSources): readonly StaleReason[] {
   const storedIsDefault = stored.identity.startsWith(DEFAULT_IDENTITY_OPENING);
-  if (!soul.exists) {
-    return storedIsDefault ? [] : [{ source: 'soul', path: soul.path, change: 'removed', detail: 'SOUL.md is gone: the default identity will be used' }];
-  }
-  if (hintOpens(stored.text, soul.block)) return [];
-  return [
-    storedIsDefault
-      ? { source: 'soul', path: soul.path, change: 'added', detail: 'SOUL.md now replaces the default identity' }
-      : { source: 'soul', path: soul.path, change: 'changed', detail: 'persona text edited' },
-  ];
+  if (!soul.exists) return storedIsDefault ? NO_REASONS : soulReason(soul.path, 'removed');
+  if (hintOpens(stored.text, soul.block)) return NO_REASONS;
+  return soulReason(soul.path, storedIsDefault ? 'added' : 'changed');
+}
+
+const NO_REASONS: readonly StaleReason[] = [];
+const SOUL_DETAIL: Readonly<Record<ChangeKind, string>> = {
+  removed: 'SOUL.md is gone: the default identity will be used',
+  added: 'SOUL.md now replaces the default identity',
+  changed: 'persona text edited',
+};
+// The reason of a SOUL.md change, one array per file and kind: every prompt of a profile gives
+// the same one after an edit (hundreds of them per save), and the same array is no change to send.
+const soulReasonArrays = new Map<string, readonly StaleReason[]>();
+
+function soulReason(file: string, change: ChangeKind): readonly StaleReason[] {
+  const key = `${change}\u0000${file}`;
+  let reasons = soulReasonArrays.get(key);
+  if (!reasons) soulReasonArrays.set(key, (reasons = [{ source: 'soul', path: file, change, detail: SOUL_DETAIL[change] }]));
+  return reasons;
 }
 
 function skillReasons(stored: PromptAnatomy, { skills, soul }: RenderedSources): StaleReason[] {

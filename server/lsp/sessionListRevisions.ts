@@ -8,7 +8,7 @@
 // a session's report object in place (engine/sessionReport.ts), so the report itself cannot say
 // what it said before. Each delta compares the reports with these copies and brings the copies
 // up to date, field by field, instead of copying 2,000 sessions per save.
-import { changedSessionFields, copySessionFields, sessionFieldsCopy, sessionJson } from '../hermes/engine/reportJson';
+import { changedSessionFields, changedVerdictFields, copySessionFields, sessionFieldsCopy, sessionJson } from '../hermes/engine/reportJson';
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
 import type { ProfileDeltaDto, SessionDto, SessionListChange, SessionListResult } from '../../shared/protocol';
 import { profileDto, profileSummaryDto } from './dto';
@@ -23,7 +23,14 @@ interface SentList {
   readonly profiles: readonly ProfileReport[];
   /** What the client holds of each profile's sessions, in its order: copies, updated by each delta. */
   readonly held: ReadonlyArray<readonly SessionReport[]>;
+  /**
+   * The report object each copy was last brought up to date from, alongside `held`: while a
+   * session's report is the same object, only its verdict can have changed since.
+   */
+  readonly heldFrom: ReadonlyArray<readonly SessionReport[]>;
 }
+
+type CurrentList = Omit<SentList, 'held' | 'heldFrom'>;
 
 export class SessionListRevisions {
   private revision = 0;
@@ -47,12 +54,14 @@ export class SessionListRevisions {
     const base = this.revision;
     this.revision += 1;
     const held: SessionReport[][] = [];
+    const heldFrom: SessionReport[][] = [];
     const profiles = now.profiles.map((report, i) => {
-      const { delta, heldNow } = profileDelta(before.held[i]!, report);
-      held.push(heldNow);
-      return delta;
+      const next = profileDelta({ copies: before.held[i]!, from: before.heldFrom[i]! }, report);
+      held.push(next.held.copies);
+      heldFrom.push(next.held.from);
+      return next.delta;
     });
-    this.sent = { ...now, held };
+    this.sent = { ...now, held, heldFrom };
     return { revision: this.revision, base, home: now.home, problem: now.problem, profiles };
   }
 
@@ -71,30 +80,38 @@ export class SessionListRevisions {
     };
   }
 
-  private current(): Omit<SentList, 'held'> {
+  private current(): CurrentList {
     return { home: this.model.home?.root ?? null, problem: this.model.problem ?? null, profiles: this.model.profiles().map((a) => a.report) };
   }
 
   /** `list` goes out whole, at a new revision: the client will hold a copy of every session. */
-  private remember(list: Omit<SentList, 'held'>): void {
+  private remember(list: CurrentList): void {
     this.revision += 1;
-    this.sent = { ...list, held: list.profiles.map((report) => report.sessions.map(sessionFieldsCopy)) };
+    this.sent = { ...list, held: list.profiles.map((report) => report.sessions.map(sessionFieldsCopy)), heldFrom: list.profiles.map((report) => report.sessions.slice()) };
   }
 }
 
+/** A client's sessions as the server keeps them: copies, and the report each was last brought up to date from. */
+interface Held {
+  readonly copies: readonly SessionReport[];
+  readonly from: readonly SessionReport[];
+}
+
 /**
- * What changed of `report` since the client was sent `heldBefore` (its list, in its order), and
- * that list once the client applies the delta: the sessions held in their order without those
- * removed, their copies brought up to date, then copies of the new ones.
+ * What changed of `report` since the client was sent `before` (its list, in its order), and that
+ * list once the client applies the delta: the sessions held in their order without those removed,
+ * their copies brought up to date, then copies of the new ones.
  */
-function profileDelta(heldBefore: readonly SessionReport[], report: ProfileReport): { delta: ProfileDeltaDto; heldNow: SessionReport[] } {
+function profileDelta(before: Held, report: ProfileReport): { delta: ProfileDeltaDto; held: { copies: SessionReport[]; from: SessionReport[] } } {
   const sessions = report.sessions;
-  const sent = new SentSessions(heldBefore);
+  const sent = new SentSessions(before.copies);
   // Where each session sits in the list held (-1: new), then where it will sit once the removed ones are out.
   const heldIndex = new Int32Array(sessions.length);
   for (let i = 0; i < sessions.length; i++) heldIndex[i] = sent.indexOf(sessions[i]!.id, i);
-  const kept = sent.allFound ? undefined : keptPositions(heldBefore, sent);
-  const heldNow = kept ? heldBefore.filter((_, h) => sent.wasFound(h)) : heldBefore.slice();
+  const kept = sent.allFound ? undefined : keptPositions(before.copies, sent);
+  const stays = (_: SessionReport, h: number) => sent.wasFound(h);
+  const copies = kept ? before.copies.filter(stays) : before.copies.slice();
+  const from = kept ? before.from.filter(stays) : before.from.slice();
   const changed: SessionDto[] = [];
   const patches = new SessionPatchColumns();
   for (let i = 0; i < sessions.length; i++) {
@@ -102,17 +119,20 @@ function profileDelta(heldBefore: readonly SessionReport[], report: ProfileRepor
     const h = heldIndex[i]!;
     if (h < 0) {
       changed.push(sessionJson(session));
-      heldNow.push(sessionFieldsCopy(session));
+      copies.push(sessionFieldsCopy(session));
+      from.push(session);
       continue;
     }
-    const held = heldBefore[h]!;
-    const fields = changedSessionFields(held, session);
+    const held = before.copies[h]!;
+    const position = kept ? kept[h]! : h;
+    const fields = before.from[h] === session ? changedVerdictFields(held, session) : changedSessionFields(held, session);
+    from[position] = session;
     if (fields === 0) continue;
-    if (!patches.add(session, fields, kept ? kept[h]! : h)) changed.push(sessionJson(session));
+    if (!patches.add(session, fields, position)) changed.push(sessionJson(session));
     copySessionFields(held, session, fields);
   }
-  const removed = kept ? heldBefore.filter((_, h) => !sent.wasFound(h)).map((s) => s.id) : [];
-  return { delta: { ...profileSummaryDto(report), changed, patched: patches.patches, removed }, heldNow };
+  const removed = kept ? before.copies.filter((_, h) => !sent.wasFound(h)).map((s) => s.id) : [];
+  return { delta: { ...profileSummaryDto(report), changed, patched: patches.patches, removed }, held: { copies, from } };
 }
 
 /** Each held session's position once those not found are taken out (-1 for those). */
@@ -124,7 +144,7 @@ function keptPositions(held: readonly SessionReport[], sent: SentSessions): Int3
 }
 
 /** The same profiles in the same order (the client matches a delta's profiles by position). */
-function sameProfiles(a: SentList, b: Omit<SentList, 'held'>): boolean {
+function sameProfiles(a: SentList, b: CurrentList): boolean {
   return a.home === b.home && a.profiles.length === b.profiles.length && a.profiles.every((p, i) => p.name === b.profiles[i]!.name);
 }
 

@@ -2,6 +2,7 @@
 // language server's session list, so both always say the same thing.
 import type { StaleReason } from '../model';
 import { sameReasons } from '../staleness';
+import { VERDICT_FIELDS } from './sessionReport';
 import type { ProfileReport, SessionReport } from './types';
 
 /**
@@ -73,13 +74,28 @@ export const sessionJson = compiled<(s: SessionReport) => SessionJson>(`
  * inline each and keep numbers unboxed). A loop calling each field's functions instead was 5×
  * slower on the 2,000 sessions a save changes.
  */
-export const changedSessionFields = compiled<(sent: SessionReport, now: SessionReport) => SessionFieldSet>(`
-  ${SESSION_JSON_FIELDS.map((f, bit) => `const same${bit} = ${sameJsonCode(f)};`).join('\n  ')}
-  return function changedSessionFields(a, b) {
+export const changedSessionFields = fieldsComparer('changedSessionFields', SESSION_JSON_FIELDS);
+
+/**
+ * changedSessionFields of the verdict's fields alone, for a report compared with a copy of the
+ * same report object (updated in place since: only its verdict can differ, sessionReport.ts).
+ */
+export const changedVerdictFields = fieldsComparer(
+  'changedVerdictFields',
+  SESSION_JSON_FIELDS.filter((f) => (VERDICT_FIELDS as readonly string[]).includes(f)),
+);
+
+/** A function telling which of `fields` differ in JSON between two reports, as a SessionFieldSet. */
+function fieldsComparer(name: string, fields: readonly SessionJsonField[]): (sent: SessionReport, now: SessionReport) => SessionFieldSet {
+  const bitOf = (f: SessionJsonField) => SESSION_JSON_FIELDS.indexOf(f);
+  return compiled(`
+  ${fields.map((f) => `const same${bitOf(f)} = ${sameJsonCode(f)};`).join('\n  ')}
+  return function ${name}(a, b) {
     let set = 0;
-    ${SESSION_JSON_FIELDS.map((f, bit) => `if (a[${q(f)}] !== b[${q(f)}] && !same${bit}(a[${q(f)}], b[${q(f)}])) set |= ${1 << bit};`).join('\n    ')}
+    ${fields.map((f) => `if (a[${q(f)}] !== b[${q(f)}] && !same${bitOf(f)}(a[${q(f)}], b[${q(f)}])) set |= ${1 << bitOf(f)};`).join('\n    ')}
     return set;
   };`);
+}
 
 /**
  * Field SESSION_JSON_FIELDS[f] of `s`'s JSON. Compiled into a switch with a case per field, for the

@@ -39,7 +39,12 @@ export interface ReportInputs {
 
 /** What the verdict half is computed on, besides the inputs. */
 type Basis = Omit<SessionReport, VerdictField>;
-type VerdictField = 'state' | 'reasons' | 'requestedEpoch' | 'deltaTokens' | 'cacheWarm' | 'cacheExpiresAt' | 'refreshCostUsd' | 'refreshCostColdUsd';
+/**
+ * The fields of a report's verdict: all that an update in place writes (updateVerdict). A report
+ * object's other fields never change: a new basis makes a new report.
+ */
+export const VERDICT_FIELDS = ['state', 'reasons', 'requestedEpoch', 'deltaTokens', 'cacheWarm', 'cacheExpiresAt', 'refreshCostUsd', 'refreshCostColdUsd'] as const;
+type VerdictField = (typeof VERDICT_FIELDS)[number];
 
 /**
  * A session's report and what it was made from, kept by the cache between evaluations and updated

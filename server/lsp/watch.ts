@@ -86,6 +86,12 @@ export class SourceWatcher {
     }
     for (const [dir, how] of wanted) {
       if (this.watchers.has(dir) || this.unwatchable.has(dir)) continue;
+      // Most of these are folders that do not exist (a project without .cursor/rules): a stat says
+      // so for far less than the error fs.watch would throw.
+      if (!fs.existsSync(dir)) {
+        this.unwatchable.add(dir);
+        continue;
+      }
       try {
         const watcher = fs.watch(dir, { recursive: how.recursive, persistent: false }, (_event, name) => {
           if (!name) return;

@@ -88,12 +88,14 @@ export class ReadRecording {
 /** Whether every packed read would see the same today (false for anything that does not unpack). */
 export function readsStillHold(packed: PackedReads): boolean {
   const seen = new Seen();
+  // A path read in two ways (tested for, then read: a project's AGENTS.md) is stat'ed once.
+  const stats = new Map<string, fs.Stats | undefined>();
   let previous = '';
   for (const line of packed.paths === '' ? [] : packed.paths.split('\n')) {
     const match = /^(\d+)([flkr])/.exec(line);
     if (!match) return false;
     const file = previous.slice(0, Number(match[1])) + line.slice(match[0].length);
-    sense(file, CODE_KIND[match[2]!]!, seen);
+    sense(file, CODE_KIND[match[2]!]!, seen, stats);
     previous = file;
   }
   return seen.digest() === packed.seen;
@@ -145,11 +147,19 @@ function note(file: string, how: ReadKind): void {
   sense(file, how, recording!.seen);
 }
 
-/** What `how` sees at `file` now, into `seen`: the same calls at recording and at checking. */
-function sense(file: string, how: ReadKind, seen: Seen): void {
+/**
+ * What `how` sees at `file` now, into `seen`: the same calls at recording and at checking (a check
+ * passes `stats`, the answers of its stat calls so far by path).
+ */
+function sense(file: string, how: ReadKind, seen: Seen, stats?: Map<string, fs.Stats | undefined>): void {
   try {
     if (how === 'real') return seen.text(resolvedPath(file));
-    seen.stat(fs.statSync(file, { throwIfNoEntry: false }), how !== 'kind');
+    let stat = stats?.get(file);
+    if (stat === undefined && !stats?.has(file)) {
+      stat = fs.statSync(file, { throwIfNoEntry: false });
+      stats?.set(file, stat);
+    }
+    seen.stat(stat, how !== 'kind');
   } catch (error) {
     seen.text(`error:${(error as NodeJS.ErrnoException).code ?? ''}`);
   }

@@ -181,7 +181,13 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     let sourceProblems: readonly string[];
     if (digests?.fromDisk) sourceProblems = [];
     else if (same?.world === world) sourceProblems = same.problems;
-    else sourceProblems = sourceProblemsOf([sourcesFor(undefined), ...cwds.map(sourcesFor)]);
+    else {
+      // A plain loop, not `[a, ...cwds.map(f)]`: that spread deoptimized this function on every
+      // save (a map check on the array), so each next save began its pass over the sessions unoptimized.
+      const rendered = [sourcesFor(undefined)];
+      for (const cwd of cwds) rendered.push(sourcesFor(cwd));
+      sourceProblems = sourceProblemsOf(rendered);
+    }
     if (!everything) cache.lastCwds = { world, cwds, problems: sourceProblems };
     digests?.save(sourceProblems.length > 0, Date.now());
     persisted?.save();

@@ -3,8 +3,8 @@
 // order (newest activity first) but for the few a Hermes write moves: so each session is looked for
 // where its position in the new report says first, shifted as the sessions before it shifted (a
 // Hermes write moves one session to the top: those it passed are one further down), and a map by
-// id is made only when that misses. A save that changes 2,000 sessions, or a write that moves one,
-// builds no map and scans for no removed ids.
+// id is made only when that misses, and kept for the next delta while the list keeps its sessions.
+// A save that changes 2,000 sessions builds no map and scans for no removed ids.
 import type { SessionReport } from '../hermes/engine/types';
 
 export class SentSessions {
@@ -15,8 +15,18 @@ export class SentSessions {
   /** Where the last session found sat in the list sent, relative to its position now. */
   private shift = 0;
 
-  constructor(private readonly sessions: readonly SessionReport[]) {
+  /** `byId`: the index of each session in `sessions`, when a delta before made it for the same list. */
+  constructor(
+    private readonly sessions: readonly SessionReport[],
+    byId?: Map<string, number>,
+  ) {
     this.found = new Uint8Array(sessions.length);
+    this.byId = byId;
+  }
+
+  /** The index of the sessions by id, if one was made or given (it holds for as long as the list keeps its sessions and order). */
+  get index(): Map<string, number> | undefined {
+    return this.byId;
   }
 
   /** Where the session `id` sits in the list sent (-1: not there), looked for at `position` (as shifted so far) first; each id is to be asked once. */

@@ -28,9 +28,14 @@ interface SentList {
    * session's report is the same object, only its verdict can have changed since.
    */
   readonly heldFrom: ReadonlyArray<readonly SessionReport[]>;
+  /**
+   * The index of `held`'s sessions by id, where a delta needed one (the client keeps its order while
+   * Hermes writes move sessions to the top of the report): valid while the list keeps its sessions.
+   */
+  readonly heldIndex: ReadonlyArray<Map<string, number> | undefined>;
 }
 
-type CurrentList = Omit<SentList, 'held' | 'heldFrom'>;
+type CurrentList = Omit<SentList, 'held' | 'heldFrom' | 'heldIndex'>;
 
 export class SessionListRevisions {
   private revision = 0;
@@ -55,13 +60,15 @@ export class SessionListRevisions {
     this.revision += 1;
     const held: SessionReport[][] = [];
     const heldFrom: SessionReport[][] = [];
+    const heldIndex: Array<Map<string, number> | undefined> = [];
     const profiles = now.profiles.map((report, i) => {
-      const next = profileDelta({ copies: before.held[i]!, from: before.heldFrom[i]! }, report);
+      const next = profileDelta({ copies: before.held[i]!, from: before.heldFrom[i]!, index: before.heldIndex[i] }, report);
       held.push(next.held.copies);
       heldFrom.push(next.held.from);
+      heldIndex.push(next.held.index);
       return next.delta;
     });
-    this.sent = { ...now, held, heldFrom };
+    this.sent = { ...now, held, heldFrom, heldIndex };
     return { revision: this.revision, base, home: now.home, problem: now.problem, profiles };
   }
 
@@ -87,14 +94,20 @@ export class SessionListRevisions {
   /** `list` goes out whole, at a new revision: the client will hold a copy of every session. */
   private remember(list: CurrentList): void {
     this.revision += 1;
-    this.sent = { ...list, held: list.profiles.map((report) => report.sessions.map(sessionFieldsCopy)), heldFrom: list.profiles.map((report) => report.sessions.slice()) };
+    this.sent = {
+      ...list,
+      held: list.profiles.map((report) => report.sessions.map(sessionFieldsCopy)),
+      heldFrom: list.profiles.map((report) => report.sessions.slice()),
+      heldIndex: list.profiles.map(() => undefined),
+    };
   }
 }
 
-/** A client's sessions as the server keeps them: copies, and the report each was last brought up to date from. */
+/** A client's sessions as the server keeps them: copies, the report each was last brought up to date from, their index by id if made. */
 interface Held {
   readonly copies: readonly SessionReport[];
   readonly from: readonly SessionReport[];
+  readonly index: Map<string, number> | undefined;
 }
 
 /**
@@ -102,9 +115,9 @@ interface Held {
  * list once the client applies the delta: the sessions held in their order without those removed,
  * their copies brought up to date, then copies of the new ones.
  */
-function profileDelta(before: Held, report: ProfileReport): { delta: ProfileDeltaDto; held: { copies: SessionReport[]; from: SessionReport[] } } {
+function profileDelta(before: Held, report: ProfileReport): { delta: ProfileDeltaDto; held: Held & { copies: SessionReport[]; from: SessionReport[] } } {
   const sessions = report.sessions;
-  const sent = new SentSessions(before.copies);
+  const sent = new SentSessions(before.copies, before.index);
   // Where each session sits in the list held (-1: new), then where it will sit once the removed ones are out.
   const heldIndex = new Int32Array(sessions.length);
   for (let i = 0; i < sessions.length; i++) heldIndex[i] = sent.indexOf(sessions[i]!.id, i);
@@ -132,7 +145,9 @@ function profileDelta(before: Held, report: ProfileReport): { delta: ProfileDelt
     copySessionFields(held, session, fields);
   }
   const removed = kept ? before.copies.filter((_, h) => !sent.wasFound(h)).map((s) => s.id) : [];
-  return { delta: { ...profileSummaryDto(report), changed, patched: patches.patches, removed }, held: { copies, from } };
+  // The same sessions in the same places: the index by id holds for the next delta too.
+  const index = removed.length === 0 && copies.length === before.copies.length ? sent.index : undefined;
+  return { delta: { ...profileSummaryDto(report), changed, patched: patches.patches, removed }, held: { copies, from, index } };
 }
 
 /** Each held session's position once those not found are taken out (-1 for those). */

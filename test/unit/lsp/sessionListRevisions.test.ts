@@ -130,6 +130,12 @@ describe('lsp: session list deltas (SessionListRevisions)', function () {
     assert.deepEqual(patchesIn(delta).map((p) => p.id), [last]);
     assert.deepEqual([delta.changed, delta.removed], [[], []]);
 
+    // Another write, to the session now second to last in the client's list: found again where the client holds it.
+    const other = before[before.length - 2]!;
+    appendMessages(def.dbFile, other, 1, { now: NOW + 1, seed: 4 });
+    model.databaseChanged([def.dir]);
+    assert.deepEqual(patchesIn(profileOf(nextDelta(), 'default')).map((p) => p.id), [other]);
+
     // The client keeps its order (the session stays last in its list): a save now patches every
     // session where the client holds it, which nextDelta checks against the server's full list.
     const soul = path.join(def.dir, 'SOUL.md');

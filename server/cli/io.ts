@@ -24,12 +24,16 @@ function toStdout(text: string): void {
       process.exit();
     });
   }
-  process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+  process.stdout.write(asLine(text));
+}
+
+function asLine(text: string): string {
+  return text.endsWith('\n') ? text : text + '\n';
 }
 
 export const processIO: CommandIO = {
   out: toStdout,
-  err: (text) => void process.stderr.write(text.endsWith('\n') ? text : text + '\n'),
+  err: (text) => void process.stderr.write(asLine(text)),
   env: process.env,
   now: () => Date.now() / 1000,
   get terminal() {

@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import { hintOpens } from './anatomy/locate';
 import type { PromptAnatomy } from './anatomy/types';
+import { memo } from './engine/memo';
 import type { ChangeKind, StaleReason } from './model';
 import { DEFAULT_IDENTITY_OPENING } from './sources/soul';
 import type { FileContribution, MemorySource, RenderedSources, SkillEntry } from './sources/types';
@@ -88,10 +89,7 @@ const SOUL_DETAIL: Readonly<Record<ChangeKind, string>> = {
 const soulReasonArrays = new Map<string, readonly StaleReason[]>();
 
 function soulReason(file: string, change: ChangeKind): readonly StaleReason[] {
-  const key = `${change}\u0000${file}`;
-  let reasons = soulReasonArrays.get(key);
-  if (!reasons) soulReasonArrays.set(key, (reasons = [{ source: 'soul', path: file, change, detail: SOUL_DETAIL[change] }]));
-  return reasons;
+  return memo(soulReasonArrays, `${change}\u0000${file}`, () => [{ source: 'soul', path: file, change, detail: SOUL_DETAIL[change] }]);
 }
 
 function skillReasons(stored: PromptAnatomy, { skills, soul }: RenderedSources): StaleReason[] {

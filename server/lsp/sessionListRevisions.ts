@@ -21,21 +21,24 @@ interface SentList {
   readonly problem: string | null;
   /** The profiles' reports when last sent (their summaries; later evaluations update their sessions' objects). */
   readonly profiles: readonly ProfileReport[];
-  /** What the client holds of each profile's sessions, in its order: copies, updated by each delta. */
-  readonly held: ReadonlyArray<readonly SessionReport[]>;
-  /**
-   * The report object each copy was last brought up to date from, alongside `held`: while a
-   * session's report is the same object, only its verdict can have changed since.
-   */
-  readonly heldFrom: ReadonlyArray<readonly SessionReport[]>;
-  /**
-   * The index of `held`'s sessions by id, where a delta needed one (the client keeps its order while
-   * Hermes writes move sessions to the top of the report): valid while the list keeps its sessions.
-   */
-  readonly heldIndex: ReadonlyArray<Map<string, number> | undefined>;
+  /** What the client holds of each profile's sessions, in its order (Held). */
+  readonly held: readonly Held[];
 }
 
-type CurrentList = Omit<SentList, 'held' | 'heldFrom' | 'heldIndex'>;
+/**
+ * A client's sessions as the server keeps them, in the client's order: copies of what was sent,
+ * updated by each delta; the report object each copy was last brought up to date from (while a
+ * session's report is the same object, only its verdict can have changed since); and their index
+ * by id where a delta needed one (the client keeps its order while Hermes writes move sessions to
+ * the top of the report), valid while the list keeps its sessions.
+ */
+interface Held {
+  readonly copies: readonly SessionReport[];
+  readonly from: readonly SessionReport[];
+  readonly index: Map<string, number> | undefined;
+}
+
+type CurrentList = Omit<SentList, 'held'>;
 
 export class SessionListRevisions {
   private revision = 0;
@@ -58,17 +61,13 @@ export class SessionListRevisions {
     }
     const base = this.revision;
     this.revision += 1;
-    const held: SessionReport[][] = [];
-    const heldFrom: SessionReport[][] = [];
-    const heldIndex: Array<Map<string, number> | undefined> = [];
+    const held: Held[] = [];
     const profiles = now.profiles.map((report, i) => {
-      const next = profileDelta({ copies: before.held[i]!, from: before.heldFrom[i]!, index: before.heldIndex[i] }, report);
-      held.push(next.held.copies);
-      heldFrom.push(next.held.from);
-      heldIndex.push(next.held.index);
+      const next = profileDelta(before.held[i]!, report);
+      held.push(next.held);
       return next.delta;
     });
-    this.sent = { ...now, held, heldFrom, heldIndex };
+    this.sent = { ...now, held };
     return { revision: this.revision, base, home: now.home, problem: now.problem, profiles };
   }
 
@@ -94,20 +93,8 @@ export class SessionListRevisions {
   /** `list` goes out whole, at a new revision: the client will hold a copy of every session. */
   private remember(list: CurrentList): void {
     this.revision += 1;
-    this.sent = {
-      ...list,
-      held: list.profiles.map((report) => report.sessions.map(sessionFieldsCopy)),
-      heldFrom: list.profiles.map((report) => report.sessions.slice()),
-      heldIndex: list.profiles.map(() => undefined),
-    };
+    this.sent = { ...list, held: list.profiles.map((report) => ({ copies: report.sessions.map(sessionFieldsCopy), from: report.sessions.slice(), index: undefined })) };
   }
-}
-
-/** A client's sessions as the server keeps them: copies, the report each was last brought up to date from, their index by id if made. */
-interface Held {
-  readonly copies: readonly SessionReport[];
-  readonly from: readonly SessionReport[];
-  readonly index: Map<string, number> | undefined;
 }
 
 /**
@@ -115,12 +102,12 @@ interface Held {
  * list once the client applies the delta: the sessions held in their order without those removed,
  * their copies brought up to date, then copies of the new ones.
  */
-function profileDelta(before: Held, report: ProfileReport): { delta: ProfileDeltaDto; held: Held & { copies: SessionReport[]; from: SessionReport[] } } {
+function profileDelta(before: Held, report: ProfileReport): { delta: ProfileDeltaDto; held: Held } {
   const sessions = report.sessions;
   const sent = new SentSessions(before.copies, before.index);
   // Where each session sits in the list held (-1: new), then where it will sit once the removed ones are out.
-  const heldIndex = new Int32Array(sessions.length);
-  for (let i = 0; i < sessions.length; i++) heldIndex[i] = sent.indexOf(sessions[i]!.id, i);
+  const heldAt = new Int32Array(sessions.length);
+  for (let i = 0; i < sessions.length; i++) heldAt[i] = sent.indexOf(sessions[i]!.id, i);
   const kept = sent.allFound ? undefined : keptPositions(before.copies, sent);
   const stays = (_: SessionReport, h: number) => sent.wasFound(h);
   const copies = kept ? before.copies.filter(stays) : before.copies.slice();
@@ -129,7 +116,7 @@ function profileDelta(before: Held, report: ProfileReport): { delta: ProfileDelt
   const patches = new SessionPatchColumns();
   for (let i = 0; i < sessions.length; i++) {
     const session = sessions[i]!;
-    const h = heldIndex[i]!;
+    const h = heldAt[i]!;
     if (h < 0) {
       changed.push(sessionJson(session));
       copies.push(sessionFieldsCopy(session));

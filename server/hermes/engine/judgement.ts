@@ -80,7 +80,7 @@ export function judgePrompt(stored: PromptAnatomy, sources: RenderedSources, cwd
     const part = SOURCE_PARTS[i]!;
     const kept = base?.byPart[i];
     let reasons = kept;
-    if (!kept || changed.includes(part)) {
+    if (!kept || sources[part] !== base!.sources[part]) {
       const now = partReasons(part, stored, sources, cwd, context.skillMemo);
       reasons = kept && sameReasons(kept, now) ? kept : now;
     }

@@ -197,8 +197,6 @@ function withVerdict(basis: Basis, prices: ModelPrices | undefined, inputs: Repo
   const { record, judged, requestedEpoch } = inputs;
   const state = stateOf(record, inputs.prompt, requestedEpoch > basis.stampedEpoch, judged);
   const cost = refreshCostOf(basis, prices, inputs, now);
-  // A session that is current rebuilds byte-identical bytes: refreshing it costs nothing.
-  const known = prices !== undefined || state === 'fresh';
   // Every field written out in SessionReport's order: one object shape for every report (a spread
   // of the basis would make thousands of slow dictionary-mode objects).
   return {
@@ -227,8 +225,8 @@ function withVerdict(basis: Basis, prices: ModelPrices | undefined, inputs: Repo
     ttlSeconds: basis.ttlSeconds,
     cacheWarm: cost.warm,
     cacheExpiresAt: cost.cacheExpiresAt,
-    refreshCostUsd: known ? (state === 'fresh' ? 0 : cost.extraUsd) : undefined,
-    refreshCostColdUsd: known ? (state === 'fresh' ? 0 : cost.coldUsd) : undefined,
+    refreshCostUsd: reportedCost(state, prices, cost.extraUsd),
+    refreshCostColdUsd: reportedCost(state, prices, cost.coldUsd),
     apiEquivalent: basis.apiEquivalent,
     pricesKnown: basis.pricesKnown,
   };
@@ -242,9 +240,8 @@ function updateVerdict(report: Writable<SessionReport>, basis: Basis, prices: Mo
   const { record, judged, requestedEpoch } = inputs;
   const state = stateOf(record, inputs.prompt, requestedEpoch > basis.stampedEpoch, judged);
   const cost = refreshCostOf(basis, prices, inputs, now);
-  const known = prices !== undefined || state === 'fresh';
-  const refreshCostUsd = known ? (state === 'fresh' ? 0 : cost.extraUsd) : undefined;
-  const refreshCostColdUsd = known ? (state === 'fresh' ? 0 : cost.coldUsd) : undefined;
+  const refreshCostUsd = reportedCost(state, prices, cost.extraUsd);
+  const refreshCostColdUsd = reportedCost(state, prices, cost.coldUsd);
   let changed = false;
   if (report.state !== state) (report.state = state), (changed = true);
   if (report.reasons !== judged.reasons) (report.reasons = judged.reasons), (changed = true);
@@ -255,6 +252,15 @@ function updateVerdict(report: Writable<SessionReport>, basis: Basis, prices: Mo
   if (report.refreshCostUsd !== refreshCostUsd) (report.refreshCostUsd = refreshCostUsd), (changed = true);
   if (report.refreshCostColdUsd !== refreshCostColdUsd) (report.refreshCostColdUsd = refreshCostColdUsd), (changed = true);
   return changed;
+}
+
+/**
+ * A refresh cost as a report gives it: nothing for a session that is current (it rebuilds
+ * byte-identical bytes), unknown without prices, else the figure.
+ */
+function reportedCost(state: SessionState, prices: ModelPrices | undefined, figure: number | undefined): number | undefined {
+  if (state === 'fresh') return 0;
+  return prices === undefined ? undefined : figure;
 }
 
 // One input and one result for every session costed (evaluations run one at a time, synchronously).

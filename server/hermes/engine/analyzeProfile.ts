@@ -129,45 +129,25 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       text: (key) => store.promptText(key) ?? '',
       parse: (text, model) => parsePrompt(text, { model, identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt }),
     };
-    // Both lists are as long as the list of sessions, and made at that length (no growing copies).
-    const sessions = new Array<SessionReport>(listed.length);
     const world = cache.world(config, meta, options.priceOverrides);
-    const reportContext: ReportContext = { world, profileName: profile.name, everything, now, priceOverrides: options.priceOverrides, prices: new Map(), tools: new Map() };
-    const judging: JudgingContext = { cache, config, sourcesFor, digests, verdicts: new Map() };
     // Each session's last report, kept by the cache and updated in place: after a Hermes write to one
     // session only that entry changes. A compaction tip depends on every session, so when ended
     // sessions are reported nothing is kept.
     const reports = everything ? new Map<string, ReusableReport>() : cache.reports;
-    const recheckInline = cache.mustRecheckAny();
-    // Whether the set of session cwds may differ from the last evaluation's (their sources' problems are reported).
-    let cwdsMoved = false;
-    let changedSessions = 0;
-    // One inputs object for every session: sessionReport copies what it keeps.
-    const inputs: Writable<ReportInputs> = { record: undefined!, config, prompt: undefined, transcript: undefined!, judged: NOT_JUDGED, requestedEpoch: 0 };
-    const inOrder = new Array<ReusableReport>(listed.length);
-    for (let i = 0; i < listed.length; i++) {
-      const record = listed[i]!;
-      const last = sameList ? sameList[i] : reports.get(record.id);
-      if (stillGood(last, world, record, now) && !(recheckInline && cache.mustRecheck(record.promptKey))) {
-        sessions[i] = last.report;
-        inOrder[i] = last;
-        continue;
-      }
-      if (last?.inputs.record.cwd !== record.cwd) cwdsMoved = true;
-      const verdict = record.promptKey ? promptVerdict(judging, record, record.promptKey, prompts, persisted) : NO_PROMPT;
-      inputs.record = record;
-      inputs.prompt = verdict.prompt;
-      // A transcript size is kept for as long as its session's row is the same (readTranscriptSizes).
-      inputs.transcript = last?.inputs.record === record ? last.inputs.transcript : cache.transcripts.get(record.id)!.size;
-      inputs.judged = verdict.judged;
-      inputs.requestedEpoch = world.requestedEpoch(record.id);
-      const revision = last?.revision;
-      const reusable = sessionReport(reportContext, inputs, last);
-      if (reusable !== last) reports.set(record.id, reusable);
-      if (reusable.revision !== revision) changedSessions += 1;
-      sessions[i] = reusable.report;
-      inOrder[i] = reusable;
-    }
+    const pass = new SessionPass(
+      listed,
+      sameList,
+      reports,
+      { world, profileName: profile.name, everything, now, priceOverrides: options.priceOverrides, prices: new Map(), tools: new Map() },
+      { cache, config, sourcesFor, digests, verdicts: new Map() },
+      prompts,
+      persisted,
+      cache.mustRecheckAny(),
+    );
+    for (let i = 0; i < listed.length; i++) pass.report(i);
+    const { sessions, inOrder } = pass;
+    let cwdsMoved = pass.cwdsMoved;
+    const changedSessions = pass.changedSessions;
     if (!everything) cache.lastReports = { listed, reports: inOrder };
     if (reports.size > listed.length) {
       forgetUnlisted(reports, listed, cache);
@@ -259,6 +239,67 @@ interface JudgingContext {
   readonly digests: SourceDigests | undefined;
   /** This evaluation's verdicts by prompt key, then cwd. */
   readonly verdicts: Map<string, Map<string, PromptVerdict>>;
+}
+
+/**
+ * One evaluation's pass over the listed sessions, one `report(i)` per session. A method of its own
+ * rather than a loop in analyzeProfile: V8 optimizes a function after enough runs of its bytecode,
+ * more of them the larger it is, and analyzeProfile runs once per evaluation and is large, so a loop
+ * in it ran unoptimized through the first ten saves or so; this small method, run 2,000 times in the
+ * first evaluation, is optimized within it.
+ */
+class SessionPass {
+  /** The reports in the order listed. Both lists are made at their final length (no growing copies). */
+  readonly sessions: SessionReport[];
+  readonly inOrder: ReusableReport[];
+  /** Whether the set of session cwds may differ from the last evaluation's (their sources' problems are reported). */
+  cwdsMoved = false;
+  /** Sessions whose report this pass made or changed. */
+  changedSessions = 0;
+  // One inputs object for every session: sessionReport copies what it keeps.
+  private readonly inputs: Writable<ReportInputs>;
+
+  constructor(
+    private readonly listed: readonly SessionRecord[],
+    /** The last evaluation's reports by position, when it listed the same sessions. */
+    private readonly sameList: readonly ReusableReport[] | undefined,
+    private readonly reports: Map<string, ReusableReport>,
+    private readonly context: ReportContext,
+    private readonly judging: JudgingContext,
+    private readonly prompts: PromptReader,
+    private readonly persisted: PersistedAnalyses | undefined,
+    private readonly recheckInline: boolean,
+  ) {
+    this.sessions = new Array<SessionReport>(listed.length);
+    this.inOrder = new Array<ReusableReport>(listed.length);
+    this.inputs = { record: undefined!, config: judging.config, prompt: undefined, transcript: undefined!, judged: NOT_JUDGED, requestedEpoch: 0 };
+  }
+
+  report(i: number): void {
+    const record = this.listed[i]!;
+    const world = this.context.world;
+    const last = this.sameList ? this.sameList[i] : this.reports.get(record.id);
+    if (stillGood(last, world, record, this.context.now) && !(this.recheckInline && this.judging.cache.mustRecheck(record.promptKey))) {
+      this.sessions[i] = last.report;
+      this.inOrder[i] = last;
+      return;
+    }
+    if (last?.inputs.record.cwd !== record.cwd) this.cwdsMoved = true;
+    const verdict = record.promptKey ? promptVerdict(this.judging, record, record.promptKey, this.prompts, this.persisted) : NO_PROMPT;
+    const inputs = this.inputs;
+    inputs.record = record;
+    inputs.prompt = verdict.prompt;
+    // A transcript size is kept for as long as its session's row is the same (readTranscriptSizes).
+    inputs.transcript = last?.inputs.record === record ? last.inputs.transcript : this.judging.cache.transcripts.get(record.id)!.size;
+    inputs.judged = verdict.judged;
+    inputs.requestedEpoch = world.requestedEpoch(record.id);
+    const revision = last?.revision;
+    const reusable = sessionReport(this.context, inputs, last);
+    if (reusable !== last) this.reports.set(record.id, reusable);
+    if (reusable.revision !== revision) this.changedSessions += 1;
+    this.sessions[i] = reusable.report;
+    this.inOrder[i] = reusable;
+  }
 }
 
 /** An empty map by session cwd, for memo (a function made once, not a closure per session). */

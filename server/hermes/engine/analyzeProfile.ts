@@ -292,7 +292,8 @@ class SessionPass {
     // A transcript size is kept for as long as its session's row is the same (readTranscriptSizes).
     inputs.transcript = last?.inputs.record === record ? last.inputs.transcript : this.judging.cache.transcripts.get(record.id)!.size;
     inputs.judged = verdict.judged;
-    inputs.requestedEpoch = world.requestedEpoch(record.id);
+    // The same refresh requests as when the last report was made: the same epoch (a lookup by id saved per session).
+    inputs.requestedEpoch = last !== undefined && last.world.epochs === world.epochs ? last.inputs.requestedEpoch : world.requestedEpoch(record.id);
     const revision = last?.revision;
     const reusable = sessionReport(this.context, inputs, last);
     if (reusable !== last) this.reports.set(record.id, reusable);

@@ -47,6 +47,8 @@ export class SourceWatcher {
   /** Folders that could not be watched (most do not exist: no .cursor/rules), and when that was tried. */
   private unwatchable = new Set<string>();
   private unwatchableSince = 0;
+  /** The folders of the last update that changed the watched set (update returns early for the same ones). */
+  private lastUpdate: { readonly profileDirs: readonly string[]; readonly projectDirs: readonly string[] } = { profileDirs: [], projectDirs: [] };
   /** When database events are probed again after the last of a burst (ms). */
   private readonly followUpsMs: readonly number[];
 
@@ -61,6 +63,10 @@ export class SourceWatcher {
 
   /** Replaces the watched set: profile directories (with their skills and memories) and project dirs. */
   update(profileDirs: readonly string[], projectDirs: readonly string[]): void {
+    // Every re-evaluation updates: the same folders with no retry due change nothing.
+    const retryDue = Date.now() - this.unwatchableSince > UNWATCHABLE_RETRY_MS && this.unwatchable.size > 0;
+    if (!retryDue && sameItems(profileDirs, this.lastUpdate.profileDirs) && sameItems(projectDirs, this.lastUpdate.projectDirs)) return;
+    this.lastUpdate = { profileDirs: [...profileDirs], projectDirs: [...projectDirs] };
     const wanted = new Map<string, { recursive: boolean; profileDir?: string }>();
     for (const dir of profileDirs) {
       wanted.set(dir, { recursive: false, profileDir: dir });
@@ -104,6 +110,8 @@ export class SourceWatcher {
         watcher.on('error', () => {
           watcher.close();
           this.watchers.delete(dir);
+          // The next update watches it again, whatever folders it names.
+          this.lastUpdate = { profileDirs: [], projectDirs: [] };
         });
         this.watchers.set(dir, watcher);
       } catch {
@@ -168,4 +176,10 @@ export class SourceWatcher {
       this.quietUntil = Date.now() + this.debounceMs;
     }
   }
+}
+
+function sameItems(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

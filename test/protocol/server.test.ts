@@ -141,6 +141,24 @@ describe('language server over stdio (bundled dist/server.js)', function () {
     assert.ok(saved.newlyStale > 0);
   });
 
+  it('keeps watching the sources across re-evaluations: each edit made outside the editor is seen', async () => {
+    await client.initialize({ isTrusted: true });
+    let list = await client.waitFor<SessionListResult>(SESSION_LIST);
+    const work = demo.profiles.find((p) => p.name === 'work')!;
+    const workSoul = path.join(work.dir, 'SOUL.md');
+    const costOf = (l: SessionListResult) => l.profiles.find((p) => p.name === 'work')!.staleRefreshCostUsd;
+    const deltaOf = (l: SessionListResult) => l.profiles.find((p) => p.name === 'work')!.sessions.map((s) => s.deltaTokens).join(',');
+    let text = fs.readFileSync(workSoul, 'utf8');
+    for (const sentence of ['Always answer in French.', 'Cite the file and line of every claim about code.', 'Say when a test was not run.']) {
+      const before = deltaOf(list);
+      const since = client.mark();
+      text += `\n${sentence}\n`;
+      fs.writeFileSync(workSoul, text);
+      list = await client.waitFor<SessionListResult>(SESSION_LIST, (l) => deltaOf(l) !== before, { since });
+      assert.ok(costOf(list) > 0);
+    }
+  });
+
   it('follows a settings change', async () => {
     await client.initialize({ isTrusted: true });
     await client.waitFor(SESSION_LIST);

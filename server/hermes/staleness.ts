@@ -4,7 +4,7 @@
 // Reasons come per source part, so a change of one part is judged again on its own
 // (engine/judgement.ts).
 import * as path from 'node:path';
-import { hintOpens } from './anatomy/locate';
+import { hintIsIdentity } from './anatomy/locate';
 import type { PromptAnatomy } from './anatomy/types';
 import { memo } from './engine/memo';
 import type { ChangeKind, StaleReason } from './model';
@@ -74,8 +74,18 @@ export function partReasons(
 function soulReasons(stored: PromptAnatomy, { soul }: RenderedSources): readonly StaleReason[] {
   const storedIsDefault = stored.identity.startsWith(DEFAULT_IDENTITY_OPENING);
   if (!soul.exists) return storedIsDefault ? NO_REASONS : soulReason(soul.path, 'removed');
-  if (hintOpens(stored.text, soul.block)) return NO_REASONS;
+  if (hintIsIdentity(stored.text, soul.block, firstBlockAfterIdentity(stored))) return NO_REASONS;
   return soulReason(soul.path, storedIsDefault ? 'added' : 'changed');
+}
+
+/**
+ * Where the stored prompt's first block after the identity starts (its length when none), not
+ * counting the guidance paragraphs: those are what ends an identity (hintIsIdentity looks for them).
+ */
+function firstBlockAfterIdentity(stored: PromptAnatomy): number {
+  let first = stored.text.length;
+  for (const block of stored.blocks) if (block.kind !== 'identity' && block.kind !== 'guidance' && block.start < first) first = block.start;
+  return first;
 }
 
 const NO_REASONS: readonly StaleReason[] = [];

@@ -172,6 +172,15 @@ export function hintOpens(text: string, hint: string): boolean {
   return (text.length === hint.length || text.startsWith('\n\n', hint.length)) && text.startsWith(hint);
 }
 
+/**
+ * The hint is the text's whole identity: it opens the text, and no paragraph follows it before the
+ * one that follows the identity in Hermes' prompts (hintedIdentityEnd). `firstMarker`: where the
+ * first block after the identity starts.
+ */
+export function hintIsIdentity(text: string, hint: string, firstMarker: number): boolean {
+  return hintOpens(text, hint) && hintedIdentityEnd(text, hint, firstMarker) === hint.length;
+}
+
 // The identity hint is used only when it opens the text (hintOpens, the two uses above): otherwise
 // the blocks are those found without a hint. rebuildPrompt locates every stored prompt again with
 // today's SOUL.md as the hint, which after an edit opens none of them: their hint-less blocks are
@@ -194,7 +203,7 @@ export function locateBlocksWithHint(text: string, identityHint: string | undefi
 function identityLength(text: string, hint: string | undefined, firstMarker: number, anyMarker: boolean): number {
   if (!text) return 0;
   // A matching hint wins even over marker-like text inside SOUL.md (dedupe drops those).
-  if (hint && hintOpens(text, hint)) return hint.length;
+  if (hint && hintOpens(text, hint)) return hintedIdentityEnd(text, hint, firstMarker);
   const firstPara = Math.min(firstMarker, endOfParagraph(text, 0));
   if (text.startsWith(DEFAULT_IDENTITY_OPENING)) return firstPara;
   if (!anyMarker || firstMarker === 0) return 0;
@@ -209,6 +218,18 @@ function identityLength(text: string, hint: string | undefined, firstMarker: num
     p = end + 2;
   }
   return trimNewlines(text, 0, end);
+}
+
+/**
+ * Where the identity ends when the hint opens the text: at the hint, unless paragraphs follow it
+ * before the one that follows the identity in Hermes' prompts (opensGuidance). Those are the
+ * stored SOUL.md's too: a SOUL.md whose last paragraphs were deleted since the prompt was stored
+ * still opens it, followed by a blank line, and must not pass for the whole of it. Without such
+ * an anchor the hint is all that is known.
+ */
+function hintedIdentityEnd(text: string, hint: string, firstMarker: number): number {
+  const anchor = paragraphStarts(text, hint.length, firstMarker).find((p) => opensGuidance(text, p));
+  return anchor === undefined ? hint.length : Math.max(hint.length, trimNewlines(text, 0, anchor));
 }
 
 function opensGuidance(text: string, at: number): boolean {

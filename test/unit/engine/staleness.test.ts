@@ -83,6 +83,19 @@ describe('engine: staleness of stored prompts', function () {
     assert.ok(s.reasons[0]!.detail.length > 0);
   });
 
+  it('SOUL.md\'s last paragraph deleted after the prompt was stored → stale, soul / changed, ΔS below zero', () => {
+    const { home, p, files } = makeHome();
+    p.writeSoul('You are Kit, a careful assistant for the Atlas team.\n\nAlways end with a summary of what changed.\n');
+    const id = addSession(p);
+    assert.equal(sessions(home).get(id)!.state, 'fresh');
+    // What is left opens the stored prompt, followed by a blank line: it must not pass for the whole identity.
+    p.writeSoul('You are Kit, a careful assistant for the Atlas team.\n');
+    const s = sessions(home).get(id)!;
+    assert.equal(s.state, 'stale');
+    assert.deepEqual(brief(s), [{ source: 'soul', path: files.soul, change: 'changed' }]);
+    assert.ok(s.deltaTokens < 0, `ΔS ${s.deltaTokens}: the rebuilt prompt loses the paragraph`);
+  });
+
   it('SOUL.md created where the prompt holds the default identity → stale, soul / added', () => {
     const { home, p, files } = makeHome('v30', { soul: false });
     const id = addSession(p);

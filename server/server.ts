@@ -82,9 +82,12 @@ export function startServer(connection: Connection): void {
       publishAll('sessions');
     },
     onDatabaseSettled(dirs) {
-      if (!guard(() => model.verifyDatabases(dirs), true)) return;
+      if (!guard(() => model.verifyDatabases(dirs), true)) {
+        settleCounts();
+        return;
+      }
       log.debug(() => `state.db rows changed without a message in ${dirs.join(', ')}`);
-      publishAll('sessions');
+      publishAll('settled');
     },
   });
 
@@ -145,16 +148,20 @@ export function startServer(connection: Connection): void {
    * brought up to date before, as a client that has seen the list may write at once, and the status
    * goes before the list, as a client that has seen the list may read the status. After a
    * change of the sessions alone (a Hermes write) only the documents whose diagnostics follow the
-   * sessions are diagnosed again. `then` gets each profile's sessions as the model has them when
-   * the rest runs: those published, unless another re-evaluation came in between.
+   * sessions are diagnosed again (`settled`: the last of a burst of them). `then` gets each
+   * profile's sessions as the model has them when the rest runs: those published, unless another
+   * re-evaluation came in between.
    */
-  function publishAll(changed: 'everything' | 'sessions' = 'everything', then?: (sessions: ProfileSessions) => void): void {
+  function publishAll(changed: 'everything' | 'sessions' | 'settled' = 'everything', then?: (sessions: ProfileSessions) => void): void {
     watcher.update(model.profiles().map((a) => a.profile.dir), model.projectDirs());
     const driver = sqliteDriverStatus();
     void connection.sendNotification(StatusNotification, statusOf(model, driver.driver ?? null, driver.problem));
-    // The count of sessions holding a stored prompt is an aggregate over every session: re-evaluations
-    // leave it for after the change is written out, and it follows in a change of its own.
-    connection.sendNotification(SessionListChangedNotification, sessionLists.nextChange()).then(settleCounts, () => undefined);
+    const sent = connection.sendNotification(SessionListChangedNotification, sessionLists.nextChange());
+    // The count of sessions holding a stored prompt is an aggregate over every session (about 30 ms
+    // on 20,000): re-evaluations leave it for after the change is written out, to follow in a change
+    // of its own; Hermes writes leave it for when their burst has settled (a turn is several
+    // commits, and each counted again was that much of the server's thread per commit).
+    if (changed !== 'sessions') sent.then(settleCounts, () => undefined);
     setImmediate(() =>
       guard(() => {
         const sessions = sessionsByProfile();

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import type { CodeAction, CodeLens, Diagnostic, Hover, MarkupContent, PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
 import type { DemoManifest } from '../../server/demo/demoHome';
-import { adoptRefresh } from '../../server/demo/hermesWriter';
+import { adoptRefresh, startSession } from '../../server/demo/hermesWriter';
 import { Commands, type SessionListResult, type StatusParams } from '../../shared/protocol';
 import type { TestLspClient } from '../support/lspClient';
 import { demoServerPerTest } from './support/demoServer';
@@ -182,6 +182,21 @@ describe('language server over stdio (bundled dist/server.js)', function () {
       { since },
     );
     assert.ok(updated);
+  });
+
+  it('counts a session Hermes starts among those holding a stored prompt once its writes settle', async () => {
+    await client.initialize({ isTrusted: true });
+    const list = await client.waitFor<SessionListResult>(SESSION_LIST);
+    const work = demo.profiles.find((p) => p.name === 'work')!;
+    const countOf = (l: SessionListResult) => l.profiles.find((p) => p.name === 'work')!.storedPromptSessions;
+    const before = countOf(list);
+    const since = client.mark();
+    const now = Date.now() / 1000;
+    const id = startSession(work.dbFile, work.dir, { source: 'cli', model: 'gpt-5.1', provider: 'openai', startedAt: now - 5, lastActivityAt: now, messages: 2 });
+    const listed = await client.waitFor<SessionListResult>(SESSION_LIST, (l) => l.profiles.find((p) => p.name === 'work')!.sessions.some((s) => s.id === id), { since });
+    assert.ok(countOf(listed) <= before + 1);
+    const counted = await client.waitFor<SessionListResult>(SESSION_LIST, (l) => countOf(l) === before + 1, { since });
+    assert.ok(counted.profiles.find((p) => p.name === 'work')!.sessions.some((s) => s.id === id));
   });
 
   it('refuses to write in an untrusted workspace and says why', async () => {

@@ -137,6 +137,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const pass = new SessionPass(
       listed,
       sameList,
+      everything ? undefined : cache.lastReports?.reports,
       reports,
       { world, profileName: profile.name, everything, now, priceOverrides: options.priceOverrides, prices: new Map(), tools: new Map() },
       { cache, config, sourcesFor, digests, verdicts: new Map() },
@@ -256,6 +257,8 @@ class SessionPass {
   cwdsMoved = false;
   /** Sessions whose report this pass made or changed. */
   changedSessions = 0;
+  /** Where the last session found by lastOf sat in the last evaluation's list, relative to its position now. */
+  private shift = 0;
   // One inputs object for every session: sessionReport copies what it keeps.
   private readonly inputs: Writable<ReportInputs>;
 
@@ -263,6 +266,8 @@ class SessionPass {
     private readonly listed: readonly SessionRecord[],
     /** The last evaluation's reports by position, when it listed the same sessions. */
     private readonly sameList: readonly ReusableReport[] | undefined,
+    /** The last evaluation's reports in its order, whatever it listed (none when ended sessions are reported). */
+    private readonly previous: readonly ReusableReport[] | undefined,
     private readonly reports: Map<string, ReusableReport>,
     private readonly context: ReportContext,
     private readonly judging: JudgingContext,
@@ -278,7 +283,7 @@ class SessionPass {
   report(i: number): void {
     const record = this.listed[i]!;
     const world = this.context.world;
-    const last = this.sameList ? this.sameList[i] : this.reports.get(record.id);
+    const last = this.sameList ? this.sameList[i] : this.lastOf(i, record.id);
     if (stillGood(last, world, record, this.context.now) && !(this.recheckInline && this.judging.cache.mustRecheck(record.promptKey))) {
       this.sessions[i] = last.report;
       this.inOrder[i] = last;
@@ -300,6 +305,29 @@ class SessionPass {
     if (reusable.revision !== revision) this.changedSessions += 1;
     this.sessions[i] = reusable.report;
     this.inOrder[i] = reusable;
+  }
+
+  /**
+   * The kept report of the session `id`, listed at `i` now: looked for in the last evaluation's
+   * list where the shift of the sessions before it says first. A Hermes write moves its session to
+   * the top and those it passed one place down, so 2,000 lookups by id per write become position
+   * checks; a new session (or another order) falls back to the map.
+   */
+  private lastOf(i: number, id: string): ReusableReport | undefined {
+    const previous = this.previous;
+    if (previous) {
+      const at = i + this.shift;
+      if (previous[at]?.inputs.record.id === id) return previous[at];
+      if (previous[at - 1]?.inputs.record.id === id) {
+        this.shift -= 1;
+        return previous[at - 1];
+      }
+      if (previous[at + 1]?.inputs.record.id === id) {
+        this.shift += 1;
+        return previous[at + 1];
+      }
+    }
+    return this.reports.get(id);
   }
 }
 

@@ -86,6 +86,12 @@ describe('engine: incremental re-evaluation equals a fresh one', function () {
       startSession(def.dbFile, def.dir, { source: 'cli', model: 'gpt-5.1', provider: 'openai', startedAt: NOW - 60, lastActivityAt: NOW - 10, messages: 4 });
       check('Hermes started a session', {}, includeEnded);
 
+      // A session in the middle of the list ends: the sessions after it move up one place.
+      const middle = analyzeProfile(profiles()[0]!, { now: NOW }).report.sessions;
+      const ending = middle[Math.floor(middle.length / 2)]!.id;
+      hermesWrite(def.dbFile, (db) => db.prepare("UPDATE sessions SET ended_at = ?, end_reason = 'cli_close' WHERE id = ?").run(NOW - 5, ending));
+      check('Hermes ended a session', { scan: 'full' }, includeEnded);
+
       requestRefresh({ dbFile: work.dbFile, profileName: 'work' });
       check('refresh requested for a profile', {}, includeEnded);
 

@@ -9,9 +9,10 @@ import type { RenderedSources } from '../sources/types';
 
 /**
  * Bump when parsing, judging or rebuilding changes what it makes of the same inputs: verdicts kept
- * by an older build are then not reused.
+ * by an older build are then not reused. 2: a SOUL.md whose last paragraphs were deleted is stale
+ * (build 1 kept such prompts as fresh).
  */
-export const JUDGING_VERSION = 1;
+export const JUDGING_VERSION = 2;
 
 // The profile's own parts are the same objects for every cwd: hashed once each.
 const profilePartDigests = new WeakMap<object, string>();

@@ -9,6 +9,7 @@ import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHo
 import { hermesWrite } from '../../../server/demo/hermesConnection';
 import { appendMessages, startSession } from '../../../server/demo/hermesWriter';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
+import { JUDGING_VERSION } from '../../../server/hermes/engine/judgingDigest';
 import { PersistedAnalyses } from '../../../server/hermes/engine/persistedAnalyses';
 import { databaseFiles } from '../../../server/hermes/store/databaseFiles';
 import { StateStore } from '../../../server/hermes/store/stateStore';
@@ -91,6 +92,25 @@ describe('engine: analyses kept on disk between status runs', function () {
     const fresh = analyzeProfile(profile, { now: NOW }).report.sessions.find((s) => s.id === stale.id)!;
     assert.notDeepEqual(fresh.reasons, stale.reasons);
     assert.equal(fresh.transcriptTokens, 0);
+  });
+
+  it('takes no verdict kept by a build that judged differently (another JUDGING_VERSION)', () => {
+    const hashed = demo.profiles.find((p) => p.layout === 'v30')!;
+    const profile = profiles().find((p) => p.name === hashed.name)!;
+    const first = analyzeProfile(profile, { now: NOW, persist: true }).report;
+    const stale = first.sessions.find((s) => s.state === 'stale')!;
+    // A change only judging the prompt again can tell (as in the test above), then the kept file as an older build left it.
+    hermesWrite(hashed.dbFile, (db) => {
+      db.prepare('UPDATE system_prompts SET prompt = ? WHERE hash = (SELECT system_prompt_hash FROM sessions WHERE id = ?)').run('You are a replacement.', stale.id);
+    });
+    for (const file of keptFiles()) {
+      const shape = JSON.parse(fs.readFileSync(file, 'utf8')) as { judging: number };
+      fs.writeFileSync(file, JSON.stringify({ ...shape, judging: JUDGING_VERSION - 1 }));
+    }
+    const second = analyzeProfile(profile, { now: NOW, persist: true }).report.sessions.find((s) => s.id === stale.id)!;
+    const fresh = analyzeProfile(profile, { now: NOW }).report.sessions.find((s) => s.id === stale.id)!;
+    assert.notDeepEqual(fresh.reasons, stale.reasons);
+    assert.deepEqual(second, fresh);
   });
 
   it('keeps no text of prompts, memory or project files', () => {

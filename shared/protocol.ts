@@ -46,6 +46,10 @@ export interface ProfileSummaryDto {
   dbFile: string;
   active: boolean;
   unavailable: string | null;
+  /**
+   * Sessions holding a stored prompt, ended ones included: an aggregate over every session, so it
+   * follows in a change of its own after a save, and after Hermes writes once their burst settles.
+   */
   storedPromptSessions: number;
   requestedEpoch: number;
   problems: string[];

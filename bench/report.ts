@@ -234,11 +234,11 @@ function missed(r: BenchResults | undefined): string[] {
     'a save',
     r.lsp.reeval.saveMs,
     'The share is against a cold status that keeps its ' +
-        'analyses between runs, so 5% is 17–18 ms. A save of SOUL.md re-judges the SOUL.md part of each of the distinct ' +
+        `analyses between runs, so 5% is ${round(c.coldMs * TARGETS.reevalShare, 1)} ms here. A save of SOUL.md re-judges the SOUL.md part of each of the distinct ` +
         '(prompt, cwd) pairs and gives every live session a new ΔS and refresh cost. Timestamps in the server and the client ' +
         '(medians of 30 saves): didSave arrives 1 ms after the write, re-evaluating and the status line take 10–11 ms, finding what ' +
         `changed since the list sent 0.8 ms, the change of ${changeKb(r.lsp.changeBytes?.afterSave)} 1 ms to be written, read and parsed, and the client ` +
-        '0.9 ms to apply it. This stop: reports are updated in place (the sent list keeps its own copies), costs are worked out into ' +
+        '0.9 ms to apply it. Since stop 12, reports are updated in place (the sent list keeps its own copies), costs are worked out into ' +
         'one reused object, patches name sessions by position in runs (81 kB became 41 kB), the stale baseline no longer makes sets ' +
         'of 2,000 ids per save, and analyzeProfile no longer loses its optimized code on every save (a spread failed a map check ' +
         'from about the tenth save on); a save allocates 1.5 MB instead of 3.0 MB and spends 2 ms in the garbage collector instead of 4.4. ' +
@@ -246,7 +246,7 @@ function missed(r: BenchResults | undefined): string[] {
         'and the machine decides the side. In every run the first samples are the slow ones (the last five of fifteen: 12–19 ms); ' +
         'in-process the first ten saves take 10–30 ms and later ones 7–9, with 4–8 ms of scavenges each early on. About 200 KB is ' +
         "promoted per save though only ~30 KB stays: mostly each prompt's new Judgement, which lives until the next save replaces it. " +
-        'Found since: the warm-up was V8 tiering, not garbage collection (one scavenge in sixteen in-process saves). V8 optimizes a ' +
+        'Found in stop 13: the warm-up was V8 tiering, not garbage collection (one scavenge in sixteen in-process saves). V8 optimizes a ' +
         'function after enough runs of its bytecode, more for a larger one, and the loops over 2,000 sessions sat in analyzeProfile ' +
         'and profileDelta, which run once per evaluation: `--trace-opt` showed them optimized only at the ninth and eighth save. ' +
         'The per-session steps are now small methods (SessionPass, DeltaPass) optimized within the first save; in-process the ' +
@@ -266,12 +266,12 @@ function missed(r: BenchResults | undefined): string[] {
         "data_version`) about 2 ms, reading the touched sessions and passing over every live session's kept report 5–6 ms, the " +
         'delta 1.3 ms (a write moves its session to the top of the report while the client keeps its order; the index of the ' +
         `client's list by id is now kept between deltas instead of made for each), the status and the watched folders 1–2 ms; the change sent is ${changeKb(r.lsp.changeBytes?.afterWrite)}. ` +
-        'In-process the same work takes 3.3 ms (4.2 before this stop: the pass over the live sessions now finds each kept report by ' +
+        'In-process the same work takes 3.3 ms (4.2 before stop 13: the pass over the live sessions now finds each kept report by ' +
         'its position in the last list, not by id); the rest is the file event, the probes (the first often comes before the ' +
         'commit is visible) and the two processes waking. Closing it: totals and session lists kept up to date by the sessions ' +
         'that changed instead of recomputed, and a delta that compares only the reports that changed. (When a burst settles, the full scan takes about ' +
         "40 ms of the server's main thread and the stored-prompt count about 30 ms, outside this figure; the count ran after " +
-        'every commit before this stop and now once per burst.)',
+        'every commit until stop 13 and now once per burst.)',
   );
   if (!r.met.writerP99Ratio) {
     notes.push(

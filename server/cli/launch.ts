@@ -10,7 +10,11 @@ const COMMANDS = new Set(['status', 'refresh', 'prompt-size', 'diff', 'demo']);
 
 const argv = process.argv.slice(2);
 const variant = COMMANDS.has(argv[0] ?? '') ? argv[0]! : 'other';
-const cli = requireWithCodeCache(path.join(__dirname, 'cliMain.js'), tokenCacheDir(process.env), variant) as typeof Main;
+const cacheDir = tokenCacheDir(process.env);
+const cli = requireWithCodeCache(path.join(__dirname, 'cliMain.js'), cacheDir, variant) as typeof Main;
+// The tokenizer (a bundle of its own, loaded when a count misses every cache: after an edit of a
+// source) through the code cache as well.
+cli.loadTokenizerWith((file) => requireWithCodeCache(file, cacheDir, 'o200k'));
 process.exitCode = cli.runCli(argv);
 // A command has done all it does when it returns (its 'exit' handlers, such as the code cache's,
 // still run). With the output written out, leave now instead of through Node's teardown of the

@@ -8,6 +8,8 @@ import { refreshCommand, refreshUsage } from './commands/refresh';
 import { statusCommand, statusUsage } from './commands/status';
 import { processIO, type CommandIO } from './io';
 
+export { loadTokenizerWith } from '../hermes/cost/countWithTokenizer';
+
 const commands: Record<string, (argv: string[], io: CommandIO) => number> = {
   status: statusCommand,
   refresh: refreshCommand,

@@ -1,6 +1,7 @@
 // Counting a paragraph with the o200k tokenizer itself, in whichever process holds it: the CLI
 // counts in-process, the language server in a helper process (tokenCountHelper.ts). The tokenizer
 // is a separate file, loaded on first use (scripts/build.mjs keeps it out of the bundles).
+import * as path from 'node:path';
 import type * as O200k from './o200kEncoder';
 
 export interface ParagraphCount {
@@ -19,11 +20,20 @@ const SLICE = 500;
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 let encoder: typeof O200k | undefined;
+let load: (file: string) => unknown = require;
+
+/**
+ * How the tokenizer's file is loaded (the CLI passes its code cache: a fresh process compiling the
+ * 3 MB of tables' source again took 110–200 ms of the 300 a first count costs); `require` by default.
+ */
+export function loadTokenizerWith(loader: (file: string) => unknown): void {
+  load = loader;
+}
 
 function o200k(): typeof O200k {
   // Building the BPE tables takes about 300 ms and 70 MB. The file sits next to this one, in out/ as
   // in dist/.
-  encoder ??= require('./o200kEncoder.js') as typeof O200k;
+  encoder ??= load(path.join(__dirname, 'o200kEncoder.js')) as typeof O200k;
   return encoder;
 }
 

@@ -125,4 +125,27 @@ describe('cli: the code cache of the CLI bundle', function () {
     assert.equal(status(cli, 'off'), cold);
     assert.equal(status(path.join(path.dirname(cli), 'cliMain.js'), cacheDir), cold);
   });
+
+  it('the executable loads the tokenizer through the code cache too, when text never counted needs it', () => {
+    const cli = cliBinary();
+    const demo = generateDemoHome(path.join(dir, 'demo'), { now: 1_795_000_000 });
+    const cacheDir = path.join(dir, 'cache');
+    const status = () => {
+      const run = spawnSync(process.execPath, [cli, 'status', '--json', '--home', demo.root], { encoding: 'utf8', env: { ...process.env, HERMES_LENS_TOKEN_CACHE: cacheDir } });
+      assert.equal(run.status, 0, run.stderr);
+      return JSON.parse(run.stdout) as { profiles: Array<{ sessions: Array<{ deltaTokens: number }> }> };
+    };
+    const tokenizerCache = () => cacheFiles(cacheDir).filter((f) => f.startsWith('cli-o200k-'));
+    // An empty cache folder: every paragraph is counted, so the tokenizer loads and its code is kept.
+    status();
+    assert.equal(tokenizerCache().length, 1);
+    const file = path.join(cacheDir, 'code-cache', tokenizerCache()[0]!);
+    assert.equal(fs.readFileSync(file)[GENERATION_AT], 0);
+    // A sentence never counted: the tokenizer loads again, from the kept code (V8 accepted it: the generation moves on).
+    const soul = path.join(demo.profiles.find((p) => p.name === 'default')!.dir, 'SOUL.md');
+    fs.appendFileSync(soul, '\nName the file and line of every claim about code.\n');
+    const after = status();
+    assert.equal(fs.readFileSync(file)[GENERATION_AT], 1);
+    assert.ok(after.profiles[0]!.sessions.some((s) => s.deltaTokens !== 0));
+  });
 });

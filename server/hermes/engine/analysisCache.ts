@@ -10,6 +10,7 @@ import type { PromptAnatomy } from '../anatomy/types';
 import type { ProfileConfig } from '../config';
 import type { SessionRecord, StaleReason, TranscriptSize } from '../model';
 import { StateStore } from '../store/stateStore';
+import { canonicalPath } from '../canonicalPath';
 import type { Judgement } from './judgement';
 import type { KeptRead } from './keptRead';
 import type { ReportWorld, ReusableReport } from './sessionReport';
@@ -158,11 +159,11 @@ export class AnalysisCache {
     this.sourcesGeneration++;
     if (!paths || !this.profileDir) return this.dropAllSources();
     // Compared as real paths: an editor may name SOUL.md through a link to the profile.
-    const dir = canonical(this.profileDir);
+    const dir = canonicalPath(this.profileDir);
     const cwds = new Set<string>();
     let profileLevel = false;
     for (const changed of paths) {
-      const file = canonical(changed);
+      const file = canonicalPath(changed);
       const kinds = profileParts(dir, file);
       if (kinds.includes('config')) return this.dropAllSources();
       if (kinds.length > 0) {
@@ -176,7 +177,7 @@ export class AnalysisCache {
       const folder = path.dirname(file);
       const rulesOf = path.basename(folder) === 'rules' && path.basename(path.dirname(folder)) === '.cursor' ? path.dirname(path.dirname(folder)) : undefined;
       for (const key of this.projectContexts.keys()) {
-        const cwd = key && canonical(key);
+        const cwd = key && canonicalPath(key);
         if (cwd === folder || cwd.startsWith(folder + path.sep) || cwd === rulesOf) cwds.add(key);
       }
     }
@@ -259,18 +260,6 @@ function statOf(file: string): fs.Stats | undefined {
   }
 }
 
-/** The real path of `file` (of its folder when the file is gone), else its resolved path. */
-function canonical(file: string): string {
-  try {
-    return fs.realpathSync.native(file);
-  } catch {
-    try {
-      return path.join(fs.realpathSync.native(path.dirname(file)), path.basename(file));
-    } catch {
-      return path.resolve(file);
-    }
-  }
-}
 
 /** Which of the profile's own sources `file` feeds, if any. */
 function profileParts(profileDir: string, file: string): Array<keyof ProfileParts> {

@@ -14,6 +14,7 @@
 // refuse to keep a recording that saw anything change in its last seconds.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import { resolvedRealPath } from '../canonicalPath';
 
 type ReadKind = 'file' | 'list' | 'kind' | 'real';
 
@@ -134,12 +135,7 @@ export function statPath(file: string): fs.Stats | undefined {
 /** `fs.realpathSync.native` (the JavaScript one on Windows), noted with its answer. */
 export function realPath(file: string): string {
   if (recording) note(file, 'real');
-  return resolvedPath(file);
-}
-
-/** One realpath(3) call; on Windows the native call resolves drives and shares differently, so there the JavaScript one. */
-function resolvedPath(file: string): string {
-  return process.platform === 'win32' ? fs.realpathSync(file) : fs.realpathSync.native(file);
+  return resolvedRealPath(file);
 }
 
 function note(file: string, how: ReadKind): void {
@@ -153,7 +149,7 @@ function note(file: string, how: ReadKind): void {
  */
 function sense(file: string, how: ReadKind, seen: Seen, stats?: Map<string, fs.Stats | undefined>): void {
   try {
-    if (how === 'real') return seen.text(resolvedPath(file));
+    if (how === 'real') return seen.text(resolvedRealPath(file));
     let stat = stats?.get(file);
     if (stat === undefined && !stats?.has(file)) {
       stat = fs.statSync(file, { throwIfNoEntry: false });

@@ -2,11 +2,11 @@
 // (drop a middle, block the file, cut a description, ignore the file, …) and how to fix it. The
 // domain layer does the work on text (analyze*Text, discovery with `texts`); this file finds out
 // what the document is to Hermes and turns SourceProblems into LSP diagnostics.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DEFAULT_CONFIG } from '../../hermes/config';
+import { canonicalPath } from '../../hermes/canonicalPath';
 import { frontmatterYamlSpan } from '../../hermes/sources/frontmatter';
 import type { ProfileAnalysis } from '../../hermes/engine/analyzeProfile';
 import { analyzeMemoryText } from '../../hermes/sources/memory';
@@ -107,10 +107,10 @@ export function diagnosticsFollowSessions(model: HermesModel, document: TextDocu
 
 /** A profile file of a watched profile (even one with no session), else a project context file by name. */
 function classify(model: HermesModel, docPath: string): Target | undefined {
-  const file = canonical(docPath);
+  const file = canonicalPath(docPath);
   for (const analysis of model.profiles()) {
     const dir = analysis.profile.dir;
-    const rel = inside(canonical(dir), file);
+    const rel = inside(canonicalPath(dir), file);
     if (rel === undefined) continue;
     // Paths as the profile's analysis spells them, so they match the index's entries.
     const own = path.join(dir, rel);
@@ -143,7 +143,7 @@ function contextProblems(model: HermesModel, file: string, text: string): Source
     for (const session of analysis.report.sessions) {
       if (!session.cwd || session.state === 'ended' || session.state === 'no-prompt') continue;
       if (!reaches.has(session.cwd)) {
-        const cwd = canonical(session.cwd);
+        const cwd = canonicalPath(session.cwd);
         const rel = inside(kind.cwd, cwd);
         reaches.set(session.cwd, rel === undefined || (!upward && rel !== '') ? undefined : cwd);
       }
@@ -244,16 +244,3 @@ function inside(dir: string, child: string): string | undefined {
   return rel;
 }
 
-/** The real path (as discovery and the walkers see it); for a file not on disk, its folder's. */
-function canonical(p: string): string {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    const dir = path.dirname(path.resolve(p));
-    try {
-      return path.join(fs.realpathSync(dir), path.basename(p));
-    } catch {
-      return path.resolve(p);
-    }
-  }
-}

@@ -103,6 +103,16 @@ describe('lsp: diagnostics on the open text', () => {
     assert.match(message(d), /Move these instructions into/);
   });
 
+  it('says the same of a file opened through a link to its folder as of the file itself', () => {
+    // An editor opens the project through a symlink (a checkout under ~/src linked from elsewhere).
+    const link = path.join(dir, 'linked-app');
+    fs.symlinkSync(project.dir, link, 'dir');
+    const text = '# Agents\n\nRun the tests.\n';
+    const direct = diagnose(path.join(project.dir, 'AGENTS.md'), text);
+    assert.ok(direct.length > 0);
+    assert.deepEqual(diagnose(path.join(link, 'AGENTS.md'), text), direct);
+  });
+
   it('marks the middle Hermes drops from a SOUL.md over the cap and says how to keep it', () => {
     const soul = path.join(def.dir, 'SOUL.md');
     // cap 1000: the first 700 and last 200 characters (of the stripped text) stay.

@@ -1,0 +1,22 @@
+// Paths as the lens compares them: the real path discovery and the walkers see (sources/readLog.ts
+// resolves with the same call), so a file reached through a link is the same file everywhere.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** realpath(3) in one call; on Windows the native call resolves drives and shares differently, so there the JavaScript one. */
+export function resolvedRealPath(file: string): string {
+  return process.platform === 'win32' ? fs.realpathSync(file) : fs.realpathSync.native(file);
+}
+
+/** The real path of `file`; for a file not on disk, its folder's real path and its name; else the resolved path. */
+export function canonicalPath(file: string): string {
+  try {
+    return resolvedRealPath(file);
+  } catch {
+    try {
+      return path.join(resolvedRealPath(path.dirname(path.resolve(file))), path.basename(file));
+    } catch {
+      return path.resolve(file);
+    }
+  }
+}

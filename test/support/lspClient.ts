@@ -71,7 +71,12 @@ export class TestLspClient {
     this.settings = settings;
     this.process = spawn(process.execPath, [...SERVER_EXEC_ARGV, ...nodeArgsOf(env), SERVER_BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...env, ...SERVER_ENV } });
     this.process.stderr!.on('data', (chunk) => (this.stderr += String(chunk)));
-    this.connection = createProtocolConnection(new StreamMessageReader(this.process.stdout!), new StreamMessageWriter(this.process.stdin!));
+    const reader = new StreamMessageReader(this.process.stdout!);
+    // The reader warns of a message still incomplete after 10 s with a timer that re-arms itself
+    // and that dispose() leaves running: a server killed in the middle of a message (the protocol
+    // tests kill theirs after each test) held the test process open for good. No warning is needed.
+    reader.partialMessageTimeout = 0;
+    this.connection = createProtocolConnection(reader, new StreamMessageWriter(this.process.stdin!));
     this.connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => (item.section === 'hermesLens' ? this.settings : null)));
     this.connection.onRequest(RegistrationRequest.type, () => undefined);
     this.connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);

@@ -1,10 +1,10 @@
 // The sessions a client holds, as last sent, found by id for the next delta. The client's list
 // keeps the order it was sent in (new sessions at its end), and re-evaluation keeps the sessions'
-// order (newest activity first) but for the few a Hermes write moves: so each session is looked for
-// where its position in the new report says first, shifted as the sessions before it shifted (a
-// Hermes write moves one session to the top: those it passed are one further down), and a map by
-// id is made only when that misses, and kept for the next delta while the list keeps its sessions.
-// A save that changes 2,000 sessions builds no map and scans for no removed ids.
+// order but for the few a Hermes write moves: each session is looked for near its position in the
+// new report first (NearPosition), and a map by id is made only when that misses, and kept for the
+// next delta while the list keeps its sessions. A save that changes 2,000 sessions builds no map
+// and scans for no removed ids.
+import { NearPosition } from '../hermes/engine/nearPosition';
 import type { SessionReport } from '../hermes/engine/types';
 
 export class SentSessions {
@@ -12,8 +12,7 @@ export class SentSessions {
   /** Which sessions sent were found (1), by their index. */
   private readonly found: Uint8Array;
   private foundCount = 0;
-  /** Where the last session found sat in the list sent, relative to its position now. */
-  private shift = 0;
+  private readonly near: NearPosition;
 
   /** `byId`: the index of each session in `sessions`, when a delta before made it for the same list. */
   constructor(
@@ -21,6 +20,7 @@ export class SentSessions {
     byId?: Map<string, number>,
   ) {
     this.found = new Uint8Array(sessions.length);
+    this.near = new NearPosition(sessions);
     this.byId = byId;
   }
 
@@ -31,10 +31,7 @@ export class SentSessions {
 
   /** Where the session `id` sits in the list sent (-1: not there), looked for at `position` (as shifted so far) first; each id is to be asked once. */
   indexOf(id: string, position: number): number {
-    const shift = this.shift;
-    let at = this.at(id, position, shift);
-    if (at < 0) at = this.at(id, position, shift - 1);
-    if (at < 0) at = this.at(id, position, shift + 1);
+    let at = this.near.indexOf(id, position);
     if (at < 0) at = this.map().get(id) ?? -1;
     if (at >= 0 && this.found[at] === 0) {
       this.found[at] = 1;
@@ -51,14 +48,6 @@ export class SentSessions {
   /** Whether the session at `index` of the list sent was found. */
   wasFound(index: number): boolean {
     return this.found[index] === 1;
-  }
-
-  /** The index `position + shift` if the session sent there is `id` (then later lookups start from `shift`); else -1. */
-  private at(id: string, position: number, shift: number): number {
-    const index = position + shift;
-    if (this.sessions[index]?.id !== id) return -1;
-    this.shift = shift;
-    return index;
   }
 
   private map(): Map<string, number> {

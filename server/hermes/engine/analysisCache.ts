@@ -65,8 +65,8 @@ export class AnalysisCache {
   readonly reports = new Map<string, ReusableReport>();
   /**
    * The sessions' reports of the last evaluation in the order of its list of sessions (the same
-   * array while no row changed, keptRead.ts): an evaluation of that list finds each session's
-   * report by position, and its transcript sizes are all still read.
+   * array while no row changed, keptRead.ts): the next evaluation finds each session's report near
+   * its position there (NearPosition), and for the same list its transcript sizes are all still read.
    */
   lastReports: { readonly listed: readonly SessionRecord[]; readonly reports: readonly ReusableReport[] } | undefined;
   /** Bumped by every change of the sources (see ReportWorld). */

@@ -17,6 +17,7 @@ import { AnalysisCache, type PromptReader } from './analysisCache';
 import { judgePrompt, type JudgedPrompt, type Judgement } from './judgement';
 import { readKept, type SessionScan } from './keptRead';
 import { memo } from './memo';
+import { NearPosition } from './nearPosition';
 import { judgingDigest } from './judgingDigest';
 import { PersistedAnalyses, transcriptFingerprint } from './persistedAnalyses';
 import { factsOf, type PromptVerdict } from './promptFacts';
@@ -122,8 +123,8 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const { listed, storedPromptSessions, meta } = db;
     const everything = includeEnded ? listed : undefined;
     // The same list of sessions as the last evaluation (nothing in the database changed: a save of
-    // an instruction file): each report is found by position, and every transcript size is known.
-    const sameList = !everything && cache.lastReports?.listed === listed ? cache.lastReports.reports : undefined;
+    // an instruction file): every transcript size is known.
+    const sameList = !everything && cache.lastReports?.listed === listed;
     if (!sameList) readTranscriptSizes(listed, store, cache, persisted);
     const prompts: PromptReader = {
       text: (key) => store.promptText(key) ?? '',
@@ -136,8 +137,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const reports = everything ? new Map<string, ReusableReport>() : cache.reports;
     const pass = new SessionPass(
       listed,
-      sameList,
-      everything ? undefined : cache.lastReports?.reports,
+      everything ? undefined : cache.lastReports,
       reports,
       { world, profileName: profile.name, everything, now, priceOverrides: options.priceOverrides, prices: new Map(), tools: new Map() },
       { cache, config, sourcesFor, digests, verdicts: new Map() },
@@ -257,17 +257,15 @@ class SessionPass {
   cwdsMoved = false;
   /** Sessions whose report this pass made or changed. */
   changedSessions = 0;
-  /** Where the last session found by lastOf sat in the last evaluation's list, relative to its position now. */
-  private shift = 0;
+  /** Finds each session in the last evaluation's list (lastOf). */
+  private readonly near: NearPosition | undefined;
   // One inputs object for every session: sessionReport copies what it keeps.
   private readonly inputs: Writable<ReportInputs>;
 
   constructor(
     private readonly listed: readonly SessionRecord[],
-    /** The last evaluation's reports by position, when it listed the same sessions. */
-    private readonly sameList: readonly ReusableReport[] | undefined,
-    /** The last evaluation's reports in its order, whatever it listed (none when ended sessions are reported). */
-    private readonly previous: readonly ReusableReport[] | undefined,
+    /** The last evaluation's sessions and their reports, in its order (none when ended sessions are reported). */
+    private readonly previous: AnalysisCache['lastReports'],
     private readonly reports: Map<string, ReusableReport>,
     private readonly context: ReportContext,
     private readonly judging: JudgingContext,
@@ -278,12 +276,13 @@ class SessionPass {
     this.sessions = new Array<SessionReport>(listed.length);
     this.inOrder = new Array<ReusableReport>(listed.length);
     this.inputs = { record: undefined!, config: judging.config, prompt: undefined, transcript: undefined!, judged: NOT_JUDGED, requestedEpoch: 0 };
+    this.near = previous && new NearPosition(previous.listed);
   }
 
   report(i: number): void {
     const record = this.listed[i]!;
     const world = this.context.world;
-    const last = this.sameList ? this.sameList[i] : this.lastOf(i, record.id);
+    const last = this.lastOf(i, record.id);
     if (stillGood(last, world, record, this.context.now) && !(this.recheckInline && this.judging.cache.mustRecheck(record.promptKey))) {
       this.sessions[i] = last.report;
       this.inOrder[i] = last;
@@ -308,26 +307,12 @@ class SessionPass {
   }
 
   /**
-   * The kept report of the session `id`, listed at `i` now: looked for in the last evaluation's
-   * list where the shift of the sessions before it says first. A Hermes write moves its session to
-   * the top and those it passed one place down, so 2,000 lookups by id per write become position
-   * checks; a new session (or another order) falls back to the map.
+   * The kept report of the session `id`, listed at `i` now: by its place in the last evaluation's
+   * list (the same list after a save, nearly the same after a Hermes write), else by id.
    */
   private lastOf(i: number, id: string): ReusableReport | undefined {
-    const previous = this.previous;
-    if (previous) {
-      const at = i + this.shift;
-      if (previous[at]?.inputs.record.id === id) return previous[at];
-      if (previous[at - 1]?.inputs.record.id === id) {
-        this.shift -= 1;
-        return previous[at - 1];
-      }
-      if (previous[at + 1]?.inputs.record.id === id) {
-        this.shift += 1;
-        return previous[at + 1];
-      }
-    }
-    return this.reports.get(id);
+    const at = this.near ? this.near.indexOf(id, i) : -1;
+    return at >= 0 ? this.previous!.reports[at] : this.reports.get(id);
   }
 }
 

@@ -70,23 +70,24 @@ const PART_INDEX_OF_BLOCK = new Map(SOURCE_PARTS.map((part, i) => [BLOCK_OF_PART
 /** Judges `stored` against `sources`, starting from `previous` (the same prompt and cwd, older sources) when given. */
 export function judgePrompt(stored: PromptAnatomy, sources: RenderedSources, cwd: string | undefined, context: JudgeContext, previous?: Judgement): Judgement {
   const base = previous?.stored === stored ? previous : undefined;
-  // Plain loops: a save of SOUL.md re-judges hundreds of prompts, each a few microseconds.
+  // A plain loop: a save of SOUL.md re-judges hundreds of prompts, each a few microseconds.
   const changed: SourcePart[] = [];
-  for (const part of SOURCE_PARTS) if (!base || sources[part] !== base.sources[part]) changed.push(part);
-  if (base && changed.length === 0) return base;
   const byPart: Array<readonly StaleReason[]> = [];
   let sameAsBase = base !== undefined;
   for (let i = 0; i < SOURCE_PARTS.length; i++) {
     const part = SOURCE_PARTS[i]!;
     const kept = base?.byPart[i];
-    let reasons = kept;
-    if (!kept || sources[part] !== base!.sources[part]) {
-      const now = partReasons(part, stored, sources, cwd, context.skillMemo);
-      reasons = kept && sameReasons(kept, now) ? kept : now;
+    if (kept && sources[part] === base!.sources[part]) {
+      byPart.push(kept);
+      continue;
     }
+    changed.push(part);
+    const now = partReasons(part, stored, sources, cwd, context.skillMemo);
+    const reasons = kept && sameReasons(kept, now) ? kept : now;
     if (reasons !== kept) sameAsBase = false;
-    byPart.push(reasons!);
+    byPart.push(reasons);
   }
+  if (base && changed.length === 0) return base;
   // The same reasons keep the same array, so a report that shows them need not be sent again.
   const reasons = sameAsBase ? base!.reasons : byPart.flat();
   const rebuild = (base?.rebuild && remeasured(base, changed, sources, context.model)) ?? (reasons.length > 0 ? measureRebuild(stored, sources, context.model) : undefined);

@@ -333,7 +333,7 @@ describe('reliability: security', function () {
         const r = await spawnCli(argv, {
           cwd: project,
           env,
-          ...(strace ? { wrap: (node: string, args: string[]) => ({ cmd: straceBin, args: ['-f', '-qq', '-e', 'trace=execve,execveat', '-o', trace, node, ...args] }) } : {}),
+          ...(strace ? { wrap: (node: string, args: string[]) => ({ cmd: straceBin, args: ['-f', '-qq', '-s', '4096', '-e', 'trace=execve,execveat', '-o', trace, node, ...args] }) } : {}),
         });
         assert.equal(r.code, 0, `${argv.join(' ')}: ${r.stderr}`);
         if (strace) {

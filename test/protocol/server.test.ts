@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import type { CodeAction, CodeLens, Diagnostic, Hover, MarkupContent, PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
 import type { DemoManifest } from '../../server/demo/demoHome';
 import { adoptRefresh, startSession } from '../../server/demo/hermesWriter';
-import { Commands, type SessionListResult, type StatusParams } from '../../shared/protocol';
+import { Commands, RefreshRequest, type SessionListResult, type StatusParams } from '../../shared/protocol';
 import type { TestLspClient } from '../support/lspClient';
 import { demoServerPerTest } from './support/demoServer';
 
@@ -119,6 +119,19 @@ describe('language server over stdio (bundled dist/server.js)', function () {
     const pendingNow = updated.profiles.find((p) => p.name === 'default')!.sessions.filter((s) => s.state === 'pending').length;
     assert.ok(pendingNow >= staleBySoul.length);
     assert.match(lensAfter[0]!.command!.title, new RegExp(`^${pendingNow} of \\d+ sessions pending refresh`));
+  });
+
+  it('answers a refresh after the list that shows it: the requested session pending, the cleared one without a prompt', async () => {
+    await client.initialize({ isTrusted: true });
+    const list = await client.waitFor<SessionListResult>(SESSION_LIST);
+    const stateIn = (l: SessionListResult | undefined, id: string) => l?.profiles.find((p) => p.name === 'default')?.sessions.find((s) => s.id === id)?.state;
+    const [epochTarget, clearTarget] = list.profiles.find((p) => p.name === 'default')!.sessions.filter((s) => s.state === 'fresh' || s.state === 'stale');
+    assert.ok(epochTarget && clearTarget, 'the demo has two live sessions holding a prompt in profile default');
+    // No waiting for a later notification: what came before the answer must already show the write.
+    await client.connection.sendRequest(RefreshRequest, { profile: 'default', sessionIds: [epochTarget.id] });
+    assert.equal(stateIn(client.currentSessionList, epochTarget.id), 'pending');
+    await client.connection.sendRequest(RefreshRequest, { profile: 'default', sessionIds: [clearTarget.id], strategy: 'clear-prompt' });
+    assert.equal(stateIn(client.currentSessionList, clearTarget.id), 'no-prompt');
   });
 
   it('tells how many sessions a save made stale, even when the file watcher saw the write first', async () => {

@@ -1,16 +1,17 @@
 // Child-process entry that holds a real SQLite write lock, as a busy Hermes writer would:
-// `node hermesLockHolder.js <state.db> <ms>` opens the file, takes BEGIN IMMEDIATE (1 s busy
-// timeout, retried), prints `locked` once it holds the lock, and commits after <ms> or as soon as
-// a line arrives on stdin. It must be another process: SQLite locks are per process, so a lock
+// `node hermesLockHolder.js <state.db> <ms> [sql]` opens the file, takes BEGIN IMMEDIATE (1 s busy
+// timeout, retried), runs <sql> in that transaction when given (what Hermes writes while it holds
+// the lock), prints `locked` once it holds the lock, and commits after <ms> or as soon as a line
+// arrives on stdin. It must be another process: SQLite locks are per process, so a lock
 // taken in the test's own process would not block the test's other connections the same way.
 import { openConnection } from '../hermes/store/connection';
 import { isBusy } from '../hermes/store/transaction';
 
 function main(argv: readonly string[]): void {
-  const [file, msText] = argv;
+  const [file, msText, sql] = argv;
   const ms = Number(msText);
   if (!file || !Number.isFinite(ms) || ms < 0) {
-    process.stderr.write('usage: hermesLockHolder <state.db> <milliseconds>\n');
+    process.stderr.write('usage: hermesLockHolder <state.db> <milliseconds> [sql]\n');
     process.exit(2);
   }
   const db = openConnection(file, { readonly: false, busyTimeoutMs: 1000 });
@@ -22,6 +23,7 @@ function main(argv: readonly string[]): void {
       if (!isBusy(error) || attempt >= 5) throw error;
     }
   }
+  if (sql) db.exec(sql);
   process.stdout.write('locked\n');
   let released = false;
   const release = () => {

@@ -16,12 +16,14 @@ export interface HoldWriteLockOptions {
   readonly script?: string;
   /** How long to wait for the holder to take the lock. */
   readonly startTimeoutMs?: number;
+  /** SQL the holder runs under the lock, committed when it lets go (a Hermes write in progress). */
+  readonly sql?: string;
 }
 
 /** Starts a child process holding BEGIN IMMEDIATE on `dbFile` for `ms`; resolves once it holds it. */
 export function holdWriteLock(dbFile: string, ms: number, options: HoldWriteLockOptions = {}): Promise<WriteLockHold> {
   const script = options.script ?? path.join(__dirname, 'hermesLockHolder.js');
-  const child = spawn(process.execPath, [script, dbFile, String(ms)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script, dbFile, String(ms), ...(options.sql ? [options.sql] : [])], { stdio: ['pipe', 'pipe', 'pipe'] });
   // The holder may already have committed and exited when release() writes to it: that is fine.
   child.stdin.on('error', () => undefined);
   let stderr = '';

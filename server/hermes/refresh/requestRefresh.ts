@@ -67,7 +67,11 @@ export function requestRefresh(request: RefreshRequest): RefreshResult {
         if (!dryRun) tx.clearStoredPrompts(targets ? targets.map((t) => t.id) : 'all');
         return { stored, epoch: undefined };
       }
-      const epoch = nextEpoch(tx.stateMeta(), tx.sessionModelConfigs().map((s) => s.modelConfig));
+      const configs = tx.sessionModelConfigs().map((s) => s.modelConfig);
+      // Stamps read before Hermes' last commit: one written since is an epoch state_meta requested
+      // then or now, so both are counted (an epoch above every stamp is all a request needs).
+      const earlier = tx.earlierStateMeta();
+      const epoch = Math.max(nextEpoch(tx.stateMeta(), configs), earlier ? nextEpoch(earlier, []) : 0);
       if (!dryRun) {
         if (targets) for (const t of targets) tx.setStateMeta(sessionEpochKey(t.id), String(epoch));
         else tx.setStateMeta(PROFILE_EPOCH_KEY, String(epoch));
@@ -170,6 +174,7 @@ function readOnlyTx(store: StateStore): StateWriteTx {
     stateMeta: () => store.stateMeta(),
     setStateMeta: () => undefined,
     sessionModelConfigs: () => store.listSessions({ includeEnded: true }).map((s) => ({ id: s.id, modelConfig: { ...s.modelConfig } })),
+    earlierStateMeta: () => undefined,
     countStoredPromptSessions: () => store.countStoredPromptSessions(),
     clearStoredPrompts: () => 0,
   };

@@ -23,24 +23,33 @@ export interface StateWriteTx {
   setStateMeta(key: string, value: string): void;
   /**
    * `id` and parsed `model_config` of every session that may hold an epoch stamp (to read them).
-   * Sessions whose `model_config` cannot hold one are left out: their stamp is 0.
+   * Sessions whose `model_config` cannot hold one are left out: their stamp is 0. Read just before
+   * the lock; when another connection committed in between, these are that moment's configs and
+   * those of the sessions added since, and `earlierStateMeta` says so.
    */
   sessionModelConfigs(): Array<{ id: string; modelConfig: Record<string, unknown> }>;
+  /**
+   * state_meta as it was when `sessionModelConfigs` were read, when another connection has
+   * committed since (undefined when they are current). A session stamped since took an epoch
+   * requested in state_meta then or now (FACTS §5), so the two together bound every stamp.
+   */
+  earlierStateMeta(): Map<string, string> | undefined;
   /** Number of sessions holding a stored prompt (what Hermes' command reports). */
   countStoredPromptSessions(): number;
   /** The older strategy: NULL both prompt columns (what `repair-prompts` does). */
   clearStoredPrompts(sessionIds: readonly string[] | 'all'): number;
 }
 
-/** Reads ahead of a write transaction are tried this often before the scans run inside the lock. */
-const READ_AHEAD_ATTEMPTS = 8;
-const STALE_READ_AHEAD = new Error('read-ahead outdated');
-
-/** What a write transaction may take from reads made just before it (see writeTransaction). */
+/** What a write transaction may take from the reads made just before it (see writeTransaction). */
 interface ReadAhead {
+  /** PRAGMA data_version of the snapshot these were read in. */
   readonly version: number;
   readonly configs: ReadonlyArray<{ id: string; modelConfig: Record<string, unknown> }>;
-  readonly storedPromptSessions: number | undefined;
+  readonly storedPromptSessions: number;
+  /** state_meta in that snapshot. */
+  readonly meta: Map<string, string>;
+  /** The sessions' largest rowid in that snapshot: rows past it were added since. */
+  readonly lastSession: number;
 }
 
 /** A session as listSessionsSince returns it: its record and a digest of the columns it came from. */
@@ -301,56 +310,32 @@ export class StateStore {
   writeTransaction<T>(work: (tx: StateWriteTx) => T, retry?: Partial<RetryPolicy>): T {
     if (!this.writable) throw new Error('writeTransaction on a read-only StateStore');
     try {
-      // The scans over every session are made before taking the lock, so Hermes does not wait for
-      // them. The stored-prompt count (what Hermes' command prints) is the one read just before the
-      // lock. The epoch stamps are used only when no other connection committed between their read
-      // and the lock (PRAGMA data_version unchanged); else they are read again, and after a few tries
-      // scanned under the lock.
-      const count = this.readCount();
-      for (let attempt = 1; ; attempt++) {
-        const last = attempt >= READ_AHEAD_ATTEMPTS;
-        const early = this.readAhead(count);
-        if (early === 'raced' && !last) continue; // a commit landed during the read: read again
-        const ahead = early === 'raced' ? undefined : early;
-        try {
-          return runImmediate(
-            this.db,
-            () => {
-              const current = ahead !== undefined && this.dataVersion() === ahead.version;
-              // Hermes committed meanwhile: let go of the lock at once (nothing written) and read again.
-              if (!current && ahead !== undefined && !last) throw STALE_READ_AHEAD;
-              return work(this.writeTx(ahead, current));
-            },
-            retry,
-          );
-        } catch (error) {
-          if (error !== STALE_READ_AHEAD) throw error;
-        }
-      }
+      // The scans over every session (the epoch stamps, the stored-prompt count) are made in one
+      // snapshot before taking the lock, so Hermes never waits for them; under the lock only
+      // state_meta and the sessions added since are read (see earlierStateMeta).
+      const ahead = this.readAhead();
+      return runImmediate(this.db, () => work(this.writeTx(ahead, ahead !== undefined && this.dataVersion() === ahead.version)), retry);
     } catch (error) {
       throw translateSqliteError(error, this.file, 'write');
     }
   }
 
-  private readCount(): number | undefined {
+  /** The reads a write transaction takes, in one snapshot; undefined when reading failed. */
+  private readAhead(): ReadAhead | undefined {
+    const db = this.db;
     try {
-      return this.writeTx().countStoredPromptSessions();
+      db.exec('BEGIN');
+      try {
+        const tx = this.writeTx();
+        const storedPromptSessions = tx.countStoredPromptSessions();
+        // After the first read, so it is the snapshot's (a deferred BEGIN takes none until then).
+        const version = this.dataVersion();
+        return { version, storedPromptSessions, configs: tx.sessionModelConfigs(), meta: tx.stateMeta(), lastSession: this.tableMarks().sessions };
+      } finally {
+        db.exec('COMMIT');
+      }
     } catch {
-      return undefined; // counted inside the transaction
-    }
-  }
-
-  /**
-   * The epoch stamps read without the lock, with the data version they belong to; 'raced' when
-   * another connection committed during the read; undefined when reading failed.
-   */
-  private readAhead(storedPromptSessions: number | undefined): ReadAhead | 'raced' | undefined {
-    try {
-      const version = this.dataVersion();
-      const configs = this.writeTx().sessionModelConfigs();
-      return this.dataVersion() === version ? { version, configs, storedPromptSessions } : 'raced';
-    } catch {
-      return undefined; // read again inside the transaction
+      return undefined; // everything is read inside the transaction instead
     }
   }
 
@@ -358,6 +343,11 @@ export class StateStore {
     const db = this.db;
     const schema = this.schema;
     const store = this;
+    // A scan of every session (under the lock only when the read ahead failed): SQLite skips
+    // (without parsing) every config that cannot name the key, i.e. holds neither its literal
+    // name nor a JSON escape.
+    const configsSql = "SELECT id, model_config FROM sessions WHERE (instr(model_config, 'prompt_refresh_epoch') > 0 OR instr(model_config, '\\') > 0)";
+    const configsOf = (rows: Row[]) => rows.map((r) => ({ id: String(r.id), modelConfig: parseModelConfig(r.model_config) }));
     return {
       schema,
       stateMeta: () => stateMetaOf(db),
@@ -365,18 +355,14 @@ export class StateStore {
         db.prepare('INSERT INTO state_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
       },
       sessionModelConfigs() {
-        if (early && current) return early.configs.map((c) => ({ id: c.id, modelConfig: { ...c.modelConfig } }));
         if (!hasColumn(schema, 'sessions', 'model_config')) return [];
-        // Inside the write lock, Hermes waits while this runs: SQLite skips (without parsing) every
-        // config that cannot name the key, i.e. holds neither its literal name nor a JSON escape.
-        const sql = "SELECT id, model_config FROM sessions WHERE instr(model_config, 'prompt_refresh_epoch') > 0 OR instr(model_config, '\\') > 0";
-        return db.prepare(sql).all().map((r) => ({
-          id: String(r.id),
-          modelConfig: parseModelConfig(r.model_config),
-        }));
+        if (!early) return configsOf(db.prepare(configsSql).all());
+        const configs = early.configs.map((c) => ({ id: c.id, modelConfig: { ...c.modelConfig } }));
+        return current ? configs : configs.concat(configsOf(db.prepare(`${configsSql} AND rowid > ?`).all(early.lastSession)));
       },
+      earlierStateMeta: () => (early && !current ? new Map(early.meta) : undefined),
       countStoredPromptSessions() {
-        if (early?.storedPromptSessions !== undefined) return early.storedPromptSessions;
+        if (early) return early.storedPromptSessions;
         return Number(db.prepare(`SELECT COUNT(*) AS n FROM sessions s WHERE ${store.hasPromptSql()}`).get()?.n ?? 0);
       },
       clearStoredPrompts(ids) {

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
+import { holdWriteLock } from '../../../server/demo/writeLock';
 import { promptHash } from '../../../server/demo/sessionRows';
 import type { SessionSpec } from '../../../server/demo/sessionWrite';
 import { HermesError } from '../../../server/hermes/errors';
@@ -86,6 +87,45 @@ describe('engine: recording a refresh request', function () {
     const a = addSession(p, { modelConfig: { prompt_refresh_epoch: 1 } });
     p.setStateMeta(sessionEpochKey(a), '11');
     assert.equal(requestRefresh({ dbFile: p.dbFile, profileName: 'default' }).epoch, 12);
+  });
+
+  describe('while Hermes commits between the lens reading the stamps and taking the lock', () => {
+    // The lock holder writes as Hermes does in that moment: the lens reads every stamp while the
+    // holder's transaction is open (not yet visible), then waits for the lock and gets it only
+    // after the holder's commit.
+    async function refreshDuring(p: ProfileBuilder, hermesSql: string) {
+      const hold = await holdWriteLock(p.dbFile, 700, { sql: hermesSql });
+      const result = requestRefresh({ dbFile: p.dbFile, profileName: 'default' });
+      await hold.done;
+      return result;
+    }
+    const stamp = (id: string, epoch: number) => `UPDATE sessions SET model_config = json_set(COALESCE(model_config, '{}'), '$.prompt_refresh_epoch', ${epoch}) WHERE id = '${id}';`;
+
+    it("Hermes' own refresh raised the epoch and a session took it: the request is one above both", async () => {
+      const { p } = makeProfile();
+      addSession(p, { modelConfig: { prompt_refresh_epoch: 3 } });
+      const b = addSession(p);
+      p.setStateMeta(PROFILE_EPOCH_KEY, '3');
+      const result = await refreshDuring(p, `UPDATE state_meta SET value = '9' WHERE key = '${PROFILE_EPOCH_KEY}'; ${stamp(b, 9)}`);
+      assert.equal(result.epoch, 10);
+      assert.equal(stateMetaOf(p.dbFile)[PROFILE_EPOCH_KEY], '10');
+    });
+
+    it('a session took its own requested epoch and that key was removed: the request still exceeds its stamp', async () => {
+      const { p } = makeProfile();
+      const b = addSession(p);
+      p.setStateMeta(PROFILE_EPOCH_KEY, '2').setStateMeta(sessionEpochKey(b), '4');
+      const result = await refreshDuring(p, `${stamp(b, 4)} DELETE FROM state_meta WHERE key = '${sessionEpochKey(b)}';`);
+      assert.equal(result.epoch, 5, 'the stamp 4 was read from nowhere the lens could see under the lock but the earlier state_meta');
+    });
+
+    it('a session Hermes started meanwhile with a stamp above every key: the request exceeds it', async () => {
+      const { p } = makeProfile();
+      addSession(p, { modelConfig: { prompt_refresh_epoch: 1 } });
+      p.setStateMeta(PROFILE_EPOCH_KEY, '1');
+      const insert = `INSERT INTO sessions (id, source, started_at, model_config) VALUES ('started-meanwhile', 'cli', ${NOW}, '{"prompt_refresh_epoch": 7}');`;
+      assert.equal((await refreshDuring(p, insert)).epoch, 8);
+    });
   });
 
   it('profile-wide on a fresh profile records epoch 1 and changes no session row', () => {

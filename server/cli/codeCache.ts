@@ -29,16 +29,25 @@ const HEADER_BYTES = MAGIC.length + 1 + DIGEST_BYTES;
 const GENERATIONS = 4;
 const FOLDER = 'code-cache';
 
-/** The cache file of `bundle`'s current source for `variant` (the command), and the prefix of its stale siblings. */
-function cacheFileOf(cacheDir: string, source: Buffer, variant: string): { file: string; prefix: string } {
+/**
+ * The cache file of `bundle`'s current source for `variant` (the command), and the prefix of its
+ * stale siblings: earlier builds at the same place. Another copy of the CLI (a global install and
+ * the extension's own, say) has a prefix of its own, so the two do not delete each other's file on
+ * every run.
+ */
+function cacheFileOf(cacheDir: string, bundle: string, source: Buffer, variant: string): { file: string; prefix: string; legacy: RegExp } {
   const runtime = `${process.version}-${process.arch}`;
   const key = createHash('sha256')
     .update(source)
     .update(`\0${runtime}\0${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`)
     .digest('hex')
     .slice(0, 32);
-  const prefix = `cli-${variant}-${runtime}-`;
-  return { file: path.join(cacheDir, FOLDER, `${prefix}${key}.bin`), prefix };
+  const place = createHash('sha256').update(path.resolve(bundle)).digest('hex').slice(0, 8);
+  const shared = `cli-${variant}-${runtime}-`;
+  const prefix = `${shared}${place}-`;
+  // Files named before the place was part of the name (any copy's): replaced like stale siblings.
+  const legacy = new RegExp(`^${shared.replace(/[.]/g, '\\.')}[0-9a-f]{32}\\.bin$`);
+  return { file: path.join(cacheDir, FOLDER, `${prefix}${key}.bin`), prefix, legacy };
 }
 
 /**
@@ -48,11 +57,11 @@ function cacheFileOf(cacheDir: string, source: Buffer, variant: string): { file:
 export function requireWithCodeCache(bundle: string, cacheDir: string | undefined, variant: string): unknown {
   if (!cacheDir) return require(bundle);
   let script: vm.Script;
-  let cache: { file: string; prefix: string };
+  let cache: ReturnType<typeof cacheFileOf>;
   let cached: { data: Buffer; generation: number } | undefined;
   try {
     const bytes = fs.readFileSync(bundle);
-    cache = cacheFileOf(cacheDir, bytes, variant);
+    cache = cacheFileOf(cacheDir, bundle, bytes, variant);
     cached = readCache(cache.file);
     // An ASCII bundle (the minified one) decodes as a plain copy; UTF-8 decoding takes a few ms more.
     const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
@@ -63,7 +72,7 @@ export function requireWithCodeCache(bundle: string, cacheDir: string | undefine
   const generation = !cached || script.cachedDataRejected ? 0 : cached.generation + 1;
   if (generation < GENERATIONS) {
     // After the run, so the functions the command needed are in the cache too.
-    process.once('exit', () => writeCache(script, generation, cache.file, cache.prefix));
+    process.once('exit', () => writeCache(script, generation, cache));
   }
   // The bundle's own errors are its own: not caught here.
   const run = script.runInThisContext() as (exports: unknown, require: NodeRequire, module: unknown, filename: string, dirname: string) => void;
@@ -96,7 +105,7 @@ function ownedAndPrivate(file: string): boolean {
   return stat.uid === process.getuid() && (stat.mode & 0o022) === 0 && !stat.isSymbolicLink();
 }
 
-function writeCache(script: vm.Script, generation: number, file: string, stalePrefix: string): void {
+function writeCache(script: vm.Script, generation: number, { file, prefix, legacy }: ReturnType<typeof cacheFileOf>): void {
   try {
     const dir = path.dirname(file);
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -105,9 +114,10 @@ function writeCache(script: vm.Script, generation: number, file: string, stalePr
     fs.accessSync(dir, fs.constants.W_OK);
     const data = script.createCachedData();
     writeCacheFile(file, Buffer.concat([MAGIC, Buffer.of(generation), createHash('sha256').update(data).digest(), data]));
-    // Caches of earlier builds of this command on this runtime are of no use any more.
+    // Caches of earlier builds of this copy's command on this runtime are of no use any more.
     for (const name of fs.readdirSync(dir)) {
-      if (name.startsWith(stalePrefix) && name.endsWith('.bin') && path.join(dir, name) !== file) fs.rmSync(path.join(dir, name), { force: true });
+      const stale = (name.startsWith(prefix) && name.endsWith('.bin')) || legacy.test(name);
+      if (stale && path.join(dir, name) !== file) fs.rmSync(path.join(dir, name), { force: true });
     }
   } catch {
     // A read-only or full disk: the bundle is compiled again next time.

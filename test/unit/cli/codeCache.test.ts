@@ -46,7 +46,7 @@ describe('cli: the code cache of the CLI bundle', function () {
     const expected = `forty-two ${bundle} false`;
     assert.equal(runThroughCache(bundle, cacheDir), expected);
     const [file] = cacheFiles(cacheDir);
-    assert.match(file ?? '', /^cli-status-v\d+\.\d+\.\d+-\w+-[0-9a-f]{32}\.bin$/);
+    assert.match(file ?? '', /^cli-status-v\d+\.\d+\.\d+-[a-z0-9]+-[0-9a-f]{8}-[0-9a-f]{32}\.bin$/);
     const full = path.join(cacheDir, 'code-cache', file!);
     assert.equal(fs.statSync(full).mode & 0o777, 0o600);
     assert.equal(fs.statSync(path.dirname(full)).mode & 0o777, 0o700);
@@ -72,6 +72,31 @@ describe('cli: the code cache of the CLI bundle', function () {
     // Another command has a cache of its own.
     runThroughCache(bundle, cacheDir, 'diff');
     assert.equal(cacheFiles(cacheDir).length, 2);
+  });
+
+  it('two copies of the CLI (a global install, the extension\'s) keep a cache each, and an old-style name is replaced', () => {
+    const cacheDir = path.join(dir, 'cache');
+    const folder = path.join(cacheDir, 'code-cache');
+    const here = writeBundle(dir, 'same');
+    fs.mkdirSync(path.join(dir, 'elsewhere'));
+    const there = writeBundle(path.join(dir, 'elsewhere'), 'same');
+    runThroughCache(here, cacheDir);
+    const [mine] = cacheFiles(cacheDir);
+    // A file named as builds before the copy's place was in the name: of no use to any copy now.
+    const old = path.join(folder, mine!.replace(/-[0-9a-f]{8}-([0-9a-f]{32}\.bin)$/, '-$1'));
+    fs.copyFileSync(path.join(folder, mine!), old);
+    assert.equal(runThroughCache(there, cacheDir), `same ${there} false`);
+    const theirs = cacheFiles(cacheDir).find((f) => f !== mine && path.join(folder, f) !== old)!;
+    assert.ok(theirs, cacheFiles(cacheDir).join(', '));
+    assert.ok(!fs.existsSync(old), 'the old-style file was removed');
+    for (let round = 0; round < 2; round++) {
+      assert.equal(runThroughCache(here, cacheDir), `same ${here} false`);
+      assert.equal(runThroughCache(there, cacheDir), `same ${there} false`);
+    }
+    assert.deepEqual(cacheFiles(cacheDir), [mine, theirs].sort());
+    // Each copy took its own cache on every later run: neither was deleted by the other.
+    assert.equal(fs.readFileSync(path.join(folder, mine!))[GENERATION_AT], 2);
+    assert.equal(fs.readFileSync(path.join(folder, theirs))[GENERATION_AT], 2);
   });
 
   it('ignores a damaged cache, and one that another user could have written', () => {

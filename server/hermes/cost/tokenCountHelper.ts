@@ -5,7 +5,9 @@
 // Protocol, one JSON line each way: {"texts": string[]} → {"counts": [tokens, sliced (0|1)][]}, or
 // {"error": string} (never text of the request: prompt text stays private).
 import * as readline from 'node:readline';
-import { countWithTokenizer } from './countWithTokenizer';
+import { requireWithCodeCache } from '../../cli/codeCache';
+import { countWithTokenizer, loadTokenizerWith } from './countWithTokenizer';
+import { tokenCacheDir } from './tokenCountStore';
 
 export interface HelperRequest {
   readonly texts: readonly string[];
@@ -23,6 +25,10 @@ function answer(line: string): HelperResponse {
 }
 
 if (require.main === module) {
+  // The helper starts again on the first count after each quiet spell; the tokenizer's compiled
+  // code comes from the code cache (a cache of its own: the CLI's runs with other flags).
+  const cacheDir = tokenCacheDir(process.env);
+  loadTokenizerWith((file) => requireWithCodeCache(file, cacheDir, 'o200k-helper'));
   readline.createInterface({ input: process.stdin, crlfDelay: Infinity }).on('line', (line) => {
     process.stdout.write(JSON.stringify(answer(line)) + '\n');
   });

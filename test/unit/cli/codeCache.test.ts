@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generateDemoHome } from '../../../server/demo/demoHome';
+import { countWithTokenizer } from '../../../server/hermes/cost/countWithTokenizer';
 import { removeDir, tempDir } from '../demo/support';
 import { cliBinary } from './support';
 
@@ -160,7 +161,7 @@ describe('cli: the code cache of the CLI bundle', function () {
       assert.equal(run.status, 0, run.stderr);
       return JSON.parse(run.stdout) as { profiles: Array<{ sessions: Array<{ deltaTokens: number }> }> };
     };
-    const tokenizerCache = () => cacheFiles(cacheDir).filter((f) => f.startsWith('cli-o200k-'));
+    const tokenizerCache = () => cacheFiles(cacheDir).filter((f) => /^cli-o200k-v/.test(f));
     // An empty cache folder: every paragraph is counted, so the tokenizer loads and its code is kept.
     status();
     assert.equal(tokenizerCache().length, 1);
@@ -172,5 +173,26 @@ describe('cli: the code cache of the CLI bundle', function () {
     const after = status();
     assert.equal(fs.readFileSync(file)[GENERATION_AT], 1);
     assert.ok(after.profiles[0]!.sessions.some((s) => s.deltaTokens !== 0));
+  });
+
+  it('the token-count helper of the language server loads the tokenizer through a code cache of its own', () => {
+    const helper = path.join(path.dirname(cliBinary()), 'tokenCountHelper.js');
+    const cacheDir = path.join(dir, 'cache');
+    const texts = ['## Rules\n\nNever guess a path.', 'x'.repeat(1500)];
+    // One start of the helper: a count, then stdin closes as the server closes it after a quiet spell.
+    const count = () => {
+      const run = spawnSync(process.execPath, [helper], { input: JSON.stringify({ texts }) + '\n', encoding: 'utf8', env: { ...process.env, HERMES_LENS_TOKEN_CACHE: cacheDir } });
+      assert.equal(run.status, 0, run.stderr);
+      return JSON.parse(run.stdout) as unknown;
+    };
+    const expected = { counts: texts.map(countWithTokenizer).map((c) => [c.tokens, c.sliced ? 1 : 0]) };
+    assert.deepEqual(count(), expected);
+    const files = cacheFiles(cacheDir).filter((f) => f.startsWith('cli-o200k-helper-'));
+    assert.equal(files.length, 1, cacheFiles(cacheDir).join(', '));
+    const file = path.join(cacheDir, 'code-cache', files[0]!);
+    assert.equal(fs.readFileSync(file)[GENERATION_AT], 0);
+    // The next start takes the kept code (V8 accepted it: the generation moves on), same counts.
+    assert.deepEqual(count(), expected);
+    assert.equal(fs.readFileSync(file)[GENERATION_AT], 1);
   });
 });

@@ -26,7 +26,9 @@ function answer(line: string): HelperResponse {
 
 if (require.main === module) {
   // The helper starts again on the first count after each quiet spell; the tokenizer's compiled
-  // code comes from the code cache (a cache of its own: the CLI's runs with other flags).
+  // code comes from the code cache. A file of its own: the helper runs in the editor's environment
+  // and the CLI in a shell's, and with other NODE_OPTIONS one shared file would be replaced by each
+  // in turn.
   const cacheDir = tokenCacheDir(process.env);
   loadTokenizerWith((file) => requireWithCodeCache(file, cacheDir, 'o200k-helper'));
   readline.createInterface({ input: process.stdin, crlfDelay: Infinity }).on('line', (line) => {

@@ -223,7 +223,9 @@ function missed(r: BenchResults | undefined): string[] {
         'read log). Tried and not taken: stat() in the thread pool while the rows are read (issuing 1,000 asynchronous stats took ' +
         'the main thread 12 ms against 6–9 ms for the same stats done synchronously), V8 flags (`--always-sparkplug`, ' +
         '`--no-lazy-feedback-allocation`: slower; a 16 MB young generation: one scavenge instead of eight, the same wall time), ' +
-        "SQLite's mmap for the row read (3 ms at best, and a truncated file would kill the process with SIGBUS). The CLI now leaves " +
+        "SQLite's mmap for the row read (3 ms at best, 7 ms of the rows query in stop 14's fresh processes, and a truncated file " +
+        'would kill the process with SIGBUS), a young generation grown sixteen-fold at its first scavenge (`--semi-space-growth-' +
+        'factor=16` set at start: two scavenges instead of seven, 80 paired runs without a measurable change). The CLI now leaves ' +
         'without Node\'s teardown once its output is written (about 1%). With 100,000 sessions the floor grows and the ratio falls ' +
         '(see the variant). The ratio is also at its worst when the machine is quiet: the floor speeds up more than the lens when ' +
         'the neighbours rest (pairs of 261/150 ms and 266/165 ms, 1.6–1.75×), so the runs that met it were runs where the floor was ' +
@@ -255,7 +257,9 @@ function missed(r: BenchResults | undefined): string[] {
         'and parsed it, 0.7 ms to apply. In a loaded one the same code gives 15–20 ms. What would close it with margin: fewer ' +
         "scavenges inside a save (the server's 1 MB young generation takes about one per save: 1.3 MB allocated, of it 200 KB " +
         "each prompt's new Judgement and 140 KB growing the patch columns), Judgements updated in place, and the verdict pass " +
-        'per (prompt, cwd) group.',
+        'per (prompt, cwd) group. Tried in stop 14 for the server, three paired runs each, all within the noise: ' +
+        '`--interrupt-budget=16384` (earlier optimization) and `--no-lazy-feedback-allocation`; counting the new SOUL.md text ' +
+        'in the server instead of the helper process would save about 1.5 ms (its tables would add 30 MB to the server).',
   );
   reevalNote(
     'a Hermes write',

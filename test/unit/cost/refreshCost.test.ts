@@ -1,5 +1,6 @@
 // The refresh cost arithmetic of FACTS §6 with numbers worked out by hand.
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
 import type { ModelPrices } from '../../../server/hermes/cost/prices';
 import { estimateRefreshCost, explainRefreshCost, formatUsd } from '../../../server/hermes/cost/refreshCost';
 import { CLAUDE_LIKE_PRICES } from './fixtures';
@@ -12,6 +13,19 @@ function near(actual: number | undefined, expected: number): void {
 }
 
 describe('cost/refreshCost', () => {
+  it('writes amounts of a cent and more as en-US does (two decimals, thousands commas), negative ones too', () => {
+    const enUs = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    assert.equal(formatUsd(1234567.891), '$1,234,567.89');
+    assert.equal(formatUsd(-1000), '-$1,000.00');
+    assert.equal(formatUsd(0.5, true), '≈ $0.50');
+    fc.assert(
+      fc.property(fc.double({ min: 0.01, max: 1e12, noNaN: true }), fc.boolean(), (amount, negative) => {
+        assert.equal(formatUsd(negative ? -amount : amount), `${negative ? '-' : ''}$${enUs.format(amount)}`);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('charges a warm 5-minute cache P × (write − read) + ΔS × write', () => {
     const input = { prefixTokens: 100_000, systemPromptDeltaTokens: 2_000, lastActivityAt: NOW - 60, now: NOW, ttlSeconds: 300, prices: PRICES };
     const cost = estimateRefreshCost(input);

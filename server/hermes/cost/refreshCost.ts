@@ -127,9 +127,23 @@ export function formatUsd(amount: number | undefined, approximate = false): stri
 
 // Cents as en-US writes them (`1,234.57`), without Intl: its first use in a process loads ICU's
 // locale data (10–30 ms of a `hermes-lens status` here) for two decimals and thousands commas.
+// Rounded as Intl rounds: half up on the number's shortest decimal form (0.345 → 0.35, where
+// toFixed's exact binary value gives 0.34).
 function centsText(value: number): string {
-  const [whole, cents] = value.toFixed(2).split('.');
-  return `${groupThousands(whole!)}.${cents}`;
+  const shortest = String(value);
+  if (shortest.includes('e')) return value.toFixed(2); // past 1e21: never an amount of money
+  const [whole, fraction = ''] = shortest.split('.');
+  const digits = whole! + (fraction + '00').slice(0, 2);
+  const cents = (fraction[2] ?? '0') >= '5' ? incremented(digits) : digits;
+  return `${groupThousands(cents.slice(0, -2).replace(/^0+(?=\d)/, '') || '0')}.${cents.slice(-2)}`;
+}
+
+/** A decimal digit string plus one: `0999` → `1000`, `99` → `100`. */
+function incremented(digits: string): string {
+  let i = digits.length - 1;
+  while (i >= 0 && digits[i] === '9') i--;
+  const zeros = '0'.repeat(digits.length - i - 1);
+  return i < 0 ? `1${zeros}` : `${digits.slice(0, i)}${Number(digits[i]) + 1}${zeros}`;
 }
 
 /** `1234567` → `1,234,567` (a leading minus sign stays where it is). */

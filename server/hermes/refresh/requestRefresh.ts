@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HermesError } from '../errors';
 import type { SessionRecord } from '../model';
-import { StateStore, type StateWriteTx } from '../store/stateStore';
+import { StateStore, type ReadAheadNeeds, type StateWriteTx } from '../store/stateStore';
 import type { RetryPolicy } from '../store/transaction';
 import { compactionTip } from './compactionTip';
 import { nextEpoch, PROFILE_EPOCH_KEY, sessionEpochKey } from './epochs';
@@ -61,10 +61,11 @@ export function requestRefresh(request: RefreshRequest): RefreshResult {
         request.dbFile,
       );
     }
+    const ids = targets?.map((t) => t.id);
     const apply = (tx: StateWriteTx) => {
-      const stored = targets ? targets.filter((t) => store.storedPrompt(t.id) !== undefined).length : tx.countStoredPromptSessions();
+      const stored = tx.countStoredPromptSessions(ids);
       if (strategy === 'clear-prompt') {
-        if (!dryRun) tx.clearStoredPrompts(targets ? targets.map((t) => t.id) : 'all');
+        if (!dryRun) tx.clearStoredPrompts(ids ?? 'all');
         return { stored, epoch: undefined };
       }
       const configs = tx.sessionModelConfigs().map((s) => s.modelConfig);
@@ -73,26 +74,27 @@ export function requestRefresh(request: RefreshRequest): RefreshResult {
       const earlier = tx.earlierStateMeta();
       const epoch = Math.max(nextEpoch(tx.stateMeta(), configs), earlier ? nextEpoch(earlier, []) : 0);
       if (!dryRun) {
-        if (targets) for (const t of targets) tx.setStateMeta(sessionEpochKey(t.id), String(epoch));
+        if (ids) for (const id of ids) tx.setStateMeta(sessionEpochKey(id), String(epoch));
         else tx.setStateMeta(PROFILE_EPOCH_KEY, String(epoch));
       }
       return { stored, epoch };
     };
-    // A dry run reads the same figures without taking the write lock.
-    const { stored, epoch } = dryRun ? apply(readOnlyTx(store)) : store.writeTransaction(apply, request.retry);
-    const ids = targets?.map((t) => t.id) ?? [];
+    // The count is of the targets (a few rows) or of the whole profile; only an epoch reads the
+    // stamps. A dry run reads the same figures without taking the write lock.
+    const needs: ReadAheadNeeds = { storedPromptsOf: ids ?? 'all', epochStamps: strategy === 'epoch' };
+    const { stored, epoch } = dryRun ? apply(readOnlyTx(store)) : store.writeTransaction(apply, request.retry, needs);
     const redirected = new Map<string, string>();
     named?.forEach((id, i) => targets![i]!.id !== id && redirected.set(id, targets![i]!.id));
     return {
       profile: request.profileName,
       scope: targets ? 'session' : 'profile',
-      sessionIds: ids,
+      sessionIds: ids ?? [],
       redirected,
       epoch,
       storedPromptSessions: stored,
       strategy,
       dryRun,
-      lines: hermesStyleLines(targets ? ids : undefined, stored, strategy, dryRun),
+      lines: hermesStyleLines(ids, stored, strategy, dryRun),
     };
   } finally {
     store.close();
@@ -175,7 +177,7 @@ function readOnlyTx(store: StateStore): StateWriteTx {
     setStateMeta: () => undefined,
     sessionModelConfigs: () => store.listSessions({ includeEnded: true }).map((s) => ({ id: s.id, modelConfig: { ...s.modelConfig } })),
     earlierStateMeta: () => undefined,
-    countStoredPromptSessions: () => store.countStoredPromptSessions(),
+    countStoredPromptSessions: (among) => store.countStoredPromptSessions(among),
     clearStoredPrompts: () => 0,
   };
 }

@@ -34,18 +34,36 @@ export interface StateWriteTx {
    * requested in state_meta then or now (FACTS §5), so the two together bound every stamp.
    */
   earlierStateMeta(): Map<string, string> | undefined;
-  /** Number of sessions holding a stored prompt (what Hermes' command reports). */
-  countStoredPromptSessions(): number;
+  /**
+   * Number of sessions holding a stored prompt (what Hermes' command reports), among `among` (each
+   * counted once) or in the whole profile.
+   */
+  countStoredPromptSessions(among?: readonly string[]): number;
   /** The older strategy: NULL both prompt columns (what `repair-prompts` does). */
   clearStoredPrompts(sessionIds: readonly string[] | 'all'): number;
 }
+
+/**
+ * The scans over every session a write transaction's work will ask for, made before the lock is
+ * taken (see writeTransaction). Each takes tens of milliseconds on 20,000 sessions; one not read
+ * ahead runs under the lock if the work asks for it all the same.
+ */
+export interface ReadAheadNeeds {
+  /** The `among` the work passes to `countStoredPromptSessions` ('all' for none), if it counts. */
+  readonly storedPromptsOf: 'all' | readonly string[] | undefined;
+  /** `sessionModelConfigs` (an epoch request exceeds every stamp). */
+  readonly epochStamps: boolean;
+}
+
+const READ_ALL_AHEAD: ReadAheadNeeds = { storedPromptsOf: 'all', epochStamps: true };
 
 /** What a write transaction may take from the reads made just before it (see writeTransaction). */
 interface ReadAhead {
   /** PRAGMA data_version of the snapshot these were read in. */
   readonly version: number;
-  readonly configs: ReadonlyArray<{ id: string; modelConfig: Record<string, unknown> }>;
-  readonly storedPromptSessions: number;
+  readonly configs: ReadonlyArray<{ id: string; modelConfig: Record<string, unknown> }> | undefined;
+  /** The stored-prompt count, with the sessions it was taken among. */
+  readonly stored: { readonly among: 'all' | readonly string[]; readonly count: number } | undefined;
   /** state_meta in that snapshot. */
   readonly meta: Map<string, string>;
   /** The sessions' largest rowid in that snapshot: rows past it were added since. */
@@ -307,13 +325,13 @@ export class StateStore {
    * Runs `work` in one BEGIN IMMEDIATE transaction with Hermes' writer discipline: 1 s busy
    * timeout, jittered retries, then a clear `db-locked` error with nothing written.
    */
-  writeTransaction<T>(work: (tx: StateWriteTx) => T, retry?: Partial<RetryPolicy>): T {
+  writeTransaction<T>(work: (tx: StateWriteTx) => T, retry?: Partial<RetryPolicy>, needs: ReadAheadNeeds = READ_ALL_AHEAD): T {
     if (!this.writable) throw new Error('writeTransaction on a read-only StateStore');
     try {
       // The scans over every session (the epoch stamps, the stored-prompt count) are made in one
       // snapshot before taking the lock, so Hermes never waits for them; under the lock only
       // state_meta and the sessions added since are read (see earlierStateMeta).
-      const ahead = this.readAhead();
+      const ahead = this.readAhead(needs);
       return runImmediate(this.db, () => work(this.writeTx(ahead, ahead !== undefined && this.dataVersion() === ahead.version)), retry);
     } catch (error) {
       throw translateSqliteError(error, this.file, 'write');
@@ -321,16 +339,19 @@ export class StateStore {
   }
 
   /** The reads a write transaction takes, in one snapshot; undefined when reading failed. */
-  private readAhead(): ReadAhead | undefined {
+  private readAhead(needs: ReadAheadNeeds): ReadAhead | undefined {
     const db = this.db;
     try {
       db.exec('BEGIN');
       try {
         const tx = this.writeTx();
-        const storedPromptSessions = tx.countStoredPromptSessions();
+        const meta = tx.stateMeta();
         // After the first read, so it is the snapshot's (a deferred BEGIN takes none until then).
         const version = this.dataVersion();
-        return { version, storedPromptSessions, configs: tx.sessionModelConfigs(), meta: tx.stateMeta(), lastSession: this.tableMarks().sessions };
+        const among = needs.storedPromptsOf;
+        const stored = among === undefined ? undefined : { among, count: tx.countStoredPromptSessions(among === 'all' ? undefined : among) };
+        const configs = needs.epochStamps ? tx.sessionModelConfigs() : undefined;
+        return { version, stored, configs, meta, lastSession: this.tableMarks().sessions };
       } finally {
         db.exec('COMMIT');
       }
@@ -356,14 +377,16 @@ export class StateStore {
       },
       sessionModelConfigs() {
         if (!hasColumn(schema, 'sessions', 'model_config')) return [];
-        if (!early) return configsOf(db.prepare(configsSql).all());
+        if (!early?.configs) return configsOf(db.prepare(configsSql).all());
         const configs = early.configs.map((c) => ({ id: c.id, modelConfig: { ...c.modelConfig } }));
         return current ? configs : configs.concat(configsOf(db.prepare(`${configsSql} AND rowid > ?`).all(early.lastSession)));
       },
       earlierStateMeta: () => (early && !current ? new Map(early.meta) : undefined),
-      countStoredPromptSessions() {
-        if (early) return early.storedPromptSessions;
-        return Number(db.prepare(`SELECT COUNT(*) AS n FROM sessions s WHERE ${store.hasPromptSql()}`).get()?.n ?? 0);
+      countStoredPromptSessions(among) {
+        if (early?.stored && early.stored.among === (among ?? 'all')) return early.stored.count;
+        if (!among) return Number(db.prepare(`SELECT COUNT(*) AS n FROM sessions s WHERE ${store.hasPromptSql()}`).get()?.n ?? 0);
+        const sql = `SELECT COUNT(*) AS n FROM sessions s WHERE s.id IN (SELECT value FROM json_each(?)) AND ${store.hasPromptSql()}`;
+        return Number(db.prepare(sql).get(JSON.stringify(among))?.n ?? 0);
       },
       clearStoredPrompts(ids) {
         const sets = ['system_prompt', 'system_prompt_hash'].filter((c) => hasColumn(schema, 'sessions', c)).map((c) => `${c} = NULL`);
@@ -375,8 +398,8 @@ export class StateStore {
     };
   }
 
-  countStoredPromptSessions(): number {
-    return this.read(() => this.writeTx().countStoredPromptSessions());
+  countStoredPromptSessions(among?: readonly string[]): number {
+    return this.read(() => this.writeTx().countStoredPromptSessions(among));
   }
 
   private promptJoinSql(): string {

@@ -158,6 +158,22 @@ describe('engine: recording a refresh request', function () {
     assert.ok(result.lines[1] && result.lines[1].length > 0, 'and the line after it');
   });
 
+  it('named sessions: storedPromptSessions counts those of them holding a prompt (by hash, inline), each once', () => {
+    const { p } = makeProfile();
+    const byHash = addSession(p, { promptText: 'Shared prompt.', promptFromCurrentFiles: false });
+    const inline = addSession(p, { promptText: 'An unmigrated inline prompt.', promptFromCurrentFiles: false, layout: 'v24' });
+    const none = addSession(p, { promptFromCurrentFiles: false });
+    addSession(p, { promptText: 'Shared prompt.', promptFromCurrentFiles: false }); // not named
+    const { parent, tip } = chain(p); // the parent is redirected to its tip: named twice, counted once
+    for (const strategy of ['epoch', 'clear-prompt'] as const) {
+      const result = requestRefresh({ dbFile: p.dbFile, profileName: 'default', sessionIds: [byHash, inline, none, parent, tip], strategy, dryRun: true });
+      assert.equal(result.storedPromptSessions, 3, strategy);
+      assert.equal(result.lines[0], `Would request a system prompt refresh for 5 sessions (3 session(s) with a stored prompt).`);
+    }
+    const written = requestRefresh({ dbFile: p.dbFile, profileName: 'default', sessionIds: [byHash, none, parent] });
+    assert.equal(written.storedPromptSessions, 2);
+  });
+
   it('--session on the ended parent of a compaction chain targets the tip: key prompt_refresh_epoch:<tip>', () => {
     const { p } = makeProfile();
     const { parent, tip, branch } = chain(p);

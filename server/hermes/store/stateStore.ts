@@ -369,11 +369,14 @@ export class StateStore {
     // name nor a JSON escape.
     const configsSql = "SELECT id, model_config FROM sessions WHERE (instr(model_config, 'prompt_refresh_epoch') > 0 OR instr(model_config, '\\') > 0)";
     const configsOf = (rows: Row[]) => rows.map((r) => ({ id: String(r.id), modelConfig: parseModelConfig(r.model_config) }));
+    let upsertMeta: SqliteStatement | undefined;
     return {
       schema,
       stateMeta: () => stateMetaOf(db),
       setStateMeta(key, value) {
-        db.prepare('INSERT INTO state_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+        // Prepared once: a refresh of every stale session sets a key for each, under the lock.
+        upsertMeta ??= db.prepare('INSERT INTO state_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+        upsertMeta.run(key, value);
       },
       sessionModelConfigs() {
         if (!hasColumn(schema, 'sessions', 'model_config')) return [];

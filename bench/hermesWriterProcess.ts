@@ -4,10 +4,12 @@
 //
 //   {"cmd":"append","session":"<id>","now":<epoch s>}    one turn through hermesWriter.appendMessages
 //                                                        → {"ok":true,"committedAt":<epoch ms>}
-//   {"cmd":"loop","sessions":[…],"ms":20000,"intervalMs":25,"seed":1}
-//       appends turns to random sessions for `ms`, one transaction per turn on one open connection
+//   {"cmd":"loop","sessions":[…],"turns":800,"intervalMs":25,"seed":1}
+//       appends `turns` turns to random sessions, one transaction per turn on one open connection
 //       (as a running Hermes keeps its connection), timing each from BEGIN to COMMIT, busy waits and
-//       retries included → {"ok":true,"latenciesMs":[…],"failures":n}
+//       retries included → {"ok":true,"latenciesMs":[…],"failures":n}. A count of turns, not a
+//       duration: two loops with the same seed write the same turns (the same WAL growth, so the
+//       same checkpoints) and give the same number of samples, whose p99s then compare rank for rank.
 //   {"cmd":"exit"}
 //
 // Times are epoch milliseconds from performance.timeOrigin + performance.now(), comparable with the
@@ -26,7 +28,7 @@ import { runImmediate } from '../server/hermes/store/transaction';
 
 type Command =
   | { cmd: 'append'; session: string; now?: number }
-  | { cmd: 'loop'; sessions: string[]; ms: number; intervalMs: number; seed?: number }
+  | { cmd: 'loop'; sessions: string[]; turns: number; intervalMs: number; seed?: number }
   | { cmd: 'exit' };
 
 export function epochMs(): number {
@@ -60,15 +62,14 @@ function main(dbFile: string): void {
   lines.on('close', () => process.exit(0));
 }
 
-/** Turns for `ms`, about every `intervalMs` (±50% jitter). */
+/** `turns` turns, about every `intervalMs` (±50% jitter). */
 function loop(dbFile: string, command: Extract<Command, { cmd: 'loop' }>): { latenciesMs: number[]; failures: number } {
   const rng = createRng(command.seed ?? 1);
   const db = openHermesWriter(dbFile);
   const latenciesMs: number[] = [];
   let failures = 0;
   try {
-    const end = epochMs() + command.ms;
-    while (epochMs() < end) {
+    for (let turn = 0; turn < command.turns; turn++) {
       const session = rng.pick(command.sessions);
       const started = epochMs();
       try {

@@ -345,13 +345,16 @@ export class StateStore {
       db.exec('BEGIN');
       try {
         const tx = this.writeTx();
-        const meta = tx.stateMeta();
-        // After the first read, so it is the snapshot's (a deferred BEGIN takes none until then).
+        // The first read starts the snapshot (a deferred BEGIN takes none until then); the version
+        // after it is the snapshot's.
+        const lastSession = this.tableMarks().sessions;
+        // (An older build without state_meta takes a clear-prompt request: its scans still go ahead.)
+        const meta = this.hasStateMeta ? tx.stateMeta() : new Map<string, string>();
         const version = this.dataVersion();
         const among = needs.storedPromptsOf;
         const stored = among === undefined ? undefined : { among, count: tx.countStoredPromptSessions(among === 'all' ? undefined : among) };
         const configs = needs.epochStamps ? tx.sessionModelConfigs() : undefined;
-        return { version, stored, configs, meta, lastSession: this.tableMarks().sessions };
+        return { version, stored, configs, meta, lastSession };
       } finally {
         db.exec('COMMIT');
       }

@@ -65,6 +65,14 @@ describe('engine: staleness of stored prompts', function () {
 
   const brief = (s: SessionReport) => s.reasons.map((r) => ({ source: r.source, path: r.path, change: r.change }));
 
+  /** The session's report, checked to be stale for SOUL.md alone: soul / SOUL.md / changed. */
+  function staleBySoul(home: HomeBuilder, id: string, soul: string): SessionReport {
+    const s = sessions(home).get(id)!;
+    assert.equal(s.state, 'stale');
+    assert.deepEqual(brief(s), [{ source: 'soul', path: soul, change: 'changed' }]);
+    return s;
+  }
+
   it('a session built from today\'s files is fresh, with no reasons', () => {
     const { home, p, cwd } = makeHome();
     const id = addSession(p, { cwd: cwd.atlasApi });
@@ -77,9 +85,7 @@ describe('engine: staleness of stored prompts', function () {
     const { home, p, files } = makeHome();
     const id = addSession(p);
     p.writeSoul('You are Kit, a careful assistant for the Atlas and Beacon teams.\n');
-    const s = sessions(home).get(id)!;
-    assert.equal(s.state, 'stale');
-    assert.deepEqual(brief(s), [{ source: 'soul', path: files.soul, change: 'changed' }]);
+    const s = staleBySoul(home, id, files.soul);
     assert.ok(s.reasons[0]!.detail.length > 0);
   });
 
@@ -90,9 +96,7 @@ describe('engine: staleness of stored prompts', function () {
     assert.equal(sessions(home).get(id)!.state, 'fresh');
     // What is left opens the stored prompt, followed by a blank line: it must not pass for the whole identity.
     p.writeSoul('You are Kit, a careful assistant for the Atlas team.\n');
-    const s = sessions(home).get(id)!;
-    assert.equal(s.state, 'stale');
-    assert.deepEqual(brief(s), [{ source: 'soul', path: files.soul, change: 'changed' }]);
+    const s = staleBySoul(home, id, files.soul);
     assert.ok(s.deltaTokens < 0, `ΔS ${s.deltaTokens}: the rebuilt prompt loses the paragraph`);
   });
 
@@ -290,9 +294,7 @@ describe('engine: staleness of stored prompts', function () {
       const id = addSession(p);
       assert.equal(sessions(home).get(id)!.state, 'fresh');
       p.writeSoul('You are Kit, edited.\n');
-      const s = sessions(home).get(id)!;
-      assert.equal(s.state, 'stale');
-      assert.deepEqual(brief(s), [{ source: 'soul', path: files.soul, change: 'changed' }]);
+      staleBySoul(home, id, files.soul);
     });
 
     it('v24: a skill body edit stays fresh, a description edit is stale', () => {

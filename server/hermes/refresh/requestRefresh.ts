@@ -62,10 +62,11 @@ export function requestRefresh(request: RefreshRequest): RefreshResult {
       );
     }
     const ids = targets?.map((t) => t.id);
+    const scope = ids ?? 'all';
     const apply = (tx: StateWriteTx) => {
-      const stored = tx.countStoredPromptSessions(ids);
+      const stored = tx.countStoredPromptSessions(scope);
       if (strategy === 'clear-prompt') {
-        if (!dryRun) tx.clearStoredPrompts(ids ?? 'all');
+        if (!dryRun) tx.clearStoredPrompts(scope);
         return { stored, epoch: undefined };
       }
       const configs = tx.sessionModelConfigs().map((s) => s.modelConfig);
@@ -81,7 +82,7 @@ export function requestRefresh(request: RefreshRequest): RefreshResult {
     };
     // The count is of the targets (a few rows) or of the whole profile; only an epoch reads the
     // stamps. A dry run reads the same figures without taking the write lock.
-    const needs: ReadAheadNeeds = { storedPromptsOf: ids ?? 'all', epochStamps: strategy === 'epoch' };
+    const needs: ReadAheadNeeds = { storedPromptsOf: scope, epochStamps: strategy === 'epoch' };
     const { stored, epoch } = dryRun ? apply(readOnlyTx(store)) : store.writeTransaction(apply, request.retry, needs);
     const redirected = new Map<string, string>();
     named?.forEach((id, i) => targets![i]!.id !== id && redirected.set(id, targets![i]!.id));

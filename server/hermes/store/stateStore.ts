@@ -35,10 +35,10 @@ export interface StateWriteTx {
    */
   earlierStateMeta(): Map<string, string> | undefined;
   /**
-   * Number of sessions holding a stored prompt (what Hermes' command reports), among `among` (each
-   * counted once) or in the whole profile.
+   * Number of sessions holding a stored prompt (what Hermes' command reports), among these
+   * sessions (each counted once) or in the whole profile.
    */
-  countStoredPromptSessions(among?: readonly string[]): number;
+  countStoredPromptSessions(among?: readonly string[] | 'all'): number;
   /** The older strategy: NULL both prompt columns (what `repair-prompts` does). */
   clearStoredPrompts(sessionIds: readonly string[] | 'all'): number;
 }
@@ -49,8 +49,8 @@ export interface StateWriteTx {
  * ahead runs under the lock if the work asks for it all the same.
  */
 export interface ReadAheadNeeds {
-  /** The `among` the work passes to `countStoredPromptSessions` ('all' for none), if it counts. */
-  readonly storedPromptsOf: 'all' | readonly string[] | undefined;
+  /** The `among` the work passes to `countStoredPromptSessions`, if it counts. */
+  readonly storedPromptsOf: readonly string[] | 'all' | undefined;
   /** `sessionModelConfigs` (an epoch request exceeds every stamp). */
   readonly epochStamps: boolean;
 }
@@ -63,7 +63,7 @@ interface ReadAhead {
   readonly version: number;
   readonly configs: ReadonlyArray<{ id: string; modelConfig: Record<string, unknown> }> | undefined;
   /** The stored-prompt count, with the sessions it was taken among. */
-  readonly stored: { readonly among: 'all' | readonly string[]; readonly count: number } | undefined;
+  readonly stored: { readonly among: readonly string[] | 'all'; readonly count: number } | undefined;
   /** state_meta in that snapshot. */
   readonly meta: Map<string, string>;
   /** The sessions' largest rowid in that snapshot: rows past it were added since. */
@@ -317,8 +317,7 @@ export class StateStore {
 
   /** Every `state_meta` row (empty when the table is missing). */
   stateMeta(): Map<string, string> {
-    if (!this.hasStateMeta) return new Map();
-    return this.read(() => stateMetaOf(this.db));
+    return this.read(() => this.writeTx().stateMeta());
   }
 
   /**
@@ -348,11 +347,10 @@ export class StateStore {
         // The first read starts the snapshot (a deferred BEGIN takes none until then); the version
         // after it is the snapshot's.
         const lastSession = this.tableMarks().sessions;
-        // (An older build without state_meta takes a clear-prompt request: its scans still go ahead.)
-        const meta = this.hasStateMeta ? tx.stateMeta() : new Map<string, string>();
+        const meta = tx.stateMeta();
         const version = this.dataVersion();
         const among = needs.storedPromptsOf;
-        const stored = among === undefined ? undefined : { among, count: tx.countStoredPromptSessions(among === 'all' ? undefined : among) };
+        const stored = among === undefined ? undefined : { among, count: tx.countStoredPromptSessions(among) };
         const configs = needs.epochStamps ? tx.sessionModelConfigs() : undefined;
         return { version, stored, configs, meta, lastSession };
       } finally {
@@ -375,7 +373,8 @@ export class StateStore {
     let upsertMeta: SqliteStatement | undefined;
     return {
       schema,
-      stateMeta: () => stateMetaOf(db),
+      // An older build without state_meta still takes a clear-prompt request.
+      stateMeta: () => (store.hasStateMeta ? stateMetaOf(db) : new Map()),
       setStateMeta(key, value) {
         // Prepared once: a refresh of every stale session sets a key for each, under the lock.
         upsertMeta ??= db.prepare('INSERT INTO state_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
@@ -388,9 +387,9 @@ export class StateStore {
         return current ? configs : configs.concat(configsOf(db.prepare(`${configsSql} AND rowid > ?`).all(early.lastSession)));
       },
       earlierStateMeta: () => (early && !current ? new Map(early.meta) : undefined),
-      countStoredPromptSessions(among) {
-        if (early?.stored && early.stored.among === (among ?? 'all')) return early.stored.count;
-        if (!among) return Number(db.prepare(`SELECT COUNT(*) AS n FROM sessions s WHERE ${store.hasPromptSql()}`).get()?.n ?? 0);
+      countStoredPromptSessions(among = 'all') {
+        if (early?.stored?.among === among) return early.stored.count;
+        if (among === 'all') return Number(db.prepare(`SELECT COUNT(*) AS n FROM sessions s WHERE ${store.hasPromptSql()}`).get()?.n ?? 0);
         const sql = `SELECT COUNT(*) AS n FROM sessions s WHERE s.id IN (SELECT value FROM json_each(?)) AND ${store.hasPromptSql()}`;
         return Number(db.prepare(sql).get(JSON.stringify(among))?.n ?? 0);
       },
@@ -404,7 +403,7 @@ export class StateStore {
     };
   }
 
-  countStoredPromptSessions(among?: readonly string[]): number {
+  countStoredPromptSessions(among: readonly string[] | 'all' = 'all'): number {
     return this.read(() => this.writeTx().countStoredPromptSessions(among));
   }
 

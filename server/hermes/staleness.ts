@@ -83,9 +83,8 @@ function soulReasons(stored: PromptAnatomy, { soul }: RenderedSources): readonly
  * counting the guidance paragraphs: those are what ends an identity (hintIsIdentity looks for them).
  */
 function firstBlockAfterIdentity(stored: PromptAnatomy): number {
-  let first = stored.text.length;
-  for (const block of stored.blocks) if (block.kind !== 'identity' && block.kind !== 'guidance' && block.start < first) first = block.start;
-  return first;
+  // Blocks are in the order of the text.
+  return stored.blocks.find((b) => b.kind !== 'identity' && b.kind !== 'guidance')?.start ?? stored.text.length;
 }
 
 const NO_REASONS: readonly StaleReason[] = [];

@@ -260,7 +260,6 @@ function statOf(file: string): fs.Stats | undefined {
   }
 }
 
-
 /** Which of the profile's own sources `file` feeds, if any. */
 function profileParts(profileDir: string, file: string): Array<keyof ProfileParts> {
   const dir = path.resolve(profileDir);

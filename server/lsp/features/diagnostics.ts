@@ -243,4 +243,3 @@ function inside(dir: string, child: string): string | undefined {
   if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
   return rel;
 }
-

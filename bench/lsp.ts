@@ -21,12 +21,12 @@ export interface LspPlan {
   readonly reevalRuns: number;
   /** Hover and no-op requests timed (each). */
   readonly hoverRuns: number;
-  /** About how long the writer runs in all, without refresh requests and again with them (in turns: this over writerIntervalMs). */
-  readonly writerPhaseMs: number;
-  /** The two conditions alternate this many times (each round runs each for writerPhaseMs / rounds). */
+  /** Turns the writer commits without refresh requests, and as many again with them. */
+  readonly writerTurns: number;
+  /** The two conditions alternate this many times (each round writes writerTurns / rounds of each). */
   readonly writerRounds: number;
   readonly writerIntervalMs: number;
-  /** Pause between refresh requests in the second phase. */
+  /** Pause between refresh requests while the writer writes with them. */
   readonly refreshGapMs: number;
 }
 
@@ -205,12 +205,13 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
     const refreshAll: number[] = [];
     const refreshSession: number[] = [];
     const refreshProfile: number[] = [];
-    const roundMs = plan.writerPhaseMs / plan.writerRounds;
-    const turns = Math.max(1, Math.round(roundMs / plan.writerIntervalMs));
+    const turns = Math.max(1, Math.round(plan.writerTurns / plan.writerRounds));
+    // Room for a loaded machine: three times the turns' planned pace.
+    const roundTimeoutMs = 3 * turns * plan.writerIntervalMs + 60_000;
     let request = 0;
     for (let round = 0; round < plan.writerRounds; round++) {
       const alone = writer.request<Loop>({ cmd: 'loop', sessions, turns, intervalMs: plan.writerIntervalMs, seed: 1 + round });
-      add(without, await within(alone, 3 * roundMs + 60_000, 'the writer alone'));
+      add(without, await within(alone, roundTimeoutMs, 'the writer alone'));
       if (round === 0) rssByPhase.writerAlone = readRss(pid).peakMb;
       const loopDone = writer.request<Loop>({ cmd: 'loop', sessions, turns, intervalMs: plan.writerIntervalMs, seed: 1 + round });
       let writing = true;
@@ -226,7 +227,7 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
         (profileScope ? refreshProfile : refreshSession).push(dt);
         await sleep(plan.refreshGapMs);
       }
-      add(withRefreshes, await within(loopDone, 3 * roundMs + 60_000, 'the writer with refreshes'));
+      add(withRefreshes, await within(loopDone, roundTimeoutMs, 'the writer with refreshes'));
     }
     const writerWithout = writerSummary(without);
     const writerWith = writerSummary(withRefreshes);

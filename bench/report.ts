@@ -173,7 +173,7 @@ function resultSection(title: string, r: BenchResults): string[] {
     `- refresh requests while Hermes writes: p50 ${r.lsp.refresh.latency.p50} ms, p95 ${r.lsp.refresh.latency.p95} ms over ${r.lsp.refresh.latency.n} requests (one session: p95 ${r.lsp.refresh.sessionScope.p95} ms; whole profile: p95 ${r.lsp.refresh.profileScope.p95} ms); writer p50 ${r.lsp.refresh.writerWithout.p50} → ${r.lsp.refresh.writerWith.p50} ms, max ${r.lsp.refresh.writerWithout.max} → ${r.lsp.refresh.writerWith.max} ms over ${r.lsp.refresh.writerWithout.n} / ${r.lsp.refresh.writerWith.n} transactions, ${r.lsp.refresh.writerWith.failures} failed;`,
     `- server peak RSS by phase (MB): ${Object.entries(r.lsp.rss.byPhase ?? {}).map(([k, v]) => `${k} ${v}`).join(' → ')}; at the end ${r.lsp.rss.endMb} MB resident;`,
     `- the server's token-count helper (a process of its own, started when text no cache knows shows up, gone after ${HELPER_IDLE_MS / 1000} s without): peak RSS ${r.lsp.rss.helper ? `${r.lsp.rss.helper.peakMb} MB, ${r.lsp.rss.helper.processes} started` : 'not measured'} (not in the server's figure);`,
-    `- runs: cold ${r.plan.coldRuns} per side (median), ${r.plan.reevalRuns} saves and ${r.plan.reevalRuns} writes (median), ${r.plan.hoverRuns} hovers and no-ops (percentiles), the writer about ${r.plan.writerPhaseMs / 1000} s alone and as many turns with refresh requests, alternated in ${r.plan.writerRounds ?? 1} round(s).`,
+    `- runs: cold ${r.plan.coldRuns} per side (median), ${r.plan.reevalRuns} saves and ${r.plan.reevalRuns} writes (median), ${r.plan.hoverRuns} hovers and no-ops (percentiles), the writer ${r.plan.writerTurns} turns alone and as many with refresh requests, alternated in ${r.plan.writerRounds} rounds.`,
     '',
   ];
   if (r.huge) {

@@ -45,7 +45,7 @@ const common = {
 await Promise.all([
   esbuild.build({ ...common, entryPoints: [join(root, 'server/server.ts')], outfile: join(root, 'dist/server.js') }),
   // The CLI is a small executable that loads the bundle of the commands through V8's code cache
-  // (server/cli/codeCache.ts); the bundle also runs on its own (`node dist/cliMain.js`).
+  // (server/hermes/codeCache.ts); the bundle also runs on its own (`node dist/cliMain.js`).
   esbuild.build({
     ...common,
     entryPoints: [join(root, 'server/cli/launch.ts')],

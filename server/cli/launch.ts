@@ -3,7 +3,7 @@
 // It must stay small: whatever it imports is compiled on every run.
 import * as path from 'node:path';
 import { tokenCacheDir } from '../hermes/cost/tokenCountStore';
-import { requireWithCodeCache } from './codeCache';
+import { requireWithCodeCache } from '../hermes/codeCache';
 import type * as Main from './main';
 
 const COMMANDS = new Set(['status', 'refresh', 'prompt-size', 'diff', 'demo']);

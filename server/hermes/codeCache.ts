@@ -1,6 +1,7 @@
 // Loads a CommonJS bundle through V8's code cache: the CLI runs in a fresh process each time, and
 // compiling its 1 MB bundle (and, while running, the functions it calls) was a good part of a cold
-// `hermes-lens status`. Node 20 has no module.enableCompileCache; this is the approach of the
+// `hermes-lens status`; the CLI and the language server's token-count helper load the tokenizer's
+// bundle this way too. Node 20 has no module.enableCompileCache; this is the approach of the
 // v8-compile-cache package: compile with `vm.Script` and `cachedData`, and after the first run save
 // what V8 compiled (functions compiled lazily included) for the next one.
 //
@@ -15,7 +16,7 @@ import * as fs from 'node:fs';
 import { createRequire, wrap } from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
-import { writeCacheFile } from '../hermes/cacheFiles';
+import { writeCacheFile } from './cacheFiles';
 
 const MAGIC = Buffer.from('hermes-lens code cache 1\n');
 const DIGEST_BYTES = 32;

@@ -1,7 +1,8 @@
 // The one interface to a profile's state.db (FACTS §2). Reads open `mode=ro`-style read-only
 // connections with Hermes' 5 s reader timeout; the only writes are refresh requests, made through
-// `writeTransaction` in one short BEGIN IMMEDIATE transaction. No DDL, no VACUUM, no pragma that
-// changes the file, ever.
+// `writeTransaction` in one short BEGIN IMMEDIATE transaction, followed by a PASSIVE checkpoint of
+// the WAL (checkpointWal). No DDL, no VACUUM, no TRUNCATE checkpoint, no pragma that changes the
+// file's settings, ever.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HermesError } from '../errors';
@@ -84,6 +85,16 @@ export interface StampedSession {
 export interface TableMarks {
   readonly sessions: number;
   readonly messages: number;
+}
+
+/** What a PASSIVE checkpoint did (StateStore.checkpointWal). */
+export interface WalCheckpoint {
+  /** Frames in the WAL. */
+  readonly frames: number;
+  /** Of those, how many are now in the database file. */
+  readonly copied: number;
+  /** Another connection was checkpointing: nothing was done. */
+  readonly busy: boolean;
 }
 
 export class StateStore {
@@ -335,6 +346,21 @@ export class StateStore {
     } catch (error) {
       throw translateSqliteError(error, this.file, 'write');
     }
+  }
+
+  /**
+   * A PASSIVE checkpoint on this (writable) connection: SQLite copies the committed WAL frames that
+   * no reader still needs into the database file, as its autocheckpoint would in the commit that
+   * takes the WAL past 1,000 frames. PASSIVE never waits for or blocks another connection (its busy
+   * handler is not called); a reader on an older snapshot only stops it short. Undefined when the
+   * database is not in WAL mode (a DELETE journal has nothing to checkpoint).
+   */
+  checkpointWal(): WalCheckpoint | undefined {
+    if (!this.writable) throw new Error('checkpointWal on a read-only StateStore');
+    const row = this.db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
+    const frames = Number(row?.log ?? -1);
+    if (!(frames >= 0)) return undefined;
+    return { frames, copied: Number(row?.checkpointed ?? 0), busy: Number(row?.busy ?? 0) !== 0 };
   }
 
   /** The reads a write transaction takes, in one snapshot; undefined when reading failed. */

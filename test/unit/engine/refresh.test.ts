@@ -5,6 +5,8 @@ import Database from 'better-sqlite3';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { openHermesWriter } from '../../../server/demo/hermesConnection';
+import { appendMessages } from '../../../server/demo/hermesWriter';
 import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
 import { holdWriteLock } from '../../../server/demo/writeLock';
 import { promptHash } from '../../../server/demo/sessionRows';
@@ -16,6 +18,9 @@ import { fileMode, inspect, removeDir, tempDir, type RawRow } from '../demo/supp
 
 const NOW = 1_795_000_000;
 const DAY = 86400;
+/** SQLite's WAL layout: a 32-byte file header, then each frame's 24-byte header and page. */
+const WAL_HEADER_BYTES = 32;
+const WAL_FRAME_HEADER_BYTES = 24;
 
 /** Bytes of a file, read while this process holds no SQLite handle on it. */
 function bytesOf(file: string): string {
@@ -126,6 +131,31 @@ describe('engine: recording a refresh request', function () {
       const insert = `INSERT INTO sessions (id, source, started_at, model_config) VALUES ('started-meanwhile', 'cli', ${NOW}, '{"prompt_refresh_epoch": 7}');`;
       assert.equal((await refreshDuring(p, insert)).epoch, 8);
     });
+  });
+
+  it("leaves nothing in the WAL for Hermes to checkpoint: Hermes' next turn starts the WAL over", () => {
+    const { p } = makeProfile({ journalMode: 'wal' });
+    const id = addSession(p);
+    // A running Hermes holds its connection (and has read through it), so the WAL outlives each commit.
+    const hermes = openHermesWriter(p.dbFile);
+    try {
+      hermes.prepare('SELECT COUNT(*) FROM sessions').get();
+      for (let turn = 0; turn < 20; turn++) appendMessages(p.dbFile, id, 4, { now: NOW + turn, seed: turn });
+      const wal = `${p.dbFile}-wal`;
+      const framesOf = (bytes: number) => (bytes - WAL_HEADER_BYTES) / (WAL_FRAME_HEADER_BYTES + Number(inspect(p.dbFile, (db) => db.pragma('page_size', { simple: true }))));
+      const turnsFrames = framesOf(fs.statSync(wal).size);
+      assert.ok(turnsFrames >= 20, `twenty turns are in the WAL (${turnsFrames} frames)`);
+
+      requestRefresh({ dbFile: p.dbFile, profileName: 'default', sessionIds: [id] });
+      const afterRefresh = fs.statSync(wal).size;
+      appendMessages(p.dbFile, id, 4, { now: NOW + 60, seed: 99 });
+      assert.equal(fs.statSync(wal).size, afterRefresh, "Hermes' next turn is written over the WAL's start: it does not grow");
+      const left = hermes.prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
+      assert.ok(Number(left?.log) < turnsFrames / 4, `the WAL holds that one turn (${String(left?.log)} frames), not the ${turnsFrames} before it`);
+      assert.equal(stateMetaOf(p.dbFile)[sessionEpochKey(id)], '1');
+    } finally {
+      hermes.close();
+    }
   });
 
   it('profile-wide on a fresh profile records epoch 1 and changes no session row', () => {

@@ -104,6 +104,9 @@ export function requestRefresh(request: RefreshRequest): RefreshResult {
   }
 }
 
+/** Twice SQLite's autocheckpoint threshold (1,000 frames): a WAL Hermes' own checkpoints keep short stays below. */
+const HAND_BACK_MAX_FRAMES = 2000;
+
 /**
  * The request's frames (and Hermes' own since the last checkpoint) are copied into the database
  * file by the lens, right after its commit: left in the WAL, they would bring forward the commit
@@ -115,6 +118,9 @@ export function requestRefresh(request: RefreshRequest): RefreshResult {
  */
 function checkpointAfterWrite(store: StateStore): void {
   try {
+    // A WAL longer than that was let grow (a reader held its frames): copying it could hold the
+    // editor's server for seconds, so it is left to Hermes' next commit, as before the lens.
+    if (store.walFramesAtMost() > HAND_BACK_MAX_FRAMES) return;
     store.checkpointWal();
   } catch {
     /* the WAL stays as Hermes left it, to Hermes' autocheckpoint */

@@ -15,6 +15,9 @@ import { compareCodePoints } from '../sources/pyText';
 import { runImmediate, type RetryPolicy } from './transaction';
 
 export const READER_BUSY_TIMEOUT_MS = 5000;
+/** SQLite's WAL file: a header, then per frame a header and a page. */
+const WAL_HEADER_BYTES = 32;
+const WAL_FRAME_HEADER_BYTES = 24;
 export const WRITER_BUSY_TIMEOUT_MS = 1000;
 
 /** Operations allowed inside a refresh transaction. */
@@ -135,7 +138,12 @@ export class StateStore {
         readonly: !writable,
         busyTimeoutMs: writable ? WRITER_BUSY_TIMEOUT_MS : READER_BUSY_TIMEOUT_MS,
       });
-      if (writable) db.exec('PRAGMA foreign_keys=ON');
+      if (writable) {
+        db.exec('PRAGMA foreign_keys=ON');
+        // This connection's commits never run SQLite's autocheckpoint (a setting of the connection,
+        // not of the file): checkpointWal decides, after the commit, whether to copy the WAL.
+        db.exec('PRAGMA wal_autocheckpoint=0');
+      }
       return new StateStore(file, db, readSchema(db), writable);
     } catch (error) {
       db?.close();
@@ -355,6 +363,17 @@ export class StateStore {
    * handler is not called); a reader on an older snapshot only stops it short. Undefined when the
    * database is not in WAL mode (a DELETE journal has nothing to checkpoint).
    */
+  /**
+   * The most frames the WAL can hold now, from its file's size (stat() only: FACTS §2): SQLite
+   * starts the WAL over without shortening the file, so the file can be longer than its frames.
+   */
+  walFramesAtMost(): number {
+    const size = fs.statSync(`${this.file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+    if (size <= WAL_HEADER_BYTES) return 0;
+    const pageSize = Number(this.db.prepare('PRAGMA page_size').get()?.page_size ?? 4096);
+    return Math.ceil((size - WAL_HEADER_BYTES) / (WAL_FRAME_HEADER_BYTES + pageSize));
+  }
+
   checkpointWal(): WalCheckpoint | undefined {
     if (!this.writable) throw new Error('checkpointWal on a read-only StateStore');
     const row = this.db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get();

@@ -133,29 +133,66 @@ describe('engine: recording a refresh request', function () {
     });
   });
 
-  it("leaves nothing in the WAL for Hermes to checkpoint: Hermes' next turn starts the WAL over", () => {
-    const { p } = makeProfile({ journalMode: 'wal' });
-    const id = addSession(p);
-    // A running Hermes holds its connection (and has read through it), so the WAL outlives each commit.
-    const hermes = openHermesWriter(p.dbFile);
-    try {
-      hermes.prepare('SELECT COUNT(*) FROM sessions').get();
-      for (let turn = 0; turn < 20; turn++) appendMessages(p.dbFile, id, 4, { now: NOW + turn, seed: turn });
-      const wal = `${p.dbFile}-wal`;
-      const framesOf = (bytes: number) => (bytes - WAL_HEADER_BYTES) / (WAL_FRAME_HEADER_BYTES + Number(inspect(p.dbFile, (db) => db.pragma('page_size', { simple: true }))));
-      const turnsFrames = framesOf(fs.statSync(wal).size);
-      assert.ok(turnsFrames >= 20, `twenty turns are in the WAL (${turnsFrames} frames)`);
-
-      requestRefresh({ dbFile: p.dbFile, profileName: 'default', sessionIds: [id] });
-      const afterRefresh = fs.statSync(wal).size;
-      appendMessages(p.dbFile, id, 4, { now: NOW + 60, seed: 99 });
-      assert.equal(fs.statSync(wal).size, afterRefresh, "Hermes' next turn is written over the WAL's start: it does not grow");
-      const left = hermes.prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
-      assert.ok(Number(left?.log) < turnsFrames / 4, `the WAL holds that one turn (${String(left?.log)} frames), not the ${turnsFrames} before it`);
-      assert.equal(stateMetaOf(p.dbFile)[sessionEpochKey(id)], '1');
-    } finally {
-      hermes.close();
+  describe("the WAL after the request's commit", () => {
+    /** A WAL profile with one session, and Hermes running: it holds its connection (and has read through it), so the WAL outlives each commit. */
+    function withRunningHermes(look: (p: ProfileBuilder, id: string, framesInWalFile: () => number) => void) {
+      const { p } = makeProfile({ journalMode: 'wal' });
+      const id = addSession(p);
+      const pageSize = Number(inspect(p.dbFile, (db) => db.pragma('page_size', { simple: true })));
+      const framesInWalFile = () => (fs.statSync(`${p.dbFile}-wal`).size - WAL_HEADER_BYTES) / (WAL_FRAME_HEADER_BYTES + pageSize);
+      const hermes = openHermesWriter(p.dbFile);
+      try {
+        hermes.prepare('SELECT COUNT(*) FROM sessions').get();
+        look(p, id, framesInWalFile);
+      } finally {
+        hermes.close();
+      }
     }
+    /** What stat() says of the database file itself (a checkpoint writes it; a commit in WAL mode does not). */
+    const mainFile = (p: ProfileBuilder) => {
+      const stat = fs.statSync(p.dbFile);
+      return { size: stat.size, mtimeMs: stat.mtimeMs };
+    };
+
+    it("leaves nothing for Hermes to checkpoint: Hermes' next turn starts the WAL over", () =>
+      withRunningHermes((p, id, framesInWalFile) => {
+        for (let turn = 0; turn < 20; turn++) appendMessages(p.dbFile, id, 4, { now: NOW + turn, seed: turn });
+        const turnsFrames = framesInWalFile();
+        assert.ok(turnsFrames >= 20, `twenty turns are in the WAL (${turnsFrames} frames)`);
+
+        requestRefresh({ dbFile: p.dbFile, profileName: 'default', sessionIds: [id] });
+        const afterRefresh = framesInWalFile();
+        appendMessages(p.dbFile, id, 4, { now: NOW + 60, seed: 99 });
+        assert.equal(framesInWalFile(), afterRefresh, "Hermes' next turn is written over the WAL's start: the file does not grow");
+        const probe = new Database(p.dbFile, { fileMustExist: true });
+        try {
+          const left = probe.pragma('wal_checkpoint(PASSIVE)') as RawRow[];
+          assert.ok(Number(left[0]?.log) < turnsFrames / 4, `the WAL holds that one turn (${String(left[0]?.log)} frames), not the ${turnsFrames} before it`);
+        } finally {
+          probe.close();
+        }
+        assert.equal(stateMetaOf(p.dbFile)[sessionEpochKey(id)], '1');
+      }));
+
+    it("leaves a WAL a reader let grow to Hermes' next commit: the request does not copy it", () =>
+      withRunningHermes((p, id, framesInWalFile) => {
+        // A reader's snapshot keeps Hermes' checkpoints from copying what was written after it.
+        const reader = new Database(p.dbFile, { readonly: true, fileMustExist: true });
+        reader.exec('BEGIN');
+        reader.prepare('SELECT COUNT(*) FROM messages').get();
+        for (let turn = 0; turn < 200 && framesInWalFile() <= 2500; turn++) appendMessages(p.dbFile, id, 200, { now: NOW + turn, seed: turn });
+        reader.exec('COMMIT');
+        reader.close();
+        assert.ok(framesInWalFile() > 2500, `the WAL grew long (${framesInWalFile()} frames)`);
+
+        const before = mainFile(p);
+        const result = requestRefresh({ dbFile: p.dbFile, profileName: 'default', sessionIds: [id] });
+        assert.equal(result.epoch, 1);
+        assert.deepEqual(mainFile(p), before, 'the request only appended to the WAL: nothing was copied into state.db');
+        appendMessages(p.dbFile, id, 4, { now: NOW + 600, seed: 7 });
+        assert.notDeepEqual(mainFile(p), before, "Hermes' next commit checkpoints it, as it would without the lens");
+        assert.equal(stateMetaOf(p.dbFile)[sessionEpochKey(id)], '1');
+      }));
   });
 
   it('profile-wide on a fresh profile records epoch 1 and changes no session row', () => {

@@ -84,8 +84,10 @@ export function requestRefresh(request: RefreshRequest): RefreshResult {
     // The count is of the targets (a few rows) or of the whole profile; only an epoch reads the
     // stamps. A dry run reads the same figures without taking the write lock.
     const needs: ReadAheadNeeds = { storedPromptsOf: scope, epochStamps: strategy === 'epoch' };
+    // How long the WAL was before the request's own frames (which the lens copies however many).
+    const walBefore = dryRun ? 0 : walFramesBefore(store);
     const { stored, epoch } = dryRun ? apply(readOnlyTx(store)) : store.writeTransaction(apply, request.retry, needs);
-    if (!dryRun) checkpointAfterWrite(store);
+    if (!dryRun) checkpointAfterWrite(store, walBefore);
     const redirected = new Map<string, string>();
     named?.forEach((id, i) => targets![i]!.id !== id && redirected.set(id, targets![i]!.id));
     return {
@@ -116,14 +118,23 @@ const HAND_BACK_MAX_FRAMES = 2000;
  * nor makes Hermes wait (FACTS §2 rules out only the TRUNCATE kind, which does). The request is
  * committed already, so a checkpoint that fails changes nothing: SQLite's own takes its place.
  */
-function checkpointAfterWrite(store: StateStore): void {
+function checkpointAfterWrite(store: StateStore, walBefore: number): void {
+  // A WAL that was longer than that before the request was let grow (a reader held its frames):
+  // copying it could hold the editor's server for seconds, so it is left to Hermes' next commit,
+  // as it would be without the lens. (The request's own frames, even many, are the lens's to copy.)
+  if (walBefore > HAND_BACK_MAX_FRAMES) return;
   try {
-    // A WAL longer than that was let grow (a reader held its frames): copying it could hold the
-    // editor's server for seconds, so it is left to Hermes' next commit, as before the lens.
-    if (store.walFramesAtMost() > HAND_BACK_MAX_FRAMES) return;
     store.checkpointWal();
   } catch {
-    /* the WAL stays as Hermes left it, to Hermes' autocheckpoint */
+    /* the WAL stays as it is, to Hermes' autocheckpoint */
+  }
+}
+
+function walFramesBefore(store: StateStore): number {
+  try {
+    return store.walFramesAtMost();
+  } catch {
+    return Infinity; // unknown: no hand-back
   }
 }
 

@@ -135,9 +135,11 @@ describe('engine: recording a refresh request', function () {
 
   describe("the WAL after the request's commit", () => {
     /** A WAL profile with one session, and Hermes running: it holds its connection (and has read through it), so the WAL outlives each commit. */
-    function withRunningHermes(look: (p: ProfileBuilder, id: string, framesInWalFile: () => number) => void) {
+    function withRunningHermes(look: (p: ProfileBuilder, id: string, framesInWalFile: () => number) => void, fixtureSql?: string) {
       const { p } = makeProfile({ journalMode: 'wal' });
       const id = addSession(p);
+      // Before Hermes runs: closing the last connection copies the WAL into the file and removes it.
+      if (fixtureSql) alterFixture(p.dbFile, fixtureSql);
       const pageSize = Number(inspect(p.dbFile, (db) => db.pragma('page_size', { simple: true })));
       const framesInWalFile = () => (fs.statSync(`${p.dbFile}-wal`).size - WAL_HEADER_BYTES) / (WAL_FRAME_HEADER_BYTES + pageSize);
       const hermes = openHermesWriter(p.dbFile);
@@ -173,6 +175,22 @@ describe('engine: recording a refresh request', function () {
         }
         assert.equal(stateMetaOf(p.dbFile)[sessionEpochKey(id)], '1');
       }));
+
+    it("copies its own frames however many: after a clear-prompt of 20,000 sessions Hermes' next turn starts the WAL over", () => {
+      const bulk = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+        INSERT INTO sessions (id, source, started_at, ended_at, title, system_prompt_hash)
+        SELECT printf('bulk-%05d', i), 'cli', ${NOW} - i, ${NOW} - i + 60, printf('%.350c', 'x'), (SELECT system_prompt_hash FROM sessions LIMIT 1) FROM n`;
+      withRunningHermes((p, id, framesInWalFile) => {
+        const before = mainFile(p);
+        const result = requestRefresh({ dbFile: p.dbFile, profileName: 'default', strategy: 'clear-prompt' });
+        assert.equal(result.storedPromptSessions, 20001);
+        assert.ok(framesInWalFile() > 2000, `the request wrote a long WAL (${framesInWalFile()} frames)`);
+        assert.notDeepEqual(mainFile(p), before, 'the lens copied its frames into state.db');
+        const afterRefresh = framesInWalFile();
+        appendMessages(p.dbFile, id, 4, { now: NOW + 60, seed: 5 });
+        assert.equal(framesInWalFile(), afterRefresh, "Hermes' next turn is written over the WAL's start: it does not grow");
+      }, bulk);
+    });
 
     it("leaves a WAL a reader let grow to Hermes' next commit: the request does not copy it", () =>
       withRunningHermes((p, id, framesInWalFile) => {

@@ -259,7 +259,11 @@ function missed(r: BenchResults | undefined): string[] {
         "each prompt's new Judgement and 140 KB growing the patch columns), Judgements updated in place, and the verdict pass " +
         'per (prompt, cwd) group. Tried in stop 14 for the server, three paired runs each, all within the noise: ' +
         '`--interrupt-budget=16384` (earlier optimization) and `--no-lazy-feedback-allocation`; counting the new SOUL.md text ' +
-        'in the server instead of the helper process would save about 1.5 ms (its tables would add 30 MB to the server).',
+        'in the server instead of the helper process would save about 1.5 ms (its tables would add 30 MB to the server). ' +
+        "In stop 15 the machine was slower (a bare `node -e 0` took 120–170 ms even with nothing else running in it): the bench's " +
+        "saves took 26–27 ms, and the same save loop alternated between stop 14's server and this one gave 22.8 and 25.2 ms " +
+        'against 24.5 and 24.0 ms (two sets of 3–4 rounds): the code costs what it did. In-process, a save evaluates in 8.7–9.5 ms, ' +
+        'of it about 5 ms in the pass over 2,000 sessions and 2 ms judging the 300 prompts.',
   );
   reevalNote(
     'a Hermes write',

@@ -15,10 +15,10 @@ import { compareCodePoints } from '../sources/pyText';
 import { runImmediate, type RetryPolicy } from './transaction';
 
 export const READER_BUSY_TIMEOUT_MS = 5000;
+export const WRITER_BUSY_TIMEOUT_MS = 1000;
 /** SQLite's WAL file: a header, then per frame a header and a page. */
 const WAL_HEADER_BYTES = 32;
 const WAL_FRAME_HEADER_BYTES = 24;
-export const WRITER_BUSY_TIMEOUT_MS = 1000;
 
 /** Operations allowed inside a refresh transaction. */
 export interface StateWriteTx {
@@ -90,16 +90,6 @@ export interface TableMarks {
   readonly messages: number;
 }
 
-/** What a PASSIVE checkpoint did (StateStore.checkpointWal). */
-export interface WalCheckpoint {
-  /** Frames in the WAL. */
-  readonly frames: number;
-  /** Of those, how many are now in the database file. */
-  readonly copied: number;
-  /** Another connection was checkpointing: nothing was done. */
-  readonly busy: boolean;
-}
-
 export class StateStore {
   private constructor(
     readonly file: string,
@@ -141,7 +131,7 @@ export class StateStore {
       if (writable) {
         db.exec('PRAGMA foreign_keys=ON');
         // This connection's commits never run SQLite's autocheckpoint (a setting of the connection,
-        // not of the file): checkpointWal decides, after the commit, whether to copy the WAL.
+        // not of the file): the refresh decides after its commit whether to copy the WAL (checkpointWal).
         db.exec('PRAGMA wal_autocheckpoint=0');
       }
       return new StateStore(file, db, readSchema(db), writable);
@@ -357,13 +347,6 @@ export class StateStore {
   }
 
   /**
-   * A PASSIVE checkpoint on this (writable) connection: SQLite copies the committed WAL frames that
-   * no reader still needs into the database file, as its autocheckpoint would in the commit that
-   * takes the WAL past 1,000 frames. PASSIVE never waits for or blocks another connection (its busy
-   * handler is not called); a reader on an older snapshot only stops it short. Undefined when the
-   * database is not in WAL mode (a DELETE journal has nothing to checkpoint).
-   */
-  /**
    * The most frames the WAL can hold now, from its file's size (stat() only: FACTS §2): SQLite
    * starts the WAL over without shortening the file, so the file can be longer than its frames.
    */
@@ -374,12 +357,16 @@ export class StateStore {
     return Math.ceil((size - WAL_HEADER_BYTES) / (WAL_FRAME_HEADER_BYTES + pageSize));
   }
 
-  checkpointWal(): WalCheckpoint | undefined {
+  /**
+   * A PASSIVE checkpoint on this (writable) connection: SQLite copies the committed WAL frames that
+   * no reader still needs into the database file, as its autocheckpoint would in the commit that
+   * takes the WAL past 1,000 frames. PASSIVE never waits for or blocks another connection (its busy
+   * handler is not called); a reader on an older snapshot only stops it short. A database in a
+   * DELETE journal has no WAL: nothing happens.
+   */
+  checkpointWal(): void {
     if (!this.writable) throw new Error('checkpointWal on a read-only StateStore');
-    const row = this.db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
-    const frames = Number(row?.log ?? -1);
-    if (!(frames >= 0)) return undefined;
-    return { frames, copied: Number(row?.checkpointed ?? 0), busy: Number(row?.busy ?? 0) !== 0 };
+    this.db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
   }
 
   /** The reads a write transaction takes, in one snapshot; undefined when reading failed. */

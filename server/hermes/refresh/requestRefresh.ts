@@ -1,6 +1,6 @@
 // Recording a refresh request (FACTS §5): the only write the lens ever makes to a state.db, and only
 // when the user asked for it. One short BEGIN IMMEDIATE transaction, then a PASSIVE checkpoint of
-// the WAL (checkpointAfterWrite); a dry run reads and reports.
+// the WAL (StateStore.writeTransaction); a dry run reads and reports.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HermesError } from '../errors';
@@ -84,10 +84,7 @@ export function requestRefresh(request: RefreshRequest): RefreshResult {
     // The count is of the targets (a few rows) or of the whole profile; only an epoch reads the
     // stamps. A dry run reads the same figures without taking the write lock.
     const needs: ReadAheadNeeds = { storedPromptsOf: scope, epochStamps: strategy === 'epoch' };
-    // How long the WAL was before the request's own frames (which the lens copies however many).
-    const walBefore = dryRun ? 0 : walFramesBefore(store);
     const { stored, epoch } = dryRun ? apply(readOnlyTx(store)) : store.writeTransaction(apply, request.retry, needs);
-    if (!dryRun) checkpointAfterWrite(store, walBefore);
     const redirected = new Map<string, string>();
     named?.forEach((id, i) => targets![i]!.id !== id && redirected.set(id, targets![i]!.id));
     return {
@@ -103,38 +100,6 @@ export function requestRefresh(request: RefreshRequest): RefreshResult {
     };
   } finally {
     store.close();
-  }
-}
-
-/** Twice SQLite's autocheckpoint threshold (1,000 frames): a WAL Hermes' own checkpoints keep short stays below. */
-const HAND_BACK_MAX_FRAMES = 2000;
-
-/**
- * The request's frames (and Hermes' own since the last checkpoint) are copied into the database
- * file by the lens, right after its commit: left in the WAL, they would bring forward the commit
- * of Hermes' that takes the WAL past SQLite's autocheckpoint threshold, and that turn pays the
- * checkpoint (35–60 ms on a large profile, against 1–3 ms for a turn). Checkpointed here, Hermes'
- * next turn finds nothing left to copy and starts the WAL over. PASSIVE: it never waits for Hermes
- * nor makes Hermes wait (FACTS §2 rules out only the TRUNCATE kind, which does). The request is
- * committed already, so a checkpoint that fails changes nothing: SQLite's own takes its place.
- */
-function checkpointAfterWrite(store: StateStore, walBefore: number): void {
-  // A WAL that was longer than that before the request was let grow (a reader held its frames):
-  // copying it could hold the editor's server for seconds, so it is left to Hermes' next commit,
-  // as it would be without the lens. (The request's own frames, even many, are the lens's to copy.)
-  if (walBefore > HAND_BACK_MAX_FRAMES) return;
-  try {
-    store.checkpointWal();
-  } catch {
-    /* the WAL stays as it is, to Hermes' autocheckpoint */
-  }
-}
-
-function walFramesBefore(store: StateStore): number {
-  try {
-    return store.walFramesAtMost();
-  } catch {
-    return Infinity; // unknown: no hand-back
   }
 }
 

@@ -1,7 +1,7 @@
 // The one interface to a profile's state.db (FACTS §2). Reads open `mode=ro`-style read-only
 // connections with Hermes' 5 s reader timeout; the only writes are refresh requests, made through
 // `writeTransaction` in one short BEGIN IMMEDIATE transaction, followed by a PASSIVE checkpoint of
-// the WAL (checkpointWal). No DDL, no VACUUM, no TRUNCATE checkpoint, no pragma that changes the
+// the WAL (handBackWal). No DDL, no VACUUM, no TRUNCATE checkpoint, no pragma that changes the
 // file's settings, ever.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -19,6 +19,8 @@ export const WRITER_BUSY_TIMEOUT_MS = 1000;
 /** SQLite's WAL file: a header, then per frame a header and a page. */
 const WAL_HEADER_BYTES = 32;
 const WAL_FRAME_HEADER_BYTES = 24;
+/** Twice SQLite's autocheckpoint threshold (1,000 frames): a WAL Hermes' own checkpoints keep short stays below. */
+const HAND_BACK_MAX_FRAMES = 2000;
 
 /** Operations allowed inside a refresh transaction. */
 export interface StateWriteTx {
@@ -131,7 +133,7 @@ export class StateStore {
       if (writable) {
         db.exec('PRAGMA foreign_keys=ON');
         // This connection's commits never run SQLite's autocheckpoint (a setting of the connection,
-        // not of the file): the refresh decides after its commit whether to copy the WAL (checkpointWal).
+        // not of the file): writeTransaction decides after its commit whether to copy the WAL (handBackWal).
         db.exec('PRAGMA wal_autocheckpoint=0');
       }
       return new StateStore(file, db, readSchema(db), writable);
@@ -331,42 +333,65 @@ export class StateStore {
 
   /**
    * Runs `work` in one BEGIN IMMEDIATE transaction with Hermes' writer discipline: 1 s busy
-   * timeout, jittered retries, then a clear `db-locked` error with nothing written.
+   * timeout, jittered retries, then a clear `db-locked` error with nothing written. After the
+   * commit, the WAL is handed back (handBackWal).
    */
   writeTransaction<T>(work: (tx: StateWriteTx) => T, retry?: Partial<RetryPolicy>, needs: ReadAheadNeeds = READ_ALL_AHEAD): T {
     if (!this.writable) throw new Error('writeTransaction on a read-only StateStore');
+    let result: T;
+    let walBefore: number;
     try {
       // The scans over every session (the epoch stamps, the stored-prompt count) are made in one
       // snapshot before taking the lock, so Hermes never waits for them; under the lock only
       // state_meta and the sessions added since are read (see earlierStateMeta).
       const ahead = this.readAhead(needs);
-      return runImmediate(this.db, () => work(this.writeTx(ahead, ahead !== undefined && this.dataVersion() === ahead.version)), retry);
+      walBefore = this.walFramesAtMost();
+      result = runImmediate(this.db, () => work(this.writeTx(ahead, ahead !== undefined && this.dataVersion() === ahead.version)), retry);
     } catch (error) {
       throw translateSqliteError(error, this.file, 'write');
+    }
+    this.handBackWal(walBefore);
+    return result;
+  }
+
+  /**
+   * The transaction's frames (and Hermes' own since its last checkpoint) are copied into the
+   * database file right after the commit: left in the WAL, they would bring forward the commit of
+   * Hermes' that takes the WAL past SQLite's autocheckpoint threshold, and that turn pays the
+   * checkpoint (35–60 ms on a large profile, against 1–3 ms for a turn). Copied here, Hermes' next
+   * turn finds nothing left and starts the WAL over. PASSIVE: SQLite copies the committed frames no
+   * reader still needs, never waiting for another connection nor making one wait (its busy handler
+   * is not called; FACTS §2 rules out only the TRUNCATE kind). A WAL that was already longer than
+   * twice the threshold before the transaction was let grow by a long reader: copying it could hold
+   * the editor's server for seconds, so it is left to Hermes' next commit, as without the lens (the
+   * transaction's own frames, even many, are the lens's to copy). This connection never runs
+   * SQLite's autocheckpoint (see open), so the decision is this one alone. The transaction is
+   * committed already: a checkpoint that fails changes nothing, and Hermes' own takes its place.
+   */
+  private handBackWal(walBefore: number): void {
+    if (walBefore > HAND_BACK_MAX_FRAMES) return;
+    try {
+      this.db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
+    } catch {
+      /* the WAL stays as it is, to Hermes' autocheckpoint */
     }
   }
 
   /**
    * The most frames the WAL can hold now, from its file's size (stat() only: FACTS §2): SQLite
    * starts the WAL over without shortening the file, so the file can be longer than its frames.
+   * A database in a DELETE journal has no WAL: 0. Unknown (it cannot be stat'ed): Infinity, so
+   * nothing is handed back.
    */
-  walFramesAtMost(): number {
-    const size = fs.statSync(`${this.file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
-    if (size <= WAL_HEADER_BYTES) return 0;
-    const pageSize = Number(this.db.prepare('PRAGMA page_size').get()?.page_size ?? 4096);
-    return Math.ceil((size - WAL_HEADER_BYTES) / (WAL_FRAME_HEADER_BYTES + pageSize));
-  }
-
-  /**
-   * A PASSIVE checkpoint on this (writable) connection: SQLite copies the committed WAL frames that
-   * no reader still needs into the database file, as its autocheckpoint would in the commit that
-   * takes the WAL past 1,000 frames. PASSIVE never waits for or blocks another connection (its busy
-   * handler is not called); a reader on an older snapshot only stops it short. A database in a
-   * DELETE journal has no WAL: nothing happens.
-   */
-  checkpointWal(): void {
-    if (!this.writable) throw new Error('checkpointWal on a read-only StateStore');
-    this.db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
+  private walFramesAtMost(): number {
+    try {
+      const size = fs.statSync(`${this.file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+      if (size <= WAL_HEADER_BYTES) return 0;
+      const pageSize = Number(this.db.prepare('PRAGMA page_size').get()?.page_size ?? 4096);
+      return Math.ceil((size - WAL_HEADER_BYTES) / (WAL_FRAME_HEADER_BYTES + pageSize));
+    } catch {
+      return Infinity;
+    }
   }
 
   /** The reads a write transaction takes, in one snapshot; undefined when reading failed. */

@@ -84,7 +84,7 @@ export function requestRefresh(request: RefreshRequest): RefreshResult {
     // The count is of the targets (a few rows) or of the whole profile; only an epoch reads the
     // stamps. A dry run reads the same figures without taking the write lock.
     const needs: ReadAheadNeeds = { storedPromptsOf: scope, epochStamps: strategy === 'epoch' };
-    const { stored, epoch } = dryRun ? apply(readOnlyTx(store)) : store.writeTransaction(apply, request.retry, needs);
+    const { stored, epoch } = dryRun ? store.dryRunTransaction(apply) : store.writeTransaction(apply, request.retry, needs);
     const redirected = new Map<string, string>();
     named?.forEach((id, i) => targets![i]!.id !== id && redirected.set(id, targets![i]!.id));
     return {
@@ -170,18 +170,6 @@ function resolveTargets(store: StateStore, sessionIds: readonly string[]): Sessi
     all ??= store.listSessions({ includeEnded: true });
     return compactionTip(start, all);
   });
-}
-
-function readOnlyTx(store: StateStore): StateWriteTx {
-  return {
-    schema: store.schema,
-    stateMeta: () => store.stateMeta(),
-    setStateMeta: () => undefined,
-    sessionModelConfigs: () => store.listSessions({ includeEnded: true }).map((s) => ({ id: s.id, modelConfig: { ...s.modelConfig } })),
-    earlierStateMeta: () => undefined,
-    countStoredPromptSessions: (among) => store.countStoredPromptSessions(among),
-    clearStoredPrompts: () => 0,
-  };
 }
 
 /** The wording of `hermes sessions refresh-prompts`, so users see what they know. */

@@ -355,6 +355,14 @@ export class StateStore {
   }
 
   /**
+   * Runs `work` on the reads a write transaction makes, with its writes left out and no lock taken:
+   * what a dry run of a refresh reports. A read-only store will do.
+   */
+  dryRunTransaction<T>(work: (tx: StateWriteTx) => T): T {
+    return this.read(() => work({ ...this.writeTx(), setStateMeta: () => undefined, clearStoredPrompts: () => 0 }));
+  }
+
+  /**
    * The transaction's frames (and Hermes' own since its last checkpoint) are copied into the
    * database file right after the commit: left in the WAL, they would bring forward the commit of
    * Hermes' that takes the WAL past SQLite's autocheckpoint threshold, and that turn pays the

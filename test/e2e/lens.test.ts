@@ -203,19 +203,13 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
 
     await openFile(page(), 'SOUL.md');
     const expectedTitle = `Refresh ${n} stale sessions in profile default (${usd(stale.cost)}${stale.unknown ? `, ${stale.unknown} of unknown cost` : ''})`;
-    // Right after a save the server may still be re-evaluating: ask again until the actions are there.
-    const titles = await pollUntil('the refresh quick fixes on SOUL.md', async () => {
-      const offered = await openQuickFix(page(), { at: { line: 1, column: 1 } });
-      if (offered.length > 0) return offered;
-      await page().keyboard.press('Escape');
-      return undefined;
-    }, { timeoutMs: 30_000 });
+    const titles = await openQuickFix(page(), { at: { line: 1, column: 1 }, untilOffered: true });
     assert.equal(titles[0], expectedTitle, 'the profile-wide refresh comes first');
     assert.equal(titles.length, 1 + n, 'plus one action per stale session');
     await screenshot(page(), 'lens-06-quick-fix');
     await page().keyboard.press('Escape');
     await page().locator(SEL.actionWidget).filter({ visible: true }).first().waitFor({ state: 'hidden', timeout: 20_000 });
-    await openQuickFix(page(), { at: { line: 1, column: 1 }, pick: expectedTitle });
+    await openQuickFix(page(), { at: { line: 1, column: 1 }, pick: expectedTitle, untilOffered: true });
 
     // The real modal: count and the warm/cold split of the cost.
     const dialog = await waitForDialog(page(), `Refresh ${n} stale sessions in profile default?`);

@@ -332,14 +332,37 @@ export async function dismissHover(page: Page): Promise<void> {
 
 /**
  * Opens the quick-fix menu (Ctrl+.) at the cursor (or at `at`) and returns the titles of its actions.
- * With `pick`, clicks the action whose title matches and waits for the menu to close. No code actions
- * ("No code actions available") gives [] (and throws when `pick` was asked for).
+ * With `pick`, picks the action whose title matches and waits for the menu to close. No code actions
+ * ("No code actions available") gives [] (and throws when `pick` was asked for), unless
+ * `untilOffered`: then, as a user would, the step presses Escape and asks again until the menu shows
+ * (for STEP_TIMEOUT at most), noting each retry. VS Code answers an invoked Ctrl+. with that message
+ * not only when no provider offers an action but also when its request is superseded while the
+ * providers answer (1.100's CodeActionModel: a marker change of the document, a provider registered
+ * anywhere, or a cursor move starts a new request and the pending one resolves empty), which the
+ * editor's own providers (Markdown's language server) can make take long on a loaded machine. A step
+ * that asserts what the menu offers uses `untilOffered`, so only a menu that never shows fails it.
  */
 export async function openQuickFix(
   page: Page,
-  opts: { pick?: string | RegExp; at?: { line: number; column: number } } = {},
+  opts: { pick?: string | RegExp; at?: { line: number; column: number }; untilOffered?: boolean } = {},
 ): Promise<string[]> {
-  if (opts.at) await goTo(page, opts.at.line, opts.at.column);
+  const deadline = Date.now() + STEP_TIMEOUT;
+  for (let attempt = 1; ; attempt++) {
+    const titles = await showQuickFixMenu(page, opts.at);
+    if (titles) return opts.pick === undefined ? titles : pickQuickFix(page, titles, opts.pick);
+    if (!opts.untilOffered || Date.now() > deadline) {
+      if (opts.pick) throw new Error(`no code actions at the cursor (wanted "${opts.pick}"${attempt > 1 ? `, asked ${attempt} times` : ''})`);
+      return [];
+    }
+    console.warn(`      note: Ctrl+. answered "No code actions available" (attempt ${attempt}); asking again`);
+    await page.keyboard.press('Escape');
+    await page.locator(SEL.overlayMessage).filter({ visible: true }).first().waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
+  }
+}
+
+/** Ctrl+. at the cursor (or at `at`): the titles of the menu's actions, or undefined for the "none" message. */
+async function showQuickFixMenu(page: Page, at: { line: number; column: number } | undefined): Promise<string[] | undefined> {
+  if (at) await goTo(page, at.line, at.column);
   else await focusEditor(page);
   await page.keyboard.press('Control+.');
   const menu = page.locator(SEL.actionWidget).filter({ visible: true });
@@ -348,27 +371,25 @@ export async function openQuickFix(
     menu.first().waitFor({ state: 'visible', timeout: STEP_TIMEOUT }).then(() => 'menu' as const),
     none.first().waitFor({ state: 'visible', timeout: STEP_TIMEOUT }).then(() => 'none' as const),
   ]);
-  if (shown === 'none') {
-    if (opts.pick) throw new Error(`no code actions at the cursor (wanted "${opts.pick}")`);
-    return [];
-  }
-  const rows = page.locator(SEL.actionRow);
-  const titles = (await rows.evaluateAll((rs: any[]) =>
+  if (shown === 'none') return undefined;
+  return (await page.locator(SEL.actionRow).evaluateAll((rs: any[]) =>
     rs.map((r) => (r.querySelector('.title')?.textContent ?? r.textContent ?? '').replace(/\s+/g, ' ').trim()),
   )) as string[];
-  if (opts.pick !== undefined) {
-    const i = titles.findIndex((t) => matches(t, opts.pick!));
-    if (i < 0) throw new Error(`no quick fix "${opts.pick}" among ${JSON.stringify(titles)}`);
-    // Pick with the keyboard, as a user of Ctrl+. does. (A mouse click first hits the action widget's
-    // `.context-view-pointerBlock` overlay, which only goes away on a pointer move.)
-    const target = rows.nth(i);
-    for (let n = 0; n <= titles.length + 2 && !(await target.evaluate((r: any) => r.classList.contains('focused'))); n++) {
-      await page.keyboard.press('ArrowDown');
-    }
-    if (!(await target.evaluate((r: any) => r.classList.contains('focused')))) throw new Error(`could not focus quick fix "${titles[i]}"`);
-    await page.keyboard.press('Enter');
-    await menu.first().waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
+}
+
+/** Picks the open menu's action titled `pick` with the keyboard and waits for the menu to close. */
+async function pickQuickFix(page: Page, titles: string[], pick: string | RegExp): Promise<string[]> {
+  const i = titles.findIndex((t) => matches(t, pick));
+  if (i < 0) throw new Error(`no quick fix "${pick}" among ${JSON.stringify(titles)}`);
+  // Pick with the keyboard, as a user of Ctrl+. does. (A mouse click first hits the action widget's
+  // `.context-view-pointerBlock` overlay, which only goes away on a pointer move.)
+  const target = page.locator(SEL.actionRow).nth(i);
+  for (let n = 0; n <= titles.length + 2 && !(await target.evaluate((r: any) => r.classList.contains('focused'))); n++) {
+    await page.keyboard.press('ArrowDown');
   }
+  if (!(await target.evaluate((r: any) => r.classList.contains('focused')))) throw new Error(`could not focus quick fix "${titles[i]}"`);
+  await page.keyboard.press('Enter');
+  await page.locator(SEL.actionWidget).filter({ visible: true }).first().waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
   return titles;
 }
 

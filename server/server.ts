@@ -21,6 +21,7 @@ import { sqliteDriverStatus } from './hermes/store/connection';
 import { provideCodeActions } from './lsp/features/codeActions';
 import { provideCodeLenses } from './lsp/features/codeLens';
 import { diagnoseDocument, diagnosticsFollowSessions } from './lsp/features/diagnostics';
+import { DiagnosticsSent } from './lsp/diagnosticsSent';
 import { provideHover } from './lsp/features/hover';
 import { anatomyDto, diffDto } from './lsp/features/promptViews';
 import { statusOf } from './lsp/dto';
@@ -62,6 +63,7 @@ export function startServer(connection: Connection): void {
   const refresh = new RefreshService(model, () => trusted, () => settings?.refreshStrategy ?? 'epoch');
   const staleBaseline = new StaleBaseline();
   const sessionLists = new SessionListRevisions(model);
+  const diagnosticsSent = new DiagnosticsSent();
   /** The first configuration is read: requests for the session list wait for it. */
   let markConfigured: () => void = () => undefined;
   const configured = new Promise<void>((resolve) => (markConfigured = resolve));
@@ -186,14 +188,19 @@ export function startServer(connection: Connection): void {
 
   function publishDiagnostics(document: TextDocument): void {
     try {
-      void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: diagnoseDocument(model, document) });
+      const diagnostics = diagnoseDocument(model, document);
+      if (!diagnosticsSent.takeChanged(document.uri, document.version, diagnostics)) return;
+      void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
     } catch (error) {
       log.error(`Diagnostics failed for ${document.uri}: ${describeError(error)}`);
     }
   }
 
   documents.onDidChangeContent((e) => publishDiagnostics(e.document));
-  documents.onDidClose((e) => void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] }));
+  documents.onDidClose((e) => {
+    diagnosticsSent.forget(e.document.uri);
+    void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+  });
   documents.onDidSave((e) => {
     const file = uriToPath(e.document.uri);
     if (!file) return;

@@ -13,6 +13,7 @@ import { demoServerPerTest } from './support/demoServer';
 
 const SESSION_LIST = 'hermes/sessionListChanged';
 const STATUS = 'hermes/status';
+const PUBLISH_DIAGNOSTICS = 'textDocument/publishDiagnostics';
 
 function readMeta(dbFile: string): Map<string, string> {
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
@@ -195,6 +196,33 @@ describe('language server over stdio (bundled dist/server.js)', function () {
       { since },
     );
     assert.ok(updated);
+  });
+
+  it("re-sends an open document's diagnostics only when a re-evaluation changes them", async () => {
+    await client.initialize({ isTrusted: true });
+    const list = await client.waitFor<SessionListResult>(SESSION_LIST);
+    const agents = path.join(demo.projects.atlas, 'AGENTS.md');
+    const uri = await client.open(agents, fs.readFileSync(agents, 'utf8'));
+    const first = await client.waitFor<PublishDiagnosticsParams>(PUBLISH_DIAGNOSTICS, (p) => p.uri === uri);
+    assert.deepEqual(first.diagnostics.map((d) => d.code), [], 'the demo AGENTS.md has nothing to say');
+
+    // A Hermes write re-evaluates the sessions, and a project context file's diagnostics follow
+    // them; these stay the same, so nothing is sent (each publish is a marker change in the editor).
+    const work = demo.profiles.find((p) => p.name === 'work')!;
+    const pending = list.profiles.find((p) => p.name === 'work')!.sessions.find((s) => s.state === 'pending')!;
+    const sinceWrite = client.mark();
+    adoptRefresh(work.dbFile, pending.id, work.dir);
+    await client.waitFor<SessionListResult>(SESSION_LIST, (l) => l.profiles.find((p) => p.name === 'work')?.sessions.find((s) => s.id === pending.id)?.state === 'fresh', { since: sinceWrite });
+    // The diagnostics would go out right after the list; an answer to a later request comes after them.
+    await client.hover(uri, 0, 0);
+    assert.deepEqual(client.notifications.slice(sinceWrite).filter((n) => n.method === PUBLISH_DIAGNOSTICS && n.params.uri === uri), []);
+
+    // A file made outside the editor that beats AGENTS.md changes them, at the same document version.
+    const sinceShadow = client.mark();
+    fs.writeFileSync(path.join(demo.projects.atlas, '.hermes.md'), '# Atlas\n\nUse pnpm.\n');
+    const shadowed = await client.waitFor<PublishDiagnosticsParams>(PUBLISH_DIAGNOSTICS, (p) => p.uri === uri && p.diagnostics.length > 0, { since: sinceShadow });
+    assert.deepEqual(shadowed.diagnostics.map((d) => d.code), ['shadowed']);
+    assert.equal(shadowed.version, first.version);
   });
 
   it('counts a session Hermes starts among those holding a stored prompt once its writes settle', async () => {

@@ -78,22 +78,6 @@ export function refreshCostInto(cost: Writable<RefreshCost>, input: RefreshCostI
   cost.coldUsd = coldUsd;
 }
 
-/** The arithmetic of estimateRefreshCost as a short sentence, for a person reading the figure. */
-export function explainRefreshCost(input: RefreshCostInput): string {
-  const prefix = nonNegative(input.prefixTokens);
-  const added = nonNegative(input.systemPromptDeltaTokens);
-  const warm = isCacheWarm(input.lastActivityAt, input.ttlSeconds, input.now);
-  const note = isApiEquivalent(input.billingMode) ? ' (API-equivalent: billed as subscription_included)' : '';
-  const prices = requestPrices(input, prefix, added);
-  if (!prices) return `price unknown for this model; add it to the price overrides file to see a figure${note}`;
-  const writePerMTok = cacheWritePrice(prices, nonNegative(input.ttlSeconds));
-  const readPerMTok = prices.cacheReadPerMTok;
-  const growth = added > 0 ? `${formatCount(added)} added tokens × ${formatRate(writePerMTok)}/MTok write` : 'no added tokens';
-  return warm
-    ? `cache warm: ${formatCount(prefix)} prefix tokens × (${formatRate(writePerMTok)} write − ${formatRate(readPerMTok)} read)/MTok + ${growth}${note}`
-    : `cache ${finite(input.lastActivityAt) === undefined ? 'state unknown, counted as expired' : 'expired'}: the next turn re-writes the prefix anyway; only ${growth}${note}`;
-}
-
 /** Hermes' `billing_mode` says the money figures are API-equivalents, not a bill. */
 export function isApiEquivalent(billingMode: string | undefined): boolean {
   return (billingMode ?? '').trim().toLowerCase() === SUBSCRIPTION_INCLUDED;
@@ -154,17 +138,6 @@ function groupThousands(digits: string): string {
 function trimZeros(text: string): string {
   // toPrecision(2) of 0.003 is "0.0030": keep it as "0.003".
   return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
-}
-
-function formatRate(perMTok: number): string {
-  // Up to four significant digits, at least cents: $3.75, $0.30, $0.125, $0.035.
-  const text = String(Number(perMTok.toPrecision(4)));
-  const decimals = text.includes('.') ? text.split('.')[1].length : 0;
-  return `$${decimals >= 2 || text.includes('e') ? text : perMTok.toFixed(2)}`;
-}
-
-function formatCount(tokens: number): string {
-  return groupThousands(String(Math.round(tokens)));
 }
 
 function nonNegative(value: number): number {

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ModelPrices } from '../../../server/hermes/cost/prices';
-import { estimateRefreshCost, explainRefreshCost, formatUsd } from '../../../server/hermes/cost/refreshCost';
+import { estimateRefreshCost, formatUsd } from '../../../server/hermes/cost/refreshCost';
 import { CLAUDE_LIKE_PRICES } from './fixtures';
 
 const PRICES = CLAUDE_LIKE_PRICES;
@@ -44,8 +44,6 @@ describe('cost/refreshCost', () => {
     near(cost.coldUsd, 0.0075);
     assert.equal(formatUsd(cost.extraUsd), '$0.35');
     assert.equal(formatUsd(cost.coldUsd), '$0.0075');
-    assert.match(explainRefreshCost(input), /warm/);
-    assert.match(explainRefreshCost(input), /100,000 prefix tokens × \(\$3\.75 write − \$0\.30 read\)\/MTok \+ 2,000 added tokens/);
   });
 
   it('uses the 1-hour write price for a 1-hour cache', () => {
@@ -62,7 +60,6 @@ describe('cost/refreshCost', () => {
     assert.equal(cost.cacheExpiresAt, NOW - 1);
     near(cost.extraUsd, 0.0075);
     near(cost.coldUsd, 0.0075);
-    assert.match(explainRefreshCost(input), /expired/);
   });
 
   it('counts unknown last activity as expired', () => {
@@ -96,13 +93,11 @@ describe('cost/refreshCost', () => {
     assert.equal(cost.extraUsd, undefined);
     assert.equal(cost.coldUsd, undefined);
     assert.equal(formatUsd(cost.extraUsd), 'unknown');
-    assert.match(explainRefreshCost(input), /unknown/);
   });
 
   it('flags subscription_included billing as an API-equivalent figure', () => {
     const input = { prefixTokens: 1_000, systemPromptDeltaTokens: 0, now: NOW, ttlSeconds: 300, prices: PRICES, billingMode: 'subscription_included' };
     assert.equal(estimateRefreshCost(input).apiEquivalent, true);
-    assert.match(explainRefreshCost(input), /API-equivalent/);
     const api = estimateRefreshCost({ prefixTokens: 1_000, systemPromptDeltaTokens: 0, now: NOW, ttlSeconds: 300, prices: PRICES, billingMode: 'api' });
     assert.equal(api.apiEquivalent, false);
   });

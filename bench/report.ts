@@ -263,7 +263,13 @@ function missed(r: BenchResults | undefined): string[] {
         "In stop 15 the machine was slower (a bare `node -e 0` took 120–170 ms even with nothing else running in it): the bench's " +
         "saves took 26–27 ms, and the same save loop alternated between stop 14's server and this one gave 22.8 and 25.2 ms " +
         'against 24.5 and 24.0 ms (two sets of 3–4 rounds): the code costs what it did. In-process, a save evaluates in 8.7–9.5 ms, ' +
-        'of it about 5 ms in the pass over 2,000 sessions and 2 ms judging the 300 prompts.',
+        'of it about 5 ms in the pass over 2,000 sessions and 2 ms judging the 300 prompts. In stop 16 two full runs gave ' +
+        '21.2 and 23.4 ms (5.3%, 5.9%). A CPU profile of the server over 42 saves: re-evaluating 11.5 ms a save (the pass ' +
+        '9.8 ms, of it judging the prompts 4.3 ms), finding the change 2.6 ms, and 3.7 ms of garbage collection on the ' +
+        "server's thread on average; that is not the median's: with a 64 MB young generation (`--max-semi-space-size=64`) " +
+        'the save loop gave medians of 19.1 and 20.3 ms against 19.5 and 20.0 ms, alternated. A sampled allocation profile ' +
+        '(collected objects included): about 1 MB a save, the largest parts the patch columns (130 KB), the per-prompt ' +
+        'verdict maps and judgements (140 KB), the doubles written into the reports and the cost (55 KB).',
   );
   reevalNote(
     'a Hermes write',

@@ -75,7 +75,8 @@ export async function launchBrowser(opts: LaunchOptions = {}): Promise<BrowserSe
   const page = context.pages()[0] ?? (await context.newPage());
   const consoleErrors: string[] = [];
   page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
+    // With the URL: "Failed to load resource" says nothing of which one.
+    if (m.type() === 'error') consoleErrors.push(m.location().url ? `${m.text()} (${m.location().url})` : m.text());
   });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
   let closed = false;

@@ -9,14 +9,14 @@
 import type { Diagnostic } from 'vscode-languageserver/node';
 
 export class DiagnosticsSent {
-  private readonly last = new Map<string, { readonly version: number; readonly json: string }>();
+  private readonly last = new Map<string, { readonly version: number; readonly diagnostics: readonly Diagnostic[] }>();
 
   /** Whether `diagnostics` for this version of `uri` say something other than the last published; if so they count as published now. */
   takeChanged(uri: string, version: number, diagnostics: readonly Diagnostic[]): boolean {
-    const json = JSON.stringify(diagnostics);
     const was = this.last.get(uri);
-    if (was && was.version === version && was.json === json) return false;
-    this.last.set(uri, { version, json });
+    // Compared only at the same version (a re-evaluation): a keystroke always publishes, uncompared.
+    if (was && was.version === version && JSON.stringify(was.diagnostics) === JSON.stringify(diagnostics)) return false;
+    this.last.set(uri, { version, diagnostics });
     return true;
   }
 

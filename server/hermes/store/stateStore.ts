@@ -328,7 +328,7 @@ export class StateStore {
 
   /** Every `state_meta` row (empty when the table is missing). */
   stateMeta(): Map<string, string> {
-    return this.read(() => this.writeTx().stateMeta());
+    return this.read(() => stateMetaOf(this.db, this.schema));
   }
 
   /**
@@ -438,8 +438,7 @@ export class StateStore {
     let upsertMeta: SqliteStatement | undefined;
     return {
       schema,
-      // An older build without state_meta still takes a clear-prompt request.
-      stateMeta: () => (store.hasStateMeta ? stateMetaOf(db) : new Map()),
+      stateMeta: () => stateMetaOf(db, schema),
       setStateMeta(key, value) {
         // Prepared once: a refresh of every stale session sets a key for each, under the lock.
         upsertMeta ??= db.prepare('INSERT INTO state_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
@@ -602,7 +601,9 @@ function sqliteAtLeast(db: SqliteConnection, major: number, minor: number): bool
   }
 }
 
-function stateMetaOf(db: SqliteConnection): Map<string, string> {
+/** Every `state_meta` row; none when the table is missing (an older build still takes a clear-prompt request). */
+function stateMetaOf(db: SqliteConnection, schema: SchemaInfo): Map<string, string> {
+  if (!hasTable(schema, 'state_meta')) return new Map();
   const rows = db.prepare('SELECT key, value FROM state_meta').all();
   return new Map(rows.map((r) => [String(r.key), r.value == null ? '' : String(r.value)]));
 }

@@ -110,7 +110,7 @@ export class AnalysisCache {
     if (kept && st && kept.store.file === file && kept.ino === st.ino && kept.dev === st.dev && kept.store.schemaVersion() === kept.schemaVersion) return kept.store;
     this.closeConnection();
     // Throws the store's own explanation when the file is missing or unreadable.
-    const store = StateStore.openReadOnly(file);
+    const store = StateStore.openReadOnly(file, 'kept');
     const opened = st ?? statOf(file);
     this.kept = { store, ino: opened?.ino ?? -1, dev: opened?.dev ?? -1, schemaVersion: store.schemaVersion() };
     return store;

@@ -27,6 +27,11 @@ export interface OpenOptions {
   readonly readonly: boolean;
   /** Busy timeout in milliseconds (Hermes: 5 s for readers, 1 s for its writer). */
   readonly busyTimeoutMs: number;
+  /**
+   * The connection's page cache (`PRAGMA cache_size`, a setting of this connection only), when not
+   * the binding's own (better-sqlite3 builds SQLite with 16 MB).
+   */
+  readonly pageCacheKiB?: number;
 }
 
 let nativeBindingOverride: string | undefined;
@@ -89,6 +94,7 @@ function betterSqlite3Driver(): Driver {
       timeout: options.busyTimeoutMs,
       nativeBinding,
     });
+    if (options.pageCacheKiB !== undefined) db.exec(cacheSizePragma(options.pageCacheKiB));
     return {
       driver: 'better-sqlite3',
       prepare(sql) {
@@ -128,6 +134,7 @@ function nodeSqliteDriver(): Driver {
   return (file, options) => {
     if (!fs.existsSync(file)) throw new HermesError('db-missing', `${file} does not exist.`, file);
     const db = new DatabaseSync(file, { readOnly: options.readonly, timeout: options.busyTimeoutMs });
+    if (options.pageCacheKiB !== undefined) db.exec(cacheSizePragma(options.pageCacheKiB));
     return {
       driver: 'node:sqlite',
       prepare(sql) {
@@ -143,4 +150,9 @@ function nodeSqliteDriver(): Driver {
       close: () => db.close(),
     };
   };
+}
+
+/** A negative cache_size is a size in KiB rather than a count of pages, whatever the page size. */
+function cacheSizePragma(kib: number): string {
+  return `PRAGMA cache_size = -${Math.max(1, Math.round(kib))}`;
 }

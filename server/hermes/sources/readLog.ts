@@ -20,28 +20,76 @@ type ReadKind = 'file' | 'list' | 'kind' | 'real';
 
 /** What was seen, in the order of the reads: stat fields as numbers, other answers as text. */
 class Seen {
-  numbers: number[] = [];
+  /** Grown by doubling; `length` of them are used. A typed array: a number costs no allocation. */
+  private numbers: Float64Array;
+  private length = 0;
   texts: string[] = [];
   newestChangeMs = 0;
 
+  constructor(expectedReads = 64) {
+    this.numbers = new Float64Array(expectedReads * STAT_FIELDS);
+  }
+
   stat(stat: fs.Stats | undefined, times: boolean): void {
-    if (!stat) return void this.numbers.push(-1);
+    if (!stat) return this.push(-1);
     const kind = stat.isFile() ? 1 : stat.isDirectory() ? 2 : 3;
-    if (!times) return void this.numbers.push(kind);
-    this.numbers.push(kind, stat.dev, stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs, stat.mode);
+    if (!times) return this.push(kind);
+    this.room(STAT_FIELDS);
+    const n = this.numbers;
+    let i = this.length;
+    n[i++] = kind;
+    n[i++] = stat.dev;
+    n[i++] = stat.ino;
+    n[i++] = stat.size;
+    n[i++] = stat.mtimeMs;
+    n[i++] = stat.ctimeMs;
+    n[i++] = stat.mode;
+    this.length = i;
     this.newestChangeMs = Math.max(this.newestChangeMs, stat.mtimeMs, stat.ctimeMs);
   }
 
+  /** Pushes again `count` numbers pushed from `start` on (what a stat of the same path pushed). */
+  repeat(start: number, count: number): void {
+    this.room(count);
+    this.numbers.copyWithin(this.length, start, start + count);
+    this.length += count;
+  }
+
+  numberAt(index: number): number {
+    return this.numbers[index]!;
+  }
+
+  /** Where the next pushed number goes. */
+  get position(): number {
+    return this.length;
+  }
+
   text(text: string): void {
-    this.numbers.push(-2);
+    this.push(-2);
     this.texts.push(text);
   }
 
   /** One hash of everything seen, without formatting a number. */
   digest(): string {
-    return createHash('sha256').update(new Uint8Array(Float64Array.from(this.numbers).buffer)).update(this.texts.join('\n')).digest('base64url');
+    const bytes = new Uint8Array(this.numbers.buffer, 0, this.length * Float64Array.BYTES_PER_ELEMENT);
+    return createHash('sha256').update(bytes).update(this.texts.join('\n')).digest('base64url');
+  }
+
+  private push(value: number): void {
+    this.room(1);
+    this.numbers[this.length++] = value;
+  }
+
+  private room(count: number): void {
+    if (this.length + count <= this.numbers.length) return;
+    const grown = new Float64Array(Math.max(this.numbers.length * 2, this.length + count));
+    grown.set(this.numbers.subarray(0, this.length));
+    this.numbers = grown;
   }
 }
+
+/** The numbers a stat with times pushes: kind, dev, ino, size, mtimeMs, ctimeMs, mode. */
+const STAT_FIELDS = 7;
 
 let recording: ReadRecording | undefined;
 
@@ -88,18 +136,40 @@ export class ReadRecording {
 
 /** Whether every packed read would see the same today (false for anything that does not unpack). */
 export function readsStillHold(packed: PackedReads): boolean {
-  const seen = new Seen();
-  // A path read in two ways (tested for, then read: a project's AGENTS.md) is stat'ed once.
-  const stats = new Map<string, fs.Stats | undefined>();
+  const lines = packed.paths === '' ? [] : packed.paths.split('\n');
+  const seen = new Seen(lines.length);
+  // A path read in two ways (tested for, then read: a project's AGENTS.md) is stat'ed once: what
+  // its stat pushed is pushed again. Only where it went is kept (`start`, or `~start` when the
+  // stat pushed one number: nothing there, or only its kind), not the Stats object: a few
+  // thousand of those living through the pass made the collector copy them from space to space.
+  const statted = new Map<string, number>();
   let previous = '';
-  for (const line of packed.paths === '' ? [] : packed.paths.split('\n')) {
-    const match = /^(\d+)([flkr])/.exec(line);
-    if (!match) return false;
-    const file = previous.slice(0, Number(match[1])) + line.slice(match[0].length);
-    sense(file, CODE_KIND[match[2]!]!, seen, stats);
+  for (const line of lines) {
+    let digits = 0;
+    while (digits < line.length && isDigit(line.charCodeAt(digits))) digits++;
+    const how = CODE_KIND[line.charAt(digits)];
+    if (digits === 0 || how === undefined) return false;
+    const file = previous.slice(0, Number(line.slice(0, digits))) + line.slice(digits + 1);
     previous = file;
+    const times = how !== 'kind';
+    const earlier = how === 'real' ? undefined : statted.get(file);
+    if (earlier !== undefined && earlier >= 0) {
+      seen.repeat(earlier, times ? STAT_FIELDS : 1);
+      continue;
+    }
+    if (earlier !== undefined && (!times || seen.numberAt(~earlier) === -1)) {
+      seen.repeat(~earlier, 1);
+      continue;
+    }
+    const start = seen.position;
+    if (!sense(file, how, seen)) continue;
+    statted.set(file, seen.position - start === STAT_FIELDS ? start : ~start);
   }
   return seen.digest() === packed.seen;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 /** A file about to be read, as its descriptor's fstat saw it (readText.ts opens, fstats, reads). */
@@ -140,24 +210,21 @@ export function realPath(file: string): string {
 
 function note(file: string, how: ReadKind): void {
   recording!.reads.push([file, how]);
-  sense(file, how, recording!.seen);
+  void sense(file, how, recording!.seen);
 }
 
 /**
- * What `how` sees at `file` now, into `seen`: the same calls at recording and at checking (a check
- * passes `stats`, the answers of its stat calls so far by path).
+ * What `how` sees at `file` now, into `seen`: the same calls at recording and at checking. True
+ * when that was a stat (false: a real path or an error, pushed as text).
  */
-function sense(file: string, how: ReadKind, seen: Seen, stats?: Map<string, fs.Stats | undefined>): void {
+function sense(file: string, how: ReadKind, seen: Seen): boolean {
   try {
-    if (how === 'real') return seen.text(resolvedRealPath(file));
-    let stat = stats?.get(file);
-    if (stat === undefined && !stats?.has(file)) {
-      stat = fs.statSync(file, { throwIfNoEntry: false });
-      stats?.set(file, stat);
-    }
-    seen.stat(stat, how !== 'kind');
+    if (how === 'real') return seen.text(resolvedRealPath(file)), false;
+    seen.stat(fs.statSync(file, { throwIfNoEntry: false }), how !== 'kind');
+    return true;
   } catch (error) {
     seen.text(`error:${(error as NodeJS.ErrnoException).code ?? ''}`);
+    return false;
   }
 }
 

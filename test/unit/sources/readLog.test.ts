@@ -5,11 +5,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ReadRecording, readsStillHold, type PackedReads } from '../../../server/hermes/sources/readLog';
+import { noteFileRead, ReadRecording, readsStillHold, statPath, type PackedReads } from '../../../server/hermes/sources/readLog';
 import { renderSources } from '../../../server/hermes/sources/renderSources';
 import { profileFixture } from '../anatomy/profileFixture';
 import { DEFAULT_CONFIG } from '../../../server/hermes/config';
-import { cleanup, write } from './fixtures';
+import { cleanup, tempDir, write } from './fixtures';
 
 describe('sources: what rendering read, checked again by stat', () => {
   after(cleanup);
@@ -67,6 +67,40 @@ describe('sources: what rendering read, checked again by stat', () => {
     fs.unlinkSync(link);
     fs.symlinkSync(path.join(f.top, 'other-skills'), link);
     assert.equal(readsStillHold(reads), false);
+  });
+
+  it('checks a path read in two ways as each way saw it (tested, then read; read, then tested; never there)', () => {
+    const dir = tempDir();
+    const tested = write(dir, 'AGENTS.md', 'Agents.');
+    const read = write(dir, 'SOUL.md', 'Soul.');
+    const absent = path.join(dir, 'CLAUDE.md');
+    const recording = new ReadRecording();
+    recording.during(() => {
+      statPath(tested);
+      noteFileRead(tested, fs.statSync(tested));
+      noteFileRead(read, fs.statSync(read));
+      statPath(read);
+      statPath(absent);
+      statPath(absent);
+    });
+    const reads = recording.pack();
+    assert.equal(readsStillHold(reads), true);
+    // Its times are what the second read noted: a change of them alone is a change.
+    const later = new Date(fs.statSync(tested).mtimeMs + 5000);
+    fs.utimesSync(tested, later, later);
+    assert.equal(readsStillHold(reads), false);
+    fs.utimesSync(tested, fs.statSync(read).atime, fs.statSync(read).mtime);
+    const fresh = new ReadRecording();
+    fresh.during(() => {
+      statPath(tested);
+      noteFileRead(tested, fs.statSync(tested));
+      statPath(absent);
+      statPath(absent);
+    });
+    const freshReads = fresh.pack();
+    assert.equal(readsStillHold(freshReads), true);
+    write(dir, 'CLAUDE.md', 'Now there.');
+    assert.equal(readsStillHold(freshReads), false);
   });
 
   it('does not hold for a record it cannot read', () => {

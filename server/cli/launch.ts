@@ -19,6 +19,6 @@ process.exitCode = cli.runCli(argv);
 // A command has done all it does when it returns (its 'exit' handlers, such as the code cache's,
 // still run). With the output written out, leave now instead of through Node's teardown of the
 // loop and the heap, a few milliseconds of every run (paired cold runs of `status`: about 1%).
-// Output still queued (a slow pipe on a platform that writes pipes asynchronously) exits the
-// usual way, once it is written.
-if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit();
+// Output still queued (a terminal or a pipe that would block: see io.ts) exits the usual way,
+// once it is written.
+if (!cli.outputPending()) process.exit();

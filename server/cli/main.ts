@@ -9,6 +9,7 @@ import { statusCommand, statusUsage } from './commands/status';
 import { processIO, type CommandIO } from './io';
 
 export { loadTokenizerWith } from '../hermes/cost/countWithTokenizer';
+export { outputPending } from './io';
 
 const commands: Record<string, (argv: string[], io: CommandIO) => number> = {
   status: statusCommand,

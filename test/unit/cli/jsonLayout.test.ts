@@ -46,6 +46,38 @@ describe('cli: the layout of --json', function () {
     });
   }
 
+  it('writes all of it into a pipe a parent made non-blocking, whose reader is slower than the CLI', async () => {
+    const def = demo.profiles.find((p) => p.name === 'default')!;
+    const now = Date.now() / 1000;
+    for (let i = 0; i < 400; i++) startSession(def.dbFile, def.dir, { source: 'cli', model: 'claude-sonnet-4-5', startedAt: now - 86_400 - i, lastActivityAt: now - 86_400 + i, messages: 1 });
+    const args = ['status', '--json', '--home', home];
+    const blocking = await runBinary(args);
+    assert.equal(blocking.code, 0, blocking.stderr);
+    assert.ok(blocking.stdout.length > 64 * 1024, 'more than a pipe holds');
+    // A one-page pipe, non-blocking on the writer's side (O_NONBLOCK belongs to the open pipe, so the
+    // child has it too): a 64 KiB write returns after 4 KiB and the next one would block.
+    const parent = [
+      'import fcntl, os, subprocess, sys',
+      'r, w = os.pipe()',
+      'fcntl.fcntl(w, 1031, 4096)  # F_SETPIPE_SZ',
+      'os.set_blocking(w, False)',
+      'child = subprocess.Popen(sys.argv[1:], stdout=w, stderr=subprocess.DEVNULL)',
+      'os.close(w)',
+      'chunks = []',
+      'while True:',
+      '    chunk = os.read(r, 1024)',
+      '    if not chunk: break',
+      '    chunks.append(chunk)',
+      'sys.stdout.buffer.write(b"".join(chunks))',
+      'sys.exit(child.wait())',
+    ].join('\n');
+    const env = { ...process.env };
+    delete env.HERMES_HOME;
+    const run = spawnSync('python3', ['-c', parent, process.execPath, cliBinary(), ...args], { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 });
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout), JSON.parse(blocking.stdout));
+  });
+
   it('ends quietly when the pipe it writes to is closed while it writes (status --json | head -c 100)', () => {
     const def = demo.profiles.find((p) => p.name === 'default')!;
     // More output than a pipe holds (64 kB on Linux): the CLI is still writing when the reader goes.

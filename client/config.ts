@@ -1,7 +1,7 @@
 // The one typed view of the `hermesLens.*` settings on the client side. Values are read fresh on
 // every access (never cached), through the same normalizeSettings() the server uses.
-import * as os from 'node:os';
-import * as path from 'node:path';
+import os = require('node:os');
+import path = require('node:path');
 import * as vscode from 'vscode';
 import { normalizeSettings, SETTINGS_SECTION, type HermesLensSettings } from '../shared/settings';
 import { RUNTIME_SETTING } from './settingsKeys';

@@ -63,6 +63,15 @@ await Promise.all([
 ]);
 chmodSync(join(root, 'dist/cli.js'), 0o755);
 
+// The code imports Node's modules as `import fs = require('node:fs')`, not `import * as fs from
+// 'node:fs'`: for a namespace import of a CommonJS module esbuild copies every export into a new
+// object (__toESM) at each importing file, about fifty copies of fs and path before a cold
+// `hermes-lens status` does anything (5 ms of it).
+for (const bundle of ['cli.js', 'cliMain.js', 'server.js']) {
+  const copied = /__toESM\(require\("(node:[^"]+)"\)\)/.exec(readFileSync(join(root, 'dist', bundle), 'utf8'));
+  if (copied) throw new Error(`dist/${bundle} copies ${copied[1]} at load: import it as \`import x = require('${copied[1]}')\`.`);
+}
+
 const binary = join(dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node');
 if (existsSync(binary)) {
   mkdirSync(join(root, 'dist/native'), { recursive: true });

@@ -1,6 +1,6 @@
 // The Hermes Prompt Lens language server: wiring only. The Hermes domain layer (server/hermes)
 // knows nothing of LSP; each feature lives in server/lsp/features, one file each.
-import * as fs from 'node:fs';
+import fs = require('node:fs');
 import {
   CodeActionKind,
   CodeLensRefreshRequest,

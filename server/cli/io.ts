@@ -1,5 +1,5 @@
 // What a command may touch of the outside world, so tests can run commands in-process.
-import * as fs from 'node:fs';
+import fs = require('node:fs');
 
 export interface CommandIO {
   out(text: string): void;

@@ -1,7 +1,7 @@
 // The `hermes-lens` executable (dist/cli.js): a few lines that load the CLI bundle (dist/cliMain.js,
 // built from main.ts) through V8's code cache, so a cold run does not compile it again, and run it.
 // It must stay small: whatever it imports is compiled on every run.
-import * as path from 'node:path';
+import path = require('node:path');
 import { tokenCacheDir } from '../hermes/cost/tokenCountStore';
 import { requireWithCodeCache } from '../hermes/codeCache';
 import type * as Main from './main';

@@ -2,8 +2,8 @@
 // built in the order things happen to a real user: prompts are stored, then files are edited, then
 // a refresh is requested and partly adopted, then new sessions start. So every state the lens
 // shows is present, and the manifest says which one each session must be in, and why.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import type { SessionState, SourceKind } from '../hermes/model';
 import { PROFILE_EPOCH_KEY, sessionEpochKey } from '../hermes/refresh/epochs';
 import * as C from './demoContent';

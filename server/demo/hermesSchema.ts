@@ -7,8 +7,8 @@
 // benchmarks): `createStateDb` refuses a path that already exists. The lens never runs DDL on a
 // user's state.db (FACTS §2); Hermes migrates its own files.
 import { randomBytes } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import { openConnection, type SqliteConnection } from '../hermes/store/connection';
 
 export type SchemaLayout = 'v30' | 'v24';

@@ -1,7 +1,7 @@
 // The simulated Hermes: what Hermes itself writes into a state.db, with its own writer discipline
 // (BEGIN IMMEDIATE, 1 s busy timeout with retries, foreign keys on). Tests use it to play Hermes'
 // side of the refresh protocol (FACTS §5) and to write while the lens reads.
-import * as path from 'node:path';
+import path = require('node:path');
 import { readProfileConfig, type ProfileConfig } from '../hermes/config';
 import { requestedEpoch, stampedEpoch } from '../hermes/refresh/epochs';
 import { parseToolNames } from '../hermes/store/codec';

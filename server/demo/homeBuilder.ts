@@ -1,8 +1,8 @@
 // A small builder for Hermes homes on disk: the root home and named profiles (FACTS §1), their
 // instruction files, project directories, and sessions written as Hermes writes them. Tests,
 // benchmarks and the README demo all make their homes with it, so there is one generator.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import { readProfileConfig, type ProfileConfig } from '../hermes/config';
 import { DEFAULT_PROFILE, isProfileName } from '../hermes/home';
 import { hermesWrite } from './hermesConnection';

@@ -1,8 +1,8 @@
 // Writing the instruction files of a Hermes profile (FACTS §1, §4) the way a user or Hermes leaves
 // them on disk: config.yaml, SOUL.md, skills with YAML frontmatter, category DESCRIPTION.md files,
 // and the `§`-separated memory files.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import { yamlLibrary } from '../hermes/sources/yamlLibrary';
 
 /** Hermes' memory entry delimiter (HERMES-FORMATS §5). */

@@ -1,8 +1,8 @@
 // Project directories for sessions' cwd: a git root (a `.git` folder is what marks it) and the
 // project context files Hermes discovers from cwd (FACTS §4): AGENTS.md chains, `.hermes.md`,
 // CLAUDE.md, `.cursorrules`.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import { writeText } from './profileFiles';
 
 export class ProjectBuilder {

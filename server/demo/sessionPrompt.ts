@@ -1,7 +1,7 @@
 // The stored prompt of a demo session, built as Hermes builds one: today's sources of the profile
 // (renderSources) assembled by the shared prompt builder (buildSystemPrompt). This module only
 // gathers the session-side inputs (profile line, trailer, runtime block); it renders nothing itself.
-import * as path from 'node:path';
+import path = require('node:path');
 import type { ProfileConfig } from '../hermes/config';
 import { buildSystemPrompt } from '../hermes/sources/promptBuilder';
 import type { ActiveProfile, RuntimeInput } from '../hermes/sources/promptLines';

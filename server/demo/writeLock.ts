@@ -1,7 +1,7 @@
 // Holding Hermes' write lock from another process, for tests of what the lens does while Hermes
 // writes (FACTS §2: a refresh request must wait, retry, then fail cleanly with nothing written).
 import { spawn } from 'node:child_process';
-import * as path from 'node:path';
+import path = require('node:path');
 
 export interface WriteLockHold {
   readonly pid: number;

@@ -2,8 +2,8 @@
 // analyses `status` keeps, the CLI's code cache. Each is private to the user and must never be
 // seen half written by a process reading it at the same time, so it is written whole to a
 // temporary file beside it and renamed over it.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 
 /** Writes `data` to `file` atomically, mode 0600, making its folder (0700) when missing. Throws on failure. */
 export function writeCacheFile(file: string, data: string | Uint8Array): void {

@@ -1,7 +1,7 @@
 // Paths as the lens compares them: the real path discovery and the walkers see (sources/readLog.ts
 // resolves with the same call), so a file reached through a link is the same file everywhere.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 
 /** realpath(3) in one call; on Windows the native call resolves drives and shares differently, so there the JavaScript one. */
 export function resolvedRealPath(file: string): string {

@@ -12,10 +12,10 @@
 // plain `require` would load it.
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
+import fs = require('node:fs');
 import { createRequire, wrap } from 'node:module';
-import * as path from 'node:path';
-import * as vm from 'node:vm';
+import path = require('node:path');
+import vm = require('node:vm');
 import { writeCacheFile } from './cacheFiles';
 
 const MAGIC = Buffer.from('hermes-lens code cache 1\n');

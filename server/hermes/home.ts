@@ -1,7 +1,7 @@
 // Finding the Hermes home and its profiles (FACTS §1).
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import os = require('node:os');
+import path = require('node:path');
 import { HermesError } from './errors';
 import type { HermesHome, Profile } from './model';
 import { readRegularFile } from './sources/readText';

@@ -3,7 +3,7 @@
 // skill body edit (not in the prompt) leaves sessions fresh and a description edit does not.
 // Reasons come per source part, so a change of one part is judged again on its own
 // (engine/judgement.ts).
-import * as path from 'node:path';
+import path = require('node:path');
 import { hintIsIdentity } from './anatomy/locate';
 import type { PromptAnatomy } from './anatomy/types';
 import { memo } from './engine/memo';

@@ -1,7 +1,7 @@
 // The language server's view of Hermes: the home, one analysis per watched profile, and which
 // files feed which sessions. Features read from here; watchers and saves tell it what changed, and
 // it re-evaluates only what the change can affect (analysis caches are kept per profile).
-import * as path from 'node:path';
+import path = require('node:path');
 import { AnalysisCache } from '../hermes/engine/analysisCache';
 import { analyzeProfile, type ProfileAnalysis } from '../hermes/engine/analyzeProfile';
 import type { SessionScan } from '../hermes/engine/keptRead';

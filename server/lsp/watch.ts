@@ -10,8 +10,8 @@
 //   after the writes that raise the events (most commits are seen by the 2 ms probe). When a
 //   burst has been quiet for a window (or has gone on for a second), `onDatabaseSettled` follows,
 //   for the work that can wait (a full scan).
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 
 export interface WatchEvents {
   /** Instruction files changed (absolute paths). */

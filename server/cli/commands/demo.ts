@@ -1,8 +1,8 @@
 // `hermes-lens demo`: builds the embedded demo Hermes home and shows its status, so the product can
 // be seen without a real Hermes.
-import * as os from 'node:os';
-import * as path from 'node:path';
-import * as fs from 'node:fs';
+import os = require('node:os');
+import path = require('node:path');
+import fs = require('node:fs');
 import type * as DemoHome from '../../demo/demoHome';
 import { parse } from '../args';
 import type { CommandIO } from '../io';

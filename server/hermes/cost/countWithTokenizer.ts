@@ -1,7 +1,7 @@
 // Counting a paragraph with the o200k tokenizer itself, in whichever process holds it: the CLI
 // counts in-process, the language server in a helper process (tokenCountHelper.ts). The tokenizer
 // is a separate file, loaded on first use (scripts/build.mjs keeps it out of the bundles).
-import * as path from 'node:path';
+import path = require('node:path');
 import type * as O200k from './o200kEncoder';
 
 export interface ParagraphCount {

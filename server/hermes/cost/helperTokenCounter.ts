@@ -6,8 +6,8 @@
 //
 // Whatever goes wrong (no helper file, the helper dies, no answer in time) the text is counted in
 // this process instead: a count is never worth a crash, nor a wrong figure.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import { Worker } from 'node:worker_threads';
 import { countWithTokenizer, type ParagraphCount } from './countWithTokenizer';
 import { answerBuffer, DONE, PENDING, type RelayData, type RelayMessage } from './tokenCountRelayProtocol';

@@ -4,7 +4,7 @@
 // endpoints and models the price library does not know yet, and they win over the library.
 // A broken file is reported once (naming the file and what to fix) and ignored as a whole, so a typo
 // can never half-apply and silently skew figures.
-import * as fs from 'node:fs';
+import fs = require('node:fs');
 import picomatch from 'picomatch';
 
 export interface PriceOverride {

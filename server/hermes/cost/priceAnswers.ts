@@ -7,8 +7,8 @@
 //
 // The file lives next to the token counts (`$HERMES_LENS_TOKEN_CACHE`, `off` turns it off), is
 // written atomically with mode 0600, and any problem with it means the library is asked.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import type * as GenaiPrices from '@pydantic/genai-prices';
 import { writeCacheFile } from '../cacheFiles';
 import { tokenCacheDir } from './tokenCountStore';

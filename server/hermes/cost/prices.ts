@@ -3,8 +3,8 @@
 // cache-rules.json fills what the library leaves out (mostly the 1-hour write price and write premiums),
 // and the user's override file wins over both. An unknown model gives undefined, never zero prices:
 // a "$0.00" for a model we know nothing about would read as "free".
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import type * as GenaiPrices from '@pydantic/genai-prices';
 import { cacheFamilyFor, isAggregator, priceProviderId, type CacheFamily } from './cacheRules';
 import { parseModelRef, type ModelRef } from './modelRef';

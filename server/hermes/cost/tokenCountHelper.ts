@@ -4,7 +4,7 @@
 //
 // Protocol, one JSON line each way: {"texts": string[]} → {"counts": [tokens, sliced (0|1)][]}, or
 // {"error": string} (never text of the request: prompt text stays private).
-import * as readline from 'node:readline';
+import readline = require('node:readline');
 import { requireWithCodeCache } from '../codeCache';
 import { countWithTokenizer, loadTokenizerWith } from './countWithTokenizer';
 import { tokenCacheDir } from './tokenCountStore';

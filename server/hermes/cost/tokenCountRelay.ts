@@ -4,7 +4,7 @@
 // and writes the answer into the request's shared buffer. It ends, and with it the helper, when the
 // main thread says close (after a quiet spell, see helperTokenCounter.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as readline from 'node:readline';
+import readline = require('node:readline');
 import { parentPort, workerData } from 'node:worker_threads';
 import type { HelperResponse } from './tokenCountHelper';
 import { DONE, FAILED, type RelayCount, type RelayData, type RelayMessage } from './tokenCountRelayProtocol';

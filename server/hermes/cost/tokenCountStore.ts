@@ -7,9 +7,9 @@
 // folder (`$HERMES_LENS_TOKEN_CACHE` names another folder, or `off` turns it off), never in a Hermes
 // home. Any problem reading or writing it is ignored: the counts are then simply computed.
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import os = require('node:os');
+import path = require('node:path');
 import { writeCacheFile } from '../cacheFiles';
 
 export interface StoredCount {

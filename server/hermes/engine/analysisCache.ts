@@ -4,8 +4,8 @@
 // USER.md) once per profile, project context once per session cwd. A change drops only the parts
 // its paths can affect (a save of SOUL.md re-reads SOUL.md, not a thousand skills), and the
 // staleness judged from them.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import type { PromptAnatomy } from '../anatomy/types';
 import type { ProfileConfig } from '../config';
 import type { SessionRecord, StaleReason, TranscriptSize } from '../model';

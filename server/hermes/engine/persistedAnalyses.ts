@@ -11,8 +11,8 @@
 // turns it off), mode 0600, written whole to a temporary file and renamed; a file that cannot be
 // read or written is ignored: the run then simply does the work.
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import { writeCacheFile } from '../cacheFiles';
 import { tokenCacheDir } from '../cost/tokenCountStore';
 import type { ChangeKind, SessionRecord, SourceKind, StaleReason, TierName, TranscriptSize } from '../model';

@@ -1,8 +1,8 @@
 // Recording a refresh request (FACTS §5): the only write the lens ever makes to a state.db, and only
 // when the user asked for it. One short BEGIN IMMEDIATE transaction, then a PASSIVE checkpoint of
 // the WAL (StateStore.writeTransaction); a dry run reads and reports.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import { HermesError } from '../errors';
 import type { SessionRecord } from '../model';
 import { StateStore, type ReadAheadNeeds, type StateWriteTx } from '../store/stateStore';

@@ -5,7 +5,7 @@
 //
 // Rendering works on "runs" (pieces of text that remember which file offset they came from) so a
 // truncation's dropped middle and a BLOCKED match can be pointed at in the file's own lines.
-import * as path from 'node:path';
+import path = require('node:path');
 import { stripHermesMdFrontmatter } from './frontmatter';
 import { blockedMessage, locateFindings, scanContextContent } from './injectionScan';
 import { PROJECT_CONTEXT_PREFIX } from './literals';

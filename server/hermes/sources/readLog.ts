@@ -13,7 +13,7 @@
 // recording could still look the same (git's "racy" case), so `newestChangeMs` lets the caller
 // refuse to keep a recording that saw anything change in its last seconds.
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
+import fs = require('node:fs');
 import { resolvedRealPath } from '../canonicalPath';
 
 type ReadKind = 'file' | 'list' | 'kind' | 'real';

@@ -1,7 +1,7 @@
 // Reading a source file the way Hermes does: strict UTF-8 (Python raises on invalid bytes, and
 // Hermes then skips the file), optionally dropping one BOM (`utf-8-sig`). Never throws: a file
 // that cannot be used becomes a SourceProblem.
-import * as fs from 'node:fs';
+import fs = require('node:fs');
 import { noteFileRead, noteFileUnread, statPath } from './readLog';
 import type { SourceProblem } from './types';
 

@@ -1,6 +1,6 @@
 // Everything one profile's sources render today for one session cwd: the inputs of staleness, of
 // `rebuildPrompt` and of the language-server features.
-import * as path from 'node:path';
+import path = require('node:path');
 import type { ProfileConfig } from '../config';
 import { DEFAULT_MEMORY_LIMIT, DEFAULT_USER_LIMIT, readMemory } from './memory';
 import { discoverProjectContext } from './projectContext';

@@ -1,8 +1,8 @@
 // Skill discovery as `SU.iter_skill_index_files` walks it: symlinks followed, excluded and support
 // directories pruned, the `_org/` mirror limited to the active org, results sorted by path in
 // Python's (code-point) order. Unlike Python's os.walk we stop at symlink loops.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import { pyStrip, sortByCodePoints } from './pyText';
 import { listFolder, realPath, statPath } from './readLog';
 import { readRegularFile } from './readText';

@@ -1,7 +1,7 @@
 // The skills index of the prompt (FACTS §4, HERMES-FORMATS §4): one line per visible skill, its
 // frontmatter name and description cut to 60 characters, grouped by category. Only those fields
 // reach the prompt, so editing a skill's body changes nothing here.
-import * as path from 'node:path';
+import path = require('node:path');
 import type { ProfileConfig } from '../config';
 import { frontmatterValueSpan, parseFrontmatter } from './frontmatter';
 import { isJsWhitespace } from './jsWhitespace';

@@ -2,8 +2,8 @@
 // rendering it as Hermes does, it flags text that differs per profile or home: the stable tier is
 // meant to be byte-identical everywhere (seed 004), so a path or profile name there splits the
 // shared prompt-cache prefix.
-import * as os from 'node:os';
-import * as path from 'node:path';
+import os = require('node:os');
+import path = require('node:path');
 import type { ProfileConfig } from '../config';
 import { blockedMessage, locateFindings, scanContextContent } from './injectionScan';
 import { positionsOf } from './positions';

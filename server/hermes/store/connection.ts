@@ -1,8 +1,8 @@
 // The only place that knows which SQLite binding is in use. Everything else talks to a
 // `SqliteConnection`: better-sqlite3 where its native binary loads, Node's built-in `node:sqlite`
 // where the runtime has it (Node >= 22.5, recent VS Code), else a clear error naming the setting.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import { HermesError } from '../errors';
 
 export type SqlValue = string | number | bigint | null | Uint8Array;

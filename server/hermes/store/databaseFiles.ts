@@ -6,7 +6,7 @@
 // opens to the database's owner (even a read-only connection, even to the owner it already has).
 // An empty WAL: a reader's open creates one where none was, and a WAL with no frames adds nothing
 // to the database, so an empty WAL and none are the same.
-import * as fs from 'node:fs';
+import fs = require('node:fs');
 
 export interface DatabaseFiles {
   readonly signature: string;

@@ -3,8 +3,8 @@
 // `writeTransaction` in one short BEGIN IMMEDIATE transaction, followed by a PASSIVE checkpoint of
 // the WAL (handBackWal). No DDL, no VACUUM, no TRUNCATE checkpoint, no pragma that changes the
 // file's settings, ever.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import fs = require('node:fs');
+import path = require('node:path');
 import { HermesError } from '../errors';
 import type { SessionRecord, TranscriptMessage, TranscriptSize } from '../model';
 import { decodeMessageContent, optionalNumber, optionalString, parseModelConfig } from './codec';

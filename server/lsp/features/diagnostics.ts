@@ -2,7 +2,7 @@
 // (drop a middle, block the file, cut a description, ignore the file, …) and how to fix it. The
 // domain layer does the work on text (analyze*Text, discovery with `texts`); this file finds out
 // what the document is to Hermes and turns SourceProblems into LSP diagnostics.
-import * as path from 'node:path';
+import path = require('node:path');
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DEFAULT_CONFIG } from '../../hermes/config';

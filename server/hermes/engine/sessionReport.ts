@@ -117,12 +117,12 @@ export function stillGood(previous: ReusableReport | undefined, world: ReportWor
 export function sessionReport(ctx: ReportContext, inputs: ReportInputs, previous: ReusableReport | undefined): ReusableReport {
   const world = ctx.world;
   if (!previous || !sameBasis(previous.inputs, inputs)) {
-    const { basis, prices } = basisOf(ctx, inputs);
-    const report = withVerdict(basis, prices, inputs, ctx.now);
-    if (!previous) return { inputs: { ...inputs }, basis, prices, world, report, revision: 0 } satisfies ReportSlot;
+    const { report, prices } = newReport(ctx, inputs);
+    // A report's basis fields never change (a new basis makes a new report): the report is its own basis.
+    if (!previous) return { inputs: { ...inputs }, basis: report, prices, world, report, revision: 0 } satisfies ReportSlot;
     const slot = previous as ReportSlot;
     copyInputs(slot.inputs, inputs);
-    slot.basis = basis;
+    slot.basis = report;
     slot.prices = prices;
     slot.world = world;
     slot.report = report;
@@ -158,15 +158,23 @@ function sameVerdictInputs(was: ReportInputs, now: ReportInputs): boolean {
   return was.judged.reasons === now.judged.reasons && was.judged.deltaTokens === now.judged.deltaTokens && was.requestedEpoch === now.requestedEpoch;
 }
 
-function basisOf(ctx: ReportContext, inputs: ReportInputs): { basis: Basis; prices: ModelPrices | undefined } {
-  const { record, prompt, config } = inputs;
+/** A new report: its basis from the inputs, and the verdict worked out now. */
+function newReport(ctx: ReportContext, inputs: ReportInputs): { report: Writable<SessionReport>; prices: ModelPrices | undefined } {
+  const { record, prompt, config, judged, requestedEpoch } = inputs;
   const provider = providerOf(record);
   const tip = record.endedAt !== undefined && record.endReason === 'compression' && ctx.everything ? compactionTip(record, ctx.everything) : undefined;
-  const transcript = inputs.transcript.recordedTokens + estimateTokensFromChars(inputs.transcript.uncountedChars);
-  const tools = memo(ctx.tools, record.toolNames, toolSchemaTokens);
+  const transcriptTokens = inputs.transcript.recordedTokens + estimateTokensFromChars(inputs.transcript.uncountedChars);
+  const toolTokens = memo(ctx.tools, record.toolNames, toolSchemaTokens);
   const systemPromptTokens = prompt?.tokens ?? 0;
   const prices = memo(ctx.prices, `${record.model ?? ''}\u0000${provider ?? ''}`, () => lookupPrices(record.model, provider, ctx.priceOverrides) ?? null) ?? undefined;
-  const basis: Basis = {
+  const stamped = stampedEpoch(record.modelConfig);
+  const prefixTokens = systemPromptTokens + toolTokens + transcriptTokens;
+  const ttlSeconds = cacheTtlSeconds(config.cacheTtl, record.source, prices);
+  const state = stateOf(record, prompt, requestedEpoch > stamped, judged);
+  const cost = refreshCostOf(prefixTokens, ttlSeconds, prices, inputs, ctx.now);
+  // Every field written out in SessionReport's order: one object shape for every report (a spread
+  // would make thousands of slow dictionary-mode objects).
+  const report: Writable<SessionReport> = {
     profile: ctx.profileName,
     id: record.id,
     title: record.title,
@@ -174,72 +182,40 @@ function basisOf(ctx: ReportContext, inputs: ReportInputs): { basis: Basis; pric
     model: record.model,
     provider,
     cwd: record.cwd,
+    state,
+    reasons: judged.reasons,
     tipSessionId: tip && tip.id !== record.id ? tip.id : undefined,
     startedAt: record.startedAt,
     lastActivityAt: record.lastActivityAt,
     endedAt: record.endedAt,
-    stampedEpoch: stampedEpoch(record.modelConfig),
+    requestedEpoch,
+    stampedEpoch: stamped,
     skillsTier: prompt?.skillsTier,
     systemPromptTokens,
-    toolTokens: tools,
-    transcriptTokens: transcript,
-    prefixTokens: systemPromptTokens + tools + transcript,
+    toolTokens,
+    transcriptTokens,
+    prefixTokens,
     tokensExact: prompt?.tokensExact ?? false,
-    ttlSeconds: cacheTtlSeconds(config.cacheTtl, record.source, prices),
-    apiEquivalent: isApiEquivalent(record.billingMode),
-    pricesKnown: prices !== undefined,
-  };
-  return { basis, prices };
-}
-
-/** What a new report says: the basis, and the verdict worked out now. */
-function withVerdict(basis: Basis, prices: ModelPrices | undefined, inputs: ReportInputs, now: number): Writable<SessionReport> {
-  const { record, judged, requestedEpoch } = inputs;
-  const state = stateOf(record, inputs.prompt, requestedEpoch > basis.stampedEpoch, judged);
-  const cost = refreshCostOf(basis, prices, inputs, now);
-  // Every field written out in SessionReport's order: one object shape for every report (a spread
-  // of the basis would make thousands of slow dictionary-mode objects).
-  return {
-    profile: basis.profile,
-    id: basis.id,
-    title: basis.title,
-    source: basis.source,
-    model: basis.model,
-    provider: basis.provider,
-    cwd: basis.cwd,
-    state,
-    reasons: judged.reasons,
-    tipSessionId: basis.tipSessionId,
-    startedAt: basis.startedAt,
-    lastActivityAt: basis.lastActivityAt,
-    endedAt: basis.endedAt,
-    requestedEpoch,
-    stampedEpoch: basis.stampedEpoch,
-    skillsTier: basis.skillsTier,
-    systemPromptTokens: basis.systemPromptTokens,
-    toolTokens: basis.toolTokens,
-    transcriptTokens: basis.transcriptTokens,
-    prefixTokens: basis.prefixTokens,
-    tokensExact: basis.tokensExact,
     deltaTokens: judged.deltaTokens,
-    ttlSeconds: basis.ttlSeconds,
+    ttlSeconds,
     cacheWarm: cost.warm,
     cacheExpiresAt: cost.cacheExpiresAt,
     refreshCostUsd: reportedCost(state, prices, cost.extraUsd),
     refreshCostColdUsd: reportedCost(state, prices, cost.coldUsd),
-    apiEquivalent: basis.apiEquivalent,
-    pricesKnown: basis.pricesKnown,
+    apiEquivalent: isApiEquivalent(record.billingMode),
+    pricesKnown: prices !== undefined,
   };
+  return { report, prices };
 }
 
 /**
  * The verdict worked out now, written into `report` (whose basis is `basis`) field by field where
- * it differs: whether any did. The same rules as withVerdict, which makes the first.
+ * it differs: whether any did. The same rules as newReport, which makes the first.
  */
 function updateVerdict(report: Writable<SessionReport>, basis: Basis, prices: ModelPrices | undefined, inputs: ReportInputs, now: number): boolean {
   const { record, judged, requestedEpoch } = inputs;
   const state = stateOf(record, inputs.prompt, requestedEpoch > basis.stampedEpoch, judged);
-  const cost = refreshCostOf(basis, prices, inputs, now);
+  const cost = refreshCostOf(basis.prefixTokens, basis.ttlSeconds, prices, inputs, now);
   const refreshCostUsd = reportedCost(state, prices, cost.extraUsd);
   const refreshCostColdUsd = reportedCost(state, prices, cost.coldUsd);
   let changed = false;
@@ -268,12 +244,12 @@ const costInput: Writable<RefreshCostInput> = { prefixTokens: 0, systemPromptDel
 const costFigures: Writable<RefreshCost> = { warm: false, cacheExpiresAt: undefined, extraUsd: undefined, coldUsd: undefined, apiEquivalent: false };
 
 /** What refreshing the session costs now; the object is reused by the next call. */
-function refreshCostOf(basis: Basis, prices: ModelPrices | undefined, inputs: ReportInputs, now: number): RefreshCost {
-  costInput.prefixTokens = basis.prefixTokens;
+function refreshCostOf(prefixTokens: number, ttlSeconds: number, prices: ModelPrices | undefined, inputs: ReportInputs, now: number): RefreshCost {
+  costInput.prefixTokens = prefixTokens;
   costInput.systemPromptDeltaTokens = inputs.judged.deltaTokens;
   costInput.lastActivityAt = inputs.record.lastActivityAt;
   costInput.now = now;
-  costInput.ttlSeconds = basis.ttlSeconds;
+  costInput.ttlSeconds = ttlSeconds;
   costInput.prices = prices;
   costInput.billingMode = inputs.record.billingMode;
   refreshCostInto(costFigures, costInput);

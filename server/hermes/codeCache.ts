@@ -27,7 +27,7 @@ const HEADER_BYTES = MAGIC.length + 1 + DIGEST_BYTES;
  * times, so a first run that did little (an empty profile, `--help`) does not fix the cache's
  * reach. Then it is left alone: making one takes a few milliseconds.
  */
-const GENERATIONS = 4;
+export const CODE_CACHE_GENERATIONS = 4;
 const FOLDER = 'code-cache';
 
 /**
@@ -71,7 +71,7 @@ export function requireWithCodeCache(bundle: string, cacheDir: string | undefine
     return require(bundle);
   }
   const generation = !cached || script.cachedDataRejected ? 0 : cached.generation + 1;
-  if (generation < GENERATIONS) {
+  if (generation < CODE_CACHE_GENERATIONS) {
     // After the run, so the functions the command needed are in the cache too.
     process.once('exit', () => writeCache(script, generation, cache));
   }

@@ -1,8 +1,14 @@
 // What a command may touch of the outside world, so tests can run commands in-process.
 import fs = require('node:fs');
+import { jsonPieces } from './jsonPieces';
 
 export interface CommandIO {
   out(text: string): void;
+  /**
+   * `out` of a text `make` hands over in pieces, written as they come where that helps (a pipe: the
+   * reader takes them while the next are made). Without it, the pieces are joined for `out`.
+   */
+  outPieces?(make: (emit: (piece: string) => void) => void): void;
   err(text: string): void;
   env: NodeJS.ProcessEnv;
   /** Epoch seconds. */
@@ -114,8 +120,25 @@ function writeLine(to: StandardOutput, text: string): void {
   if (!text.endsWith('\n')) to.write('\n');
 }
 
+/** Pieces gathered into writes of about CHUNK's size, then a line break. */
+function writePieces(to: StandardOutput, make: (emit: (piece: string) => void) => void): void {
+  let pending: string[] = [];
+  let length = 0;
+  make((piece) => {
+    pending.push(piece);
+    length += piece.length;
+    if (length < CHUNK.length) return;
+    to.write(pending.join(''));
+    pending = [];
+    length = 0;
+  });
+  pending.push('\n');
+  to.write(pending.join(''));
+}
+
 export const processIO: CommandIO = {
   out: (text) => writeLine(stdout, text),
+  outPieces: (make) => writePieces(stdout, make),
   err: (text) => writeLine(stderr, text),
   env: process.env,
   now: () => Date.now() / 1000,
@@ -135,5 +158,7 @@ export function outputPending(): boolean {
  * script, an editor) has no use for the whitespace.
  */
 export function outJson(io: CommandIO, value: unknown): void {
-  io.out(io.terminal ? JSON.stringify(value, null, 2) : JSON.stringify(value));
+  if (io.terminal) return io.out(JSON.stringify(value, null, 2));
+  if (!io.outPieces) return io.out(JSON.stringify(value));
+  io.outPieces((emit) => jsonPieces(value, emit));
 }

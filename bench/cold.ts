@@ -67,7 +67,16 @@ export interface ColdResult {
   readonly noSessionsMs: number;
   readonly coldPeakRssMb: number | undefined;
   readonly statusJsonBytes: number;
-  readonly samples: { readonly cold: number[]; readonly floor: number[]; readonly cliStartup: number[]; readonly noSessions: number[]; readonly afterSoulEdit: number[] };
+  /** `node -e 0`: Node's own start, before any code of the lens. */
+  readonly nodeStartMs: number;
+  /**
+   * Where the environment sets NODE_EXTRA_CA_CERTS (this workplace does, for its package proxy):
+   * Node reads and parses those certificates at every start, before any script runs (nodejs/node
+   * issue 40524), though the lens never opens a TLS connection. The same runs without it, for
+   * comparison; the figures above keep the environment as it is.
+   */
+  readonly withoutExtraCaCerts?: { readonly nodeStartMs: number; readonly coldMs: number; readonly coldRatio: number };
+  readonly samples: { readonly cold: number[]; readonly floor: number[]; readonly cliStartup: number[]; readonly noSessions: number[]; readonly afterSoulEdit: number[]; readonly nodeStart: number[] };
 }
 
 const GNU_TIME = '/usr/bin/time';
@@ -135,10 +144,14 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
     for (const args of [statusArgs, filesOnlyArgs, [CLI, '--help']]) await runTimed(process.execPath, args, { env });
   }
 
+  const withoutCa = process.env.NODE_EXTRA_CA_CERTS ? withoutVariable(env, 'NODE_EXTRA_CA_CERTS') : undefined;
   const cold: ProcessRun[] = [];
   const floor: ProcessRun[] = [];
   const startup: ProcessRun[] = [];
   const noSessions: ProcessRun[] = [];
+  const nodeStart: ProcessRun[] = [];
+  const coldWithoutCa: ProcessRun[] = [];
+  const nodeStartWithoutCa: ProcessRun[] = [];
   for (let i = 0; i < runs; i++) {
     // Alternate the order so neither always runs right after the other.
     const pair = i % 2 === 0 ? ['floor', 'cold'] : ['cold', 'floor'];
@@ -148,6 +161,11 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
     }
     startup.push(await runTimed(process.execPath, [CLI, '--help'], { env }));
     noSessions.push(await runTimed(process.execPath, filesOnlyArgs, { env }));
+    nodeStart.push(await runTimed(process.execPath, ['-e', '0'], { env }));
+    if (withoutCa) {
+      coldWithoutCa.push(await runTimed(process.execPath, statusArgs, { env: withoutCa }));
+      nodeStartWithoutCa.push(await runTimed(process.execPath, ['-e', '0'], { env: withoutCa }));
+    }
     log(`    run ${i + 1}/${runs}: cold ${cold.at(-1)!.wallMs.toFixed(0)} ms, floor ${floor.at(-1)!.wallMs.toFixed(0)} ms`);
   }
   // After an edit of SOUL.md, as a user runs status after saving it: a new sentence each time.
@@ -183,8 +201,31 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
     afterSoulEditMs: round(median(afterEdit.map((r) => r.wallMs)), 1),
     coldPeakRssMb: rss === undefined ? undefined : round(rss / 1024, 1),
     statusJsonBytes: first.stdoutBytes,
-    samples: { cold: cold.map((r) => round(r.wallMs, 1)), floor: floor.map((r) => round(r.wallMs, 1)), cliStartup: startup.map((r) => round(r.wallMs, 1)), noSessions: noSessions.map((r) => round(r.wallMs, 1)), afterSoulEdit: afterEdit.map((r) => round(r.wallMs, 1)) },
+    nodeStartMs: round(median(nodeStart.map((r) => r.wallMs)), 1),
+    ...(withoutCa
+      ? {
+          withoutExtraCaCerts: {
+            nodeStartMs: round(median(nodeStartWithoutCa.map((r) => r.wallMs)), 1),
+            coldMs: round(median(coldWithoutCa.map((r) => r.wallMs)), 1),
+            coldRatio: round(median(coldWithoutCa.map((r) => r.wallMs)) / floorMs, 2),
+          },
+        }
+      : {}),
+    samples: {
+      cold: cold.map((r) => round(r.wallMs, 1)),
+      floor: floor.map((r) => round(r.wallMs, 1)),
+      cliStartup: startup.map((r) => round(r.wallMs, 1)),
+      noSessions: noSessions.map((r) => round(r.wallMs, 1)),
+      afterSoulEdit: afterEdit.map((r) => round(r.wallMs, 1)),
+      nodeStart: nodeStart.map((r) => round(r.wallMs, 1)),
+    },
   };
+}
+
+function withoutVariable(env: NodeJS.ProcessEnv, name: string): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  delete copy[name];
+  return copy;
 }
 
 /** A copy of the home's Hermes root with every profile file but a state.db holding no sessions. */

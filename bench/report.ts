@@ -167,6 +167,7 @@ function resultSection(title: string, r: BenchResults): string[] {
     'Also measured:',
     '',
     `- cold status, CPU time (user + system) ${r.cold.coldCpuMs ?? '?'} ms vs the floor's ${r.cold.floorCpuMs ?? '?'} ms (${r.cold.cpuRatio ?? '?'}×); the very first run on a machine (empty caches: the tokenizer loads, nothing is kept) ${r.cold.coldFirstRunMs} ms; right after an edit of SOUL.md (every prompt read and judged again) ${r.cold.afterSoulEditMs ?? '?'} ms; \`node dist/cli.js --help\` (Node start + loading the CLI bundle, no work) ${r.cold.cliStartupMs} ms; status of the same profile files over a state.db with no sessions ${r.cold.noSessionsMs ?? '?'} ms; the CLI's peak RSS ${r.cold.coldPeakRssMb ?? '?'} MB; status JSON ${(r.cold.statusJsonBytes / 1e6).toFixed(2)} MB;`,
+    ...nodeStartLines(r.cold),
     `- the server's start on this home (initialize → first full session list) ${r.lsp.startupMs} ms; the session list it sends ${(r.lsp.sessionListBytes / 1e6).toFixed(2)} MB;`,
     ...changeSizeLine(r.lsp),
     `- Hermes write → notification measured from the writer's commit; from the parent's command it is ${r.lsp.reeval.writeRoundTripMs} ms (includes the writer process's own work);`,
@@ -188,7 +189,7 @@ function resultSection(title: string, r: BenchResults): string[] {
       `| Cold \`status --json\` vs sqlite3 floor | ${h.cold.coldMs} ms | ${h.cold.floorMs} ms | ${h.cold.coldRatio}× | ≤ ${TARGETS.coldRatio}× | ${h.cold.coldRatio <= TARGETS.coldRatio ? 'yes' : '**no**'} |`,
       `| Language server peak RSS after start | ${h.server.rss.peakMb} MB | — | — | ≤ ${TARGETS.rssMb} MB | ${h.server.rss.peakMb <= TARGETS.rssMb ? 'yes' : '**no**'} |`,
       '',
-      `Server start ${h.server.startupMs} ms; cold status CPU ${h.cold.coldCpuMs ?? '?'} ms vs ${h.cold.floorCpuMs ?? '?'} ms; first run ${h.cold.coldFirstRunMs} ms.`,
+      `Server start ${h.server.startupMs} ms; cold status CPU ${h.cold.coldCpuMs ?? '?'} ms vs ${h.cold.floorCpuMs ?? '?'} ms; first run ${h.cold.coldFirstRunMs} ms${h.cold.withoutExtraCaCerts ? `; without NODE_EXTRA_CA_CERTS ${h.cold.withoutExtraCaCerts.coldMs} ms (${h.cold.withoutExtraCaCerts.coldRatio}×)` : ''}.`,
       '',
     );
   }
@@ -205,31 +206,27 @@ function missed(r: BenchResults | undefined): string[] {
     if (ms / c.coldMs > TARGETS.reevalShare) notes.push(`- **Re-evaluation after ${what} (${((ms / c.coldMs) * 100).toFixed(1)}% of cold, ${ms} ms).** ${why}`);
   };
   if (!r.met.coldRatio) {
+    const ca = c.withoutExtraCaCerts;
     notes.push(
       `- **Cold status (${r.coldRatio}× the floor).** A second status of an unchanged home judges nothing again: it checks what ` +
         'the last one kept (transcript sizes against the Hermes counters, verdicts against digests of the sources, those digests ' +
-        `against what \`stat()\` says of the files read) and reads the sessions' rows. What is left over the floor: starting Node ` +
-        `and loading the CLI bundle takes ${c.cliStartupMs} ms (sqlite3, a small C program, starts in about a millisecond), and a status of the ` +
-        `same profile files over a state.db with no sessions ${c.noSessionsMs} ms (${round(c.noSessionsMs / c.floorMs, 2)}× the ` +
-        `whole floor of ${c.floorMs} ms) before the first row is read. The rows add ${round(c.coldMs - c.noSessionsMs, 1)} ms: the ` +
-        "floor's first query, decoding the JSON columns, a report per live session and writing " +
-        `${(c.statusJsonBytes / 1e6).toFixed(1)} MB of compact JSON into the pipe (about 10 ms at the reader's pace). Right after an edit of SOUL.md a status takes ${c.afterSoulEditMs} ms, ` +
-        'since every kept verdict is for the old sources and every distinct prompt is parsed and judged again. On this machine ' +
-        'Node itself takes 100–125 ms before the first line of the lens runs (a `-r` hook), a third of the whole; a start-up ' +
-        "snapshot would need a flag that `node dist/cli.js` cannot carry. Of the lens's own time (a CPU profile): the rows about " +
-        '35 ms (the same query alone, warm, 15 ms in either program), checking the 2,456 paths the sources were read from about 20 ms ' +
-        '(each path once now), loading the bundle through the code cache 25–35 ms, opening the database 10 ms (the native module ' +
-        "6 ms), the kept analyses 7 ms, Node's crypto module 4–6 ms (sha256 for the code cache, the kept analyses' name and the " +
-        'read log). Tried and not taken: stat() in the thread pool while the rows are read (issuing 1,000 asynchronous stats took ' +
-        'the main thread 12 ms against 6–9 ms for the same stats done synchronously), V8 flags (`--always-sparkplug`, ' +
-        '`--no-lazy-feedback-allocation`: slower; a 16 MB young generation: one scavenge instead of eight, the same wall time), ' +
-        "SQLite's mmap for the row read (3 ms at best, 7 ms of the rows query in stop 14's fresh processes, and a truncated file " +
-        'would kill the process with SIGBUS), a young generation grown sixteen-fold at its first scavenge (`--semi-space-growth-' +
-        'factor=16` set at start: two scavenges instead of seven, 80 paired runs without a measurable change). The CLI now leaves ' +
-        'without Node\'s teardown once its output is written (about 1%). With 100,000 sessions the floor grows and the ratio falls ' +
-        '(see the variant). The ratio is also at its worst when the machine is quiet: the floor speeds up more than the lens when ' +
-        'the neighbours rest (pairs of 261/150 ms and 266/165 ms, 1.6–1.75×), so the runs that met it were runs where the floor was ' +
-        'slowed more; closing it for good needs about 40 ms off a quiet cold run.',
+        `against what \`stat()\` says of the files read) and reads the sessions' rows. What is left over the floor: Node's own start ` +
+        `(\`node -e 0\`) ${c.nodeStartMs ?? '?'} ms, where sqlite3, a small C program, starts in about a millisecond` +
+        (ca ? ` (${round(c.nodeStartMs - ca.nodeStartMs, 1)} ms of it the certificates of NODE_EXTRA_CA_CERTS, see above: without them a cold status takes ${ca.coldMs} ms, ${ca.coldRatio}× the floor)` : '') +
+        `; loading the CLI bundle through the code cache brings \`--help\` to ${c.cliStartupMs} ms; a status of the same profile files over a ` +
+        `state.db with no sessions takes ${c.noSessionsMs} ms (checking the 2,456 paths the sources were read from is most of the difference: ` +
+        `a stat() costs about 4 µs in a system call here, 13 µs with Node's Stats object around it); the rows add ${round(c.coldMs - c.noSessionsMs, 1)} ms ` +
+        "(the query scans every session's pages, 20,000 rows for 2,000 live ones, as the floor's does; then a report per live " +
+        `session, and ${(c.statusJsonBytes / 1e6).toFixed(1)} MB of JSON through the pipe at its reader's pace). On these virtual machines ` +
+        'a page of memory touched for the first time costs about 10 µs, so what a cold process allocates shows in its time: the ' +
+        'CLI reads with a 512 KiB page cache (better-sqlite3 builds SQLite with 16 MB, whose filling took 40–55 ms), writes its ' +
+        'JSON session by session, and keeps no Stats objects. Tried and not taken (this and earlier stops): V8 flags for the ' +
+        'young generation and the compilers (`--max-semi-space-size` 1–64, `--semi-space-growth-factor`, `--no-opt`, ' +
+        '`--always-sparkplug`: within the noise, and `node dist/cli.js` cannot carry a flag anyway); stat() in the thread pool ' +
+        '(issuing the calls costs the main thread more than making them); a hash of our own instead of node:crypto (its 6 ms ' +
+        'load is paid for the code cache\'s integrity check, which a JavaScript hash of 240 kB takes longer than in a cold process); ' +
+        "SQLite's mmap for the row read (a truncated file would kill the process with SIGBUS). With 100,000 sessions the floor " +
+        'grows and the ratio falls (see the variant).',
     );
   }
   reevalNote(
@@ -237,39 +234,13 @@ function missed(r: BenchResults | undefined): string[] {
     r.lsp.reeval.saveMs,
     'The share is against a cold status that keeps its ' +
         `analyses between runs, so 5% is ${round(c.coldMs * TARGETS.reevalShare, 1)} ms here. A save of SOUL.md re-judges the SOUL.md part of each of the distinct ` +
-        '(prompt, cwd) pairs and gives every live session a new ΔS and refresh cost. Timestamps in the server and the client ' +
-        '(medians of 30 saves): didSave arrives 1 ms after the write, re-evaluating and the status line take 10–11 ms, finding what ' +
-        `changed since the list sent 0.8 ms, the change of ${changeKb(r.lsp.changeBytes?.afterSave)} 1 ms to be written, read and parsed, and the client ` +
-        '0.9 ms to apply it. Since stop 12, reports are updated in place (the sent list keeps its own copies), costs are worked out into ' +
-        'one reused object, patches name sessions by position in runs (81 kB became 41 kB), the stale baseline no longer makes sets ' +
-        'of 2,000 ids per save, and analyzeProfile no longer loses its optimized code on every save (a spread failed a map check ' +
-        'from about the tenth save on); a save allocates 1.5 MB instead of 3.0 MB and spends 2 ms in the garbage collector instead of 4.4. ' +
-        'The same loop, run by hand within one hour on the same code, gave medians of 17 to 25 ms, and the bench 17.2 to 26.1 ms: the figure sits on the target ' +
-        'and the machine decides the side. In every run the first samples are the slow ones (the last five of fifteen: 12–19 ms); ' +
-        'in-process the first ten saves take 10–30 ms and later ones 7–9, with 4–8 ms of scavenges each early on. About 200 KB is ' +
-        "promoted per save though only ~30 KB stays: mostly each prompt's new Judgement, which lives until the next save replaces it. " +
-        'Found in stop 13: the warm-up was V8 tiering, not garbage collection (one scavenge in sixteen in-process saves). V8 optimizes a ' +
-        'function after enough runs of its bytecode, more for a larger one, and the loops over 2,000 sessions sat in analyzeProfile ' +
-        'and profileDelta, which run once per evaluation: `--trace-opt` showed them optimized only at the ninth and eighth save. ' +
-        'The per-session steps are now small methods (SessionPass, DeltaPass) optimized within the first save; in-process the ' +
-        'median of saves 2–16 went from 13.1 to 8.9 ms (paired runs). On a quiet moment the whole save takes 11.4 ms (median of ' +
-        '30): the write and didSave 0.8 ms, the server 8 ms from didSave to the list written, 1.6 ms until the client has read ' +
-        'and parsed it, 0.7 ms to apply. In a loaded one the same code gives 15–20 ms. What would close it with margin: fewer ' +
-        "scavenges inside a save (the server's 1 MB young generation takes about one per save: 1.3 MB allocated, of it 200 KB " +
-        "each prompt's new Judgement and 140 KB growing the patch columns), Judgements updated in place, and the verdict pass " +
-        'per (prompt, cwd) group. Tried in stop 14 for the server, three paired runs each, all within the noise: ' +
-        '`--interrupt-budget=16384` (earlier optimization) and `--no-lazy-feedback-allocation`; counting the new SOUL.md text ' +
-        'in the server instead of the helper process would save about 1.5 ms (its tables would add 30 MB to the server). ' +
-        "In stop 15 the machine was slower (a bare `node -e 0` took 120–170 ms even with nothing else running in it): the bench's " +
-        "saves took 26–27 ms, and the same save loop alternated between stop 14's server and this one gave 22.8 and 25.2 ms " +
-        'against 24.5 and 24.0 ms (two sets of 3–4 rounds): the code costs what it did. In-process, a save evaluates in 8.7–9.5 ms, ' +
-        'of it about 5 ms in the pass over 2,000 sessions and 2 ms judging the 300 prompts. In stop 16 two full runs gave ' +
-        '21.2 and 23.4 ms (5.3%, 5.9%). A CPU profile of the server over 42 saves: re-evaluating 11.5 ms a save (the pass ' +
-        '9.8 ms, of it judging the prompts 4.3 ms), finding the change 2.6 ms, and 3.7 ms of garbage collection on the ' +
-        "server's thread on average; that is not the median's: with a 64 MB young generation (`--max-semi-space-size=64`) " +
-        'the save loop gave medians of 19.1 and 20.3 ms against 19.5 and 20.0 ms, alternated. A sampled allocation profile ' +
-        '(collected objects included): about 1 MB a save, the largest parts the patch columns (130 KB), the per-prompt ' +
-        'verdict maps and judgements (140 KB), the doubles written into the reports and the cost (55 KB).',
+        '(prompt, cwd) pairs and gives every live session a new ΔS and refresh cost. Timestamps in the server (30 saves on a quiet ' +
+        'machine): didSave arrives 1.1–1.4 ms after the write; re-evaluating takes 4.5–8.5 ms (one scavenge of 1–2 ms in it); ' +
+        `finding what changed since the list sent 0.5–1 ms; the change of ${changeKb(r.lsp.changeBytes?.afterSave)} is written 1–1.5 ms later; the client reads, ` +
+        'parses and applies it in about 2 ms more: 11–12 ms in all, and saves that meet a busy moment of the other processes on the ' +
+        "machine's two cores take 18–45 ms, which is what moves the median between runs. Reports are updated in place, the per-" +
+        'session steps are small methods V8 optimizes within the first save, and patches name sessions by position in runs. ' +
+        'What would take it lower: the verdict pass per (prompt, cwd) group rather than per session, and Judgements updated in place.',
   );
   reevalNote(
     'a Hermes write',
@@ -322,10 +293,13 @@ const METHOD = [
   '- **Cold status** runs `node dist/cli.js status --json` in a fresh process, and the floor `sqlite3 -readonly state.db` with the',
   '  reads that report needs (`FLOOR_SQL` in `bench/cold.ts`): the live sessions\' columns, the count of sessions holding a stored',
   '  prompt, the text of every distinct stored prompt of a live session, the live transcript sizes grouped per live session, and',
-  '  `state_meta`. The two alternate, after one warm-up each; wall time from spawn to exit, median of N. CPU time and peak RSS come',
-  '  from GNU time. The cold figure is a fresh process finding the lens\'s cache folder as any second run finds it (token counts,',
-  '  compiled code, price answers, and what the last status kept of this state.db: see below); the very first run (every cache',
-  '  empty) and the run right after an edit of SOUL.md (every kept verdict is for other sources) are shown too.',
+  '  `state_meta`. The two alternate, after warm-up runs (each command of the lens until its code cache has settled: the first',
+  '  runs after a build add to it and write it again); wall time from spawn to exit, median of N, both read by this process',
+  '  through a pipe. CPU time and peak RSS come from GNU time. The cold figure is a fresh process finding the lens\'s cache',
+  '  folder as any second run finds it (token counts, compiled code, price answers, and what the last status kept of this',
+  '  state.db: see below); the very first run (every cache empty) and the run right after an edit of SOUL.md (every kept',
+  '  verdict is for other sources) are shown too. Processes run in the environment the bench runs in; where that sets',
+  '  NODE_EXTRA_CA_CERTS, `node -e 0` and the cold status are also measured without it, and shown apart.',
   '- **Re-evaluation**: a save of SOUL.md as VS Code makes it (a `didChange` while typing; then the file written and `didSave`),',
   '  timed from the write until the next `hermes/sessionListChanged` whose stale count or refresh cost changed, whichever of the',
   '  save and the watcher\'s event of the write arrives first. Each save adds a new sentence, as a user edits (the',
@@ -372,7 +346,11 @@ const ENGINE = [
   '  each file opened, stat\'ed and read once; plain YAML (config.yaml, simple frontmatter) read without the YAML library',
   '  (property-tested against it); injection patterns compiled on first use and only for text holding their words; the',
   '  tokenizer, the price list and the YAML library in bundles of their own, loaded only when needed; the CLI bundle loaded',
-  '  through V8\'s code cache.',
+  '  through V8\'s code cache, its Node modules imported without esbuild\'s copy of each one\'s exports.',
+  '- **Memory a cold process touches**: a page of memory used for the first time costs a fault (about 10 µs on these virtual',
+  '  machines), so the CLI\'s reads use a 512 KiB page cache, not the 16 MB better-sqlite3 builds SQLite with (the language',
+  '  server\'s kept connection keeps that, for its repeated scans); the check of the sources keeps no Stats objects; and',
+  '  `--json` into a pipe or a file is written session by session (jsonPieces.ts) with write(2), never held whole.',
   '- **Hermes writes**: the server keeps one read connection per profile. A database event is probed at once (`PRAGMA',
   '  data_version`, again 2 and 8 ms later in case the commit was not visible yet); the sessions that gained messages or were',
   '  added since the last read (past the tables\' last rowids) are read again at once, and reports of sessions whose row did not',
@@ -423,6 +401,19 @@ function readmeSnippet(r: BenchResults | undefined): string[] {
 
 function fmt(n: number): string {
   return n.toLocaleString('en-US');
+}
+
+/** Node's own start, and what NODE_EXTRA_CA_CERTS adds to it where the environment sets it. */
+function nodeStartLines(c: ColdResult): string[] {
+  if (c.nodeStartMs === undefined) return [];
+  const ca = c.withoutExtraCaCerts;
+  const lines = [`- Node's own start (\`node -e 0\`, nothing of the lens loaded) ${c.nodeStartMs} ms;`];
+  if (ca) {
+    lines.push(
+      `- this machine's environment sets NODE_EXTRA_CA_CERTS (for its package proxy), and Node reads and parses those certificates at every start, before any script runs (nodejs/node issue 40524), though the lens opens no TLS connection: without it \`node -e 0\` takes ${ca.nodeStartMs} ms and a cold status ${ca.coldMs} ms (${ca.coldRatio}× the same floor). The figures above keep the environment as it is;`,
+    );
+  }
+  return lines;
 }
 
 /** The size of the list changes sent after a save and a write (results from before deltas have none). */

@@ -57,6 +57,39 @@ class StandardOutput {
     }
   }
 
+  /**
+   * The pieces `make` hands over, then a line break: encoded one after the other into the reused
+   * buffer and written each time it is full, so no text longer than a piece is ever made.
+   */
+  writePieces(make: (emit: (piece: string) => void) => void): void {
+    if (this.viaNode || !this.writesDirectly()) {
+      const pieces: string[] = [];
+      make((piece) => void pieces.push(piece));
+      pieces.push('\n');
+      return this.write(pieces.join(''));
+    }
+    let filled = 0;
+    const flush = () => {
+      const bytes = CHUNK.subarray(0, filled);
+      filled = 0;
+      const unwritten = this.viaNode ? bytes : this.writeAll(bytes);
+      if (unwritten) this.stream().write(Buffer.from(unwritten));
+    };
+    const add = (piece: string) => {
+      let rest = piece;
+      for (;;) {
+        const { read, written } = ENCODER.encodeInto(rest, CHUNK.subarray(filled));
+        filled += written!;
+        if (read === rest.length) return;
+        rest = rest.slice(read);
+        flush();
+      }
+    };
+    make(add);
+    add('\n');
+    flush();
+  }
+
   /** Whether something written is still queued in Node's stream (then the process must not exit yet). */
   get pending(): boolean {
     return (this.viaNode?.writableLength ?? 0) > 0;
@@ -120,25 +153,9 @@ function writeLine(to: StandardOutput, text: string): void {
   if (!text.endsWith('\n')) to.write('\n');
 }
 
-/** Pieces gathered into writes of about CHUNK's size, then a line break. */
-function writePieces(to: StandardOutput, make: (emit: (piece: string) => void) => void): void {
-  let pending: string[] = [];
-  let length = 0;
-  make((piece) => {
-    pending.push(piece);
-    length += piece.length;
-    if (length < CHUNK.length) return;
-    to.write(pending.join(''));
-    pending = [];
-    length = 0;
-  });
-  pending.push('\n');
-  to.write(pending.join(''));
-}
-
 export const processIO: CommandIO = {
   out: (text) => writeLine(stdout, text),
-  outPieces: (make) => writePieces(stdout, make),
+  outPieces: (make) => stdout.writePieces(make),
   err: (text) => writeLine(stderr, text),
   env: process.env,
   now: () => Date.now() / 1000,

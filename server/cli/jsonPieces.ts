@@ -8,12 +8,37 @@
 /** Levels walked: the output, its profiles, a profile, its sessions; a session is one piece. */
 const WALKED_DEPTH = 4;
 
+/**
+ * A list whose JSON items are made from `items` one at a time as they are written (jsonPieces), so
+ * each is garbage as soon as it is out; JSON.stringify makes them all at once (toJSON).
+ */
+export class MappedItems<T, U> {
+  constructor(
+    readonly items: readonly T[],
+    readonly map: (item: T) => U,
+  ) {}
+
+  toJSON(): U[] {
+    return this.items.map(this.map);
+  }
+}
+
 /** Calls `emit` with the pieces of `JSON.stringify(value)` in order (nothing for a value JSON leaves out). */
 export function jsonPieces(value: unknown, emit: (piece: string) => void): void {
   walk(value, 0, emit);
 }
 
 function walk(value: unknown, depth: number, emit: (piece: string) => void): void {
+  if (value instanceof MappedItems && depth < WALKED_DEPTH) {
+    emit('[');
+    const { items, map } = value as MappedItems<unknown, unknown>;
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) emit(',');
+      walkItem(map(items[i]), depth + 1, emit);
+    }
+    emit(']');
+    return;
+  }
   if (depth >= WALKED_DEPTH || !isWalkable(value)) {
     const text = JSON.stringify(value);
     if (text !== undefined) emit(text);
@@ -23,10 +48,7 @@ function walk(value: unknown, depth: number, emit: (piece: string) => void): voi
     emit('[');
     for (let i = 0; i < value.length; i++) {
       if (i > 0) emit(',');
-      const item: unknown = value[i];
-      // As JSON.stringify has it: what an object would leave out is null in an array.
-      if (item === undefined || typeof item === 'function' || typeof item === 'symbol') emit('null');
-      else walk(item, depth + 1, emit);
+      walkItem(value[i], depth + 1, emit);
     }
     emit(']');
     return;
@@ -41,6 +63,12 @@ function walk(value: unknown, depth: number, emit: (piece: string) => void): voi
     walk(item, depth + 1, emit);
   }
   emit('}');
+}
+
+/** An item of a list: as JSON.stringify has it, what an object would leave out is null in a list. */
+function walkItem(item: unknown, depth: number, emit: (piece: string) => void): void {
+  if (item === undefined || typeof item === 'function' || typeof item === 'symbol') emit('null');
+  else walk(item, depth, emit);
 }
 
 /**

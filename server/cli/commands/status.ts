@@ -1,12 +1,13 @@
 // `hermes-lens status`: which sessions are stale, why, and what refreshing them costs now.
 import { analyzeProfile } from '../../hermes/engine/analyzeProfile';
-import { profileJson } from '../../hermes/engine/reportJson';
+import { profileSummaryJson, sessionJson } from '../../hermes/engine/reportJson';
 import type { ProfileReport } from '../../hermes/engine/types';
 import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
 import { formatUsd } from '../../hermes/cost/refreshCost';
 import { commonOptions, parse } from '../args';
 import { cacheText, costText, printable, relativeTime, table, tokensText, truncate } from '../format';
 import { outJson, type CommandIO } from '../io';
+import { MappedItems } from '../jsonPieces';
 
 export const statusUsage = 'hermes-lens status [--home DIR] [-p NAME | --all-profiles] [--all] [--json]';
 
@@ -19,7 +20,8 @@ export function statusCommand(argv: string[], io: CommandIO): number {
   // What an earlier status worked out and still holds is taken from the lens's cache (persist).
   const reports = profiles.map((p) => analyzeProfile(p, { includeEnded: args.all, now, persist: true }).report);
   if (args.json) {
-    outJson(io, { home: home.root, profiles: reports.map(profileJson) });
+    // Each session's JSON is made as it is written out, and is garbage right after.
+    outJson(io, { home: home.root, profiles: reports.map((r) => ({ ...profileSummaryJson(r), sessions: new MappedItems(r.sessions, sessionJson) })) });
   } else {
     io.out(reports.map((r) => renderProfile(r, now)).join('\n\n'));
   }

@@ -180,9 +180,3 @@ export function profileSummaryJson(r: ProfileReport) {
     totals: { ...r.totals, staleRefreshCostUsd: usdJson(r.totals.staleRefreshCostUsd) ?? 0 },
   };
 }
-
-export function profileJson(r: ProfileReport) {
-  return { ...profileSummaryJson(r), sessions: r.sessions.map(sessionJson) };
-}
-
-export type ProfileJson = ReturnType<typeof profileJson>;

@@ -250,7 +250,8 @@ const SOURCES: ReadonlySet<unknown> = new Set<SourceKind>(['soul', 'skill', 'ski
 const CHANGES: ReadonlySet<unknown> = new Set<ChangeKind>(['added', 'removed', 'changed']);
 
 function isTranscriptRow(row: unknown): row is TranscriptRow {
-  return Array.isArray(row) && row.length === 6 && typeof row[0] === 'string' && typeof row[1] === 'string' && row.slice(2).every(isCount);
+  // Element by element: a slice per row was two thousand arrays made and dropped per status.
+  return Array.isArray(row) && row.length === 6 && typeof row[0] === 'string' && typeof row[1] === 'string' && isCount(row[2]) && isCount(row[3]) && isCount(row[4]) && isCount(row[5]);
 }
 
 function isKeptSources(value: unknown): value is KeptSources {

@@ -41,32 +41,15 @@ class StandardOutput {
     return !this.writesDirectly() && this.nodeStream().isTTY === true;
   }
 
-  write(text: string): void {
-    if (this.viaNode || !this.writesDirectly()) return void this.stream().write(text);
-    let rest = text;
-    while (rest.length > 0) {
-      // encodeInto stops before a character that does not fit: no pair of surrogates is split.
-      const { read, written } = ENCODER.encodeInto(rest, CHUNK);
-      const unwritten = this.writeAll(CHUNK.subarray(0, written!));
-      if (unwritten) {
-        this.stream().write(Buffer.from(unwritten));
-        if (read! < rest.length) this.stream().write(rest.slice(read));
-        return;
-      }
-      rest = rest.slice(read);
-    }
-  }
-
   /**
-   * The pieces `make` hands over, then a line break: encoded one after the other into the reused
-   * buffer and written each time it is full, so no text longer than a piece is ever made.
+   * The pieces `make` hands over, encoded one after the other into the reused buffer and written
+   * each time it is full: no text longer than a piece is ever made for the output.
    */
-  writePieces(make: (emit: (piece: string) => void) => void): void {
+  write(make: (emit: (piece: string) => void) => void): void {
     if (this.viaNode || !this.writesDirectly()) {
       const pieces: string[] = [];
       make((piece) => void pieces.push(piece));
-      pieces.push('\n');
-      return this.write(pieces.join(''));
+      return void this.stream().write(pieces.join(''));
     }
     let filled = 0;
     const flush = () => {
@@ -75,18 +58,17 @@ class StandardOutput {
       const unwritten = this.viaNode ? bytes : this.writeAll(bytes);
       if (unwritten) this.stream().write(Buffer.from(unwritten));
     };
-    const add = (piece: string) => {
+    make((piece) => {
       let rest = piece;
       for (;;) {
+        // encodeInto stops before a character that does not fit: no pair of surrogates is split.
         const { read, written } = ENCODER.encodeInto(rest, CHUNK.subarray(filled));
         filled += written!;
         if (read === rest.length) return;
         rest = rest.slice(read);
         flush();
       }
-    };
-    make(add);
-    add('\n');
+    });
     flush();
   }
 
@@ -126,7 +108,12 @@ class StandardOutput {
   private stream(): NodeJS.WriteStream {
     if (!this.viaNode) {
       this.viaNode = this.nodeStream();
-      if (this.fd === 1) this.viaNode.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' ? readerWent() : undefined));
+      if (this.fd === 1) {
+        this.viaNode.on('error', (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EPIPE') throw error;
+          readerWent();
+        });
+      }
     }
     return this.viaNode;
   }
@@ -149,13 +136,19 @@ const stderr = new StandardOutput(2, () => process.stderr);
 
 /** `text` and, unless it ends one, a line break (written apart: no copy of a long text to append one). */
 function writeLine(to: StandardOutput, text: string): void {
-  to.write(text);
-  if (!text.endsWith('\n')) to.write('\n');
+  to.write((emit) => {
+    emit(text);
+    if (!text.endsWith('\n')) emit('\n');
+  });
 }
 
 export const processIO: CommandIO = {
   out: (text) => writeLine(stdout, text),
-  outPieces: (make) => stdout.writePieces(make),
+  outPieces: (make) =>
+    stdout.write((emit) => {
+      make(emit);
+      emit('\n');
+    }),
   err: (text) => writeLine(stderr, text),
   env: process.env,
   now: () => Date.now() / 1000,

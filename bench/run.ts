@@ -28,7 +28,7 @@ function parseArgs(argv: readonly string[]): Args {
 
 const PLANS: Record<'quick' | 'full', { coldRuns: number; lsp: LspPlan; hugeColdRuns: number }> = {
   quick: { coldRuns: 5, hugeColdRuns: 0, lsp: { reevalRuns: 8, hoverRuns: 150, writerTurns: 240, writerRounds: 2, writerIntervalMs: 25, refreshGapMs: 150 } },
-  full: { coldRuns: 9, hugeColdRuns: 5, lsp: { reevalRuns: 15, hoverRuns: 400, writerTurns: 800, writerRounds: 4, writerIntervalMs: 25, refreshGapMs: 200 } },
+  full: { coldRuns: 15, hugeColdRuns: 5, lsp: { reevalRuns: 30, hoverRuns: 400, writerTurns: 800, writerRounds: 4, writerIntervalMs: 25, refreshGapMs: 200 } },
 };
 
 async function main(): Promise<void> {

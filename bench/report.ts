@@ -203,9 +203,9 @@ function missed(r: BenchResults | undefined): string[] {
   const c = r.cold;
   /** A re-evaluation's note when its share of cold misses the target. */
   const reevalNote = (what: string, ms: number, why: string) => {
-    if (ms / c.coldMs > TARGETS.reevalShare) notes.push(`- **Re-evaluation after ${what} (${((ms / c.coldMs) * 100).toFixed(1)}% of cold, ${ms} ms).** ${why}`);
+    if (nearOrOver(ms / c.coldMs, TARGETS.reevalShare)) notes.push(`- **Re-evaluation after ${what} (${((ms / c.coldMs) * 100).toFixed(1)}% of cold, ${ms} ms).** ${why}`);
   };
-  if (!r.met.coldRatio) {
+  if (nearOrOver(r.coldRatio, TARGETS.coldRatio)) {
     const ca = c.withoutExtraCaCerts;
     notes.push(
       `- **Cold status (${r.coldRatio}× the floor).** A second status of an unchanged home judges nothing again: it checks what ` +
@@ -279,7 +279,15 @@ function missed(r: BenchResults | undefined): string[] {
         'flags and malloc arenas of shared/serverLaunch.ts keep the heap near what is live.',
     );
   }
-  return notes.length ? ['## Targets missed, and why', '', ...notes, ''] : [];
+  return notes.length ? ['## Targets missed or met only at the line, and why', '', ...notes, ''] : [];
+}
+
+/**
+ * Over the target, or within 5% of it: a figure that close is met in one run and missed in the
+ * next on these machines, so it is explained either way.
+ */
+function nearOrOver(figure: number, target: number): boolean {
+  return figure > target * 0.95;
 }
 
 const METHOD = [
@@ -393,7 +401,7 @@ function readmeSnippet(r: BenchResults | undefined): string[] {
     '',
     'Each ratio is against a floor measured in the same run: the `sqlite3` CLI reading the same rows, a no-op request\'s round',
     'trip, the Hermes writer\'s own latency without the lens writing. Why the missed ones are missed, and what would close them:',
-    'docs/BENCHMARKS.md, "Targets missed, and why".',
+    'docs/BENCHMARKS.md, "Targets missed or met only at the line, and why".',
     '````',
     '',
   ];

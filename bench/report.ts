@@ -225,7 +225,10 @@ function missed(r: BenchResults | undefined): string[] {
         '`--always-sparkplug`: within the noise, and `node dist/cli.js` cannot carry a flag anyway); stat() in the thread pool ' +
         '(issuing the calls costs the main thread more than making them); a hash of our own instead of node:crypto (its 6 ms ' +
         'load is paid for the code cache\'s integrity check, which a JavaScript hash of 240 kB takes longer than in a cold process); ' +
-        "SQLite's mmap for the row read (a truncated file would kill the process with SIGBUS). With 100,000 sessions the floor " +
+        "SQLite's mmap for the row read (four times slower here: a page mapped from the file costs a fault too; and a " +
+        'truncated file would kill the process with SIGBUS); checking the sources on a worker thread while the rows are read ' +
+        '(a status that skipped the check altogether was only about 20 ms faster, and starting a worker costs the main thread ' +
+        '7 ms); the minified bundles of the packaged extension (no measurable difference). With 100,000 sessions the floor ' +
         'grows and the ratio falls (see the variant).',
     );
   }

@@ -37,14 +37,11 @@ export interface ReportInputs {
   readonly requestedEpoch: number;
 }
 
-/** What the verdict half is computed on, besides the inputs. */
-type Basis = Omit<SessionReport, VerdictField>;
 /**
  * The fields of a report's verdict: all that an update in place writes (updateVerdict). A report
  * object's other fields never change: a new basis makes a new report.
  */
 export const VERDICT_FIELDS = ['state', 'reasons', 'requestedEpoch', 'deltaTokens', 'cacheWarm', 'cacheExpiresAt', 'refreshCostUsd', 'refreshCostColdUsd'] as const;
-type VerdictField = (typeof VERDICT_FIELDS)[number];
 
 /**
  * A session's report and what it was made from, kept by the cache between evaluations and updated
@@ -52,7 +49,6 @@ type VerdictField = (typeof VERDICT_FIELDS)[number];
  */
 export interface ReusableReport {
   readonly inputs: ReportInputs;
-  readonly basis: Basis;
   readonly prices: ModelPrices | undefined;
   readonly report: SessionReport;
   readonly world: ReportWorld;
@@ -63,7 +59,6 @@ export interface ReusableReport {
 /** The fields of a ReusableReport as sessionReport writes them. */
 interface ReportSlot {
   inputs: Writable<ReportInputs>;
-  basis: Basis;
   prices: ModelPrices | undefined;
   report: Writable<SessionReport>;
   world: ReportWorld;
@@ -118,11 +113,9 @@ export function sessionReport(ctx: ReportContext, inputs: ReportInputs, previous
   const world = ctx.world;
   if (!previous || !sameBasis(previous.inputs, inputs)) {
     const { report, prices } = newReport(ctx, inputs);
-    // A report's basis fields never change (a new basis makes a new report): the report is its own basis.
-    if (!previous) return { inputs: { ...inputs }, basis: report, prices, world, report, revision: 0 } satisfies ReportSlot;
+    if (!previous) return { inputs: { ...inputs }, prices, world, report, revision: 0 } satisfies ReportSlot;
     const slot = previous as ReportSlot;
     copyInputs(slot.inputs, inputs);
-    slot.basis = report;
     slot.prices = prices;
     slot.world = world;
     slot.report = report;
@@ -133,7 +126,7 @@ export function sessionReport(ctx: ReportContext, inputs: ReportInputs, previous
   const recompute = !sameVerdictInputs(slot.inputs, inputs) || !sameWarmth(slot, ctx.now);
   copyInputs(slot.inputs, inputs);
   slot.world = world;
-  if (recompute && updateVerdict(slot.report, slot.basis, slot.prices, inputs, ctx.now)) slot.revision += 1;
+  if (recompute && updateVerdict(slot.report, slot.prices, inputs, ctx.now)) slot.revision += 1;
   return slot;
 }
 
@@ -170,8 +163,7 @@ function newReport(ctx: ReportContext, inputs: ReportInputs): { report: Writable
   const stamped = stampedEpoch(record.modelConfig);
   const prefixTokens = systemPromptTokens + toolTokens + transcriptTokens;
   const ttlSeconds = cacheTtlSeconds(config.cacheTtl, record.source, prices);
-  const state = stateOf(record, prompt, requestedEpoch > stamped, judged);
-  const cost = refreshCostOf(prefixTokens, ttlSeconds, prices, inputs, ctx.now);
+  const v = verdictNow(stamped, prefixTokens, ttlSeconds, prices, inputs, ctx.now);
   // Every field written out in SessionReport's order: one object shape for every report (a spread
   // would make thousands of slow dictionary-mode objects).
   const report: Writable<SessionReport> = {
@@ -182,7 +174,7 @@ function newReport(ctx: ReportContext, inputs: ReportInputs): { report: Writable
     model: record.model,
     provider,
     cwd: record.cwd,
-    state,
+    state: v.state,
     reasons: judged.reasons,
     tipSessionId: tip && tip.id !== record.id ? tip.id : undefined,
     startedAt: record.startedAt,
@@ -198,10 +190,10 @@ function newReport(ctx: ReportContext, inputs: ReportInputs): { report: Writable
     tokensExact: prompt?.tokensExact ?? false,
     deltaTokens: judged.deltaTokens,
     ttlSeconds,
-    cacheWarm: cost.warm,
-    cacheExpiresAt: cost.cacheExpiresAt,
-    refreshCostUsd: reportedCost(state, prices, cost.extraUsd),
-    refreshCostColdUsd: reportedCost(state, prices, cost.coldUsd),
+    cacheWarm: v.cacheWarm,
+    cacheExpiresAt: v.cacheExpiresAt,
+    refreshCostUsd: v.refreshCostUsd,
+    refreshCostColdUsd: v.refreshCostColdUsd,
     apiEquivalent: isApiEquivalent(record.billingMode),
     pricesKnown: prices !== undefined,
   };
@@ -209,25 +201,45 @@ function newReport(ctx: ReportContext, inputs: ReportInputs): { report: Writable
 }
 
 /**
- * The verdict worked out now, written into `report` (whose basis is `basis`) field by field where
- * it differs: whether any did. The same rules as newReport, which makes the first.
+ * The verdict worked out now, written into `report` field by field where it differs: whether any
+ * did. Its basis fields are its own (they never change: a new basis makes a new report).
  */
-function updateVerdict(report: Writable<SessionReport>, basis: Basis, prices: ModelPrices | undefined, inputs: ReportInputs, now: number): boolean {
-  const { record, judged, requestedEpoch } = inputs;
-  const state = stateOf(record, inputs.prompt, requestedEpoch > basis.stampedEpoch, judged);
-  const cost = refreshCostOf(basis.prefixTokens, basis.ttlSeconds, prices, inputs, now);
-  const refreshCostUsd = reportedCost(state, prices, cost.extraUsd);
-  const refreshCostColdUsd = reportedCost(state, prices, cost.coldUsd);
+function updateVerdict(report: Writable<SessionReport>, prices: ModelPrices | undefined, inputs: ReportInputs, now: number): boolean {
+  const { judged, requestedEpoch } = inputs;
+  const v = verdictNow(report.stampedEpoch, report.prefixTokens, report.ttlSeconds, prices, inputs, now);
   let changed = false;
-  if (report.state !== state) (report.state = state), (changed = true);
+  if (report.state !== v.state) (report.state = v.state), (changed = true);
   if (report.reasons !== judged.reasons) (report.reasons = judged.reasons), (changed = true);
   if (report.requestedEpoch !== requestedEpoch) (report.requestedEpoch = requestedEpoch), (changed = true);
   if (report.deltaTokens !== judged.deltaTokens) (report.deltaTokens = judged.deltaTokens), (changed = true);
-  if (report.cacheWarm !== cost.warm) (report.cacheWarm = cost.warm), (changed = true);
-  if (report.cacheExpiresAt !== cost.cacheExpiresAt) (report.cacheExpiresAt = cost.cacheExpiresAt), (changed = true);
-  if (report.refreshCostUsd !== refreshCostUsd) (report.refreshCostUsd = refreshCostUsd), (changed = true);
-  if (report.refreshCostColdUsd !== refreshCostColdUsd) (report.refreshCostColdUsd = refreshCostColdUsd), (changed = true);
+  if (report.cacheWarm !== v.cacheWarm) (report.cacheWarm = v.cacheWarm), (changed = true);
+  if (report.cacheExpiresAt !== v.cacheExpiresAt) (report.cacheExpiresAt = v.cacheExpiresAt), (changed = true);
+  if (report.refreshCostUsd !== v.refreshCostUsd) (report.refreshCostUsd = v.refreshCostUsd), (changed = true);
+  if (report.refreshCostColdUsd !== v.refreshCostColdUsd) (report.refreshCostColdUsd = v.refreshCostColdUsd), (changed = true);
   return changed;
+}
+
+/** The verdict fields worked out from the inputs and the clock (besides reasons, ΔS and the epoch, which are the inputs'). */
+interface VerdictNow {
+  state: SessionState;
+  cacheWarm: boolean;
+  cacheExpiresAt: number | undefined;
+  refreshCostUsd: number | undefined;
+  refreshCostColdUsd: number | undefined;
+}
+// One object for every session (evaluations run one at a time, synchronously); read before the next call.
+const verdict: VerdictNow = { state: 'fresh', cacheWarm: false, cacheExpiresAt: undefined, refreshCostUsd: undefined, refreshCostColdUsd: undefined };
+
+/** The rules of a verdict, for a new report (newReport) and one updated in place (updateVerdict). */
+function verdictNow(stampedEpoch: number, prefixTokens: number, ttlSeconds: number, prices: ModelPrices | undefined, inputs: ReportInputs, now: number): VerdictNow {
+  const state = stateOf(inputs.record, inputs.prompt, inputs.requestedEpoch > stampedEpoch, inputs.judged);
+  const cost = refreshCostOf(prefixTokens, ttlSeconds, prices, inputs, now);
+  verdict.state = state;
+  verdict.cacheWarm = cost.warm;
+  verdict.cacheExpiresAt = cost.cacheExpiresAt;
+  verdict.refreshCostUsd = reportedCost(state, prices, cost.extraUsd);
+  verdict.refreshCostColdUsd = reportedCost(state, prices, cost.coldUsd);
+  return verdict;
 }
 
 /**

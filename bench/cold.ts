@@ -202,15 +202,7 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
     coldPeakRssMb: rss === undefined ? undefined : round(rss / 1024, 1),
     statusJsonBytes: first.stdoutBytes,
     nodeStartMs: round(median(nodeStart.map((r) => r.wallMs)), 1),
-    ...(withoutCa
-      ? {
-          withoutExtraCaCerts: {
-            nodeStartMs: round(median(nodeStartWithoutCa.map((r) => r.wallMs)), 1),
-            coldMs: round(median(coldWithoutCa.map((r) => r.wallMs)), 1),
-            coldRatio: round(median(coldWithoutCa.map((r) => r.wallMs)) / floorMs, 2),
-          },
-        }
-      : {}),
+    ...(withoutCa ? { withoutExtraCaCerts: withoutCaFigures(nodeStartWithoutCa, coldWithoutCa, floorMs) } : {}),
     samples: {
       cold: cold.map((r) => round(r.wallMs, 1)),
       floor: floor.map((r) => round(r.wallMs, 1)),
@@ -220,6 +212,11 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
       nodeStart: nodeStart.map((r) => round(r.wallMs, 1)),
     },
   };
+}
+
+function withoutCaFigures(nodeStart: ProcessRun[], cold: ProcessRun[], floorMs: number): NonNullable<ColdResult['withoutExtraCaCerts']> {
+  const coldMs = median(cold.map((r) => r.wallMs));
+  return { nodeStartMs: round(median(nodeStart.map((r) => r.wallMs)), 1), coldMs: round(coldMs, 1), coldRatio: round(coldMs / floorMs, 2) };
 }
 
 function withoutVariable(env: NodeJS.ProcessEnv, name: string): NodeJS.ProcessEnv {

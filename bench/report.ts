@@ -414,7 +414,7 @@ function fmt(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/** Node's own start, and what NODE_EXTRA_CA_CERTS adds to it where the environment sets it. */
+/** Node's own start, and what NODE_EXTRA_CA_CERTS adds to it where the environment sets it (results from before either was measured have neither). */
 function nodeStartLines(c: ColdResult): string[] {
   if (c.nodeStartMs === undefined) return [];
   const ca = c.withoutExtraCaCerts;

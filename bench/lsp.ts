@@ -124,6 +124,7 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
       // The first two saves are a warm-up (the first makes every session stale; the tokenizer may load).
       if (i >= 2) saveSamples.push(dt);
       if (i >= 2) saveChangeBytes.push(sentBytes(client, list.revision));
+      client.forgetHistory();
     }
     await client.change(soulUri, original);
     const restored = client.mark();
@@ -156,6 +157,7 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
       writeChangeBytes.push(sentBytes(client, list.revision));
       writeSamples.push(arrived - committedAt);
       roundTrips.push(arrived - sent);
+      client.forgetHistory();
       // Pacing, not waiting: writes come a person's turn apart, outside the server's 150 ms window for
       // file events, so each is timed on its own rather than folded into the one before.
       await sleep(300);
@@ -226,6 +228,7 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
         if (!result || typeof result !== 'object' || !('epoch' in result)) throw new Error(`refresh failed: ${JSON.stringify(result)}`);
         refreshAll.push(dt);
         (profileScope ? refreshProfile : refreshSession).push(dt);
+        client.forgetHistory();
         await sleep(plan.refreshGapMs);
       }
       add(withRefreshes, await within(loopDone, roundTimeoutMs, 'the writer with refreshes'));

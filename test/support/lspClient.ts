@@ -64,6 +64,8 @@ export class TestLspClient {
   settings: Record<string, unknown>;
   stderr = '';
   private listeners: Listener[] = [];
+  /** Notifications dropped by forgetHistory: marks count them, so a mark taken before stays valid. */
+  private forgotten = 0;
   private versions = new Map<string, number>();
   private readonly sessionList = new SessionListFollower(() => this.fetchSessionList());
 
@@ -107,7 +109,7 @@ export class TestLspClient {
 
   /** Resolves with the first notification of `method` (already received or future) that matches. */
   waitFor<T = any>(method: string, predicate: (params: T) => boolean = () => true, options: { since?: number } = {}): Promise<T> {
-    const past = this.notifications.slice(options.since ?? 0).find((n) => n.method === method && predicate(n.params));
+    const past = this.notificationsSince(options.since ?? 0).find((n) => n.method === method && predicate(n.params));
     if (past) return Promise.resolve(past.params);
     return new Promise((resolve) => this.listeners.push({ method, predicate, resolve }));
   }
@@ -124,9 +126,27 @@ export class TestLspClient {
     this.record(SessionListChangedNotification.method, list);
   }
 
+  /** The notifications received after `mark` (a mark() taken then). */
+  notificationsSince(mark: number): Array<{ method: string; params: any }> {
+    return this.notifications.slice(Math.max(0, mark - this.forgotten));
+  }
+
   /** Index to pass as `since` so only later notifications count. */
   mark(): number {
-    return this.notifications.length;
+    return this.forgotten + this.notifications.length;
+  }
+
+  /**
+   * Drops what was received so far (notifications, session list changes and the lists deltas were
+   * applied to); marks taken before stay valid. A long run (the benchmark: dozens of full session
+   * lists of 2,000 sessions) otherwise keeps every list, and this process's full garbage
+   * collections, tens of milliseconds each, land in the latencies it measures.
+   */
+  forgetHistory(): void {
+    this.forgotten += this.notifications.length;
+    this.notifications.length = 0;
+    this.sessionListChanges.length = 0;
+    this.listBeforeDelta.clear();
   }
 
   async initialize(options: { isTrusted?: boolean; rootDir?: string } = {}): Promise<InitializeResult> {

@@ -164,6 +164,7 @@ function resultSection(title: string, r: BenchResults): string[] {
     '|---|---|---|---|---|---|',
     ...r.summary.map((row) => `| ${row.measure} | ${row.figure} | ${row.baseline} | ${row.ratio} | ${row.target} | ${row.met ? 'yes' : '**no**'} |`),
     '',
+    ...quickSizeNote(r),
     'Also measured:',
     '',
     `- cold status, CPU time (user + system) ${r.cold.coldCpuMs ?? '?'} ms vs the floor's ${r.cold.floorCpuMs ?? '?'} ms (${r.cold.cpuRatio ?? '?'}×); the very first run on a machine (empty caches: the tokenizer loads, nothing is kept) ${r.cold.coldFirstRunMs} ms; right after an edit of SOUL.md (every prompt read and judged again) ${r.cold.afterSoulEditMs ?? '?'} ms; \`node dist/cli.js --help\` (Node start + loading the CLI bundle, no work) ${r.cold.cliStartupMs} ms; status of the same profile files over a state.db with no sessions ${r.cold.noSessionsMs ?? '?'} ms; the CLI's peak RSS ${r.cold.coldPeakRssMb ?? '?'} MB; status JSON ${(r.cold.statusJsonBytes / 1e6).toFixed(2)} MB;`,
@@ -194,6 +195,22 @@ function resultSection(title: string, r: BenchResults): string[] {
     );
   }
   return out;
+}
+
+/**
+ * The targets are set for a heavy user's profile (the full sizes). At CI sizes the floor is a
+ * fraction of Node's own start, so the cold ratio and the shares of it say little: said under the
+ * table, so a "no" there is not read as a miss of the targets.
+ */
+function quickSizeNote(r: BenchResults): string[] {
+  if (r.mode !== 'quick') return [];
+  const start = r.cold.nodeStartMs;
+  const why =
+    start !== undefined && start >= r.cold.floorMs * TARGETS.coldRatio
+      ? ` At these sizes Node's own start (\`node -e 0\`, ${start} ms) alone is more than ${TARGETS.coldRatio}× the floor (${r.cold.floorMs} ms), ` +
+        'and the re-evaluation shares are of a cold time made mostly of that start.'
+      : '';
+  return [`The targets are set for the full sizes, a heavy user's profile.${why} CI runs this size to keep the benchmark working, not to judge the targets.`, ''];
 }
 
 /** Why each missed target is missed, from what the runs show (only the missed ones). */

@@ -1,15 +1,10 @@
 // Row writes shared by the home builder and the simulated Hermes writer: a session, its stored
 // prompt in either layout, its messages and its per-model usage. Callers run these inside their own
 // BEGIN IMMEDIATE transaction; nothing here opens, commits or runs DDL.
-import { createHash } from 'node:crypto';
 import type { SqliteConnection } from '../hermes/store/connection';
+import { promptHash } from '../hermes/store/promptHash';
 import type { SchemaLayout } from './hermesSchema';
 import type { StoredMessage, UsageCounters } from './transcript';
-
-/** Hermes' key of an out-of-line prompt: sha256 hex of the UTF-8 text (FACTS §2). */
-export function promptHash(prompt: string): string {
-  return createHash('sha256').update(prompt, 'utf8').digest('hex');
-}
 
 export interface SessionRowInput {
   readonly id: string;

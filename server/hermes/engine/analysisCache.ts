@@ -1,5 +1,8 @@
-// Memoised work for re-evaluation. Stored prompts are keyed by content (`hash:<sha>`), so their
-// anatomy never goes stale; inline (pre-v25) keys are per session and read again after a commit.
+// Memoised work for re-evaluation. Stored prompts are kept by their content (`hash:<sha>`), so their
+// anatomy never goes stale. An inline (pre-v25) prompt's key names its session (`inline:<id>`), and
+// Hermes may rewrite the text under it: its text is read again after a commit, and it is kept under
+// the identity Hermes would give the same text out of line, so the sessions sharing a text share one
+// parse and one judgement in either layout (promptIdentity).
 // Sources are kept per part: the profile's own files (config.yaml, SOUL.md, skills, MEMORY.md,
 // USER.md) once per profile, project context once per session cwd. A change drops only the parts
 // its paths can affect (a save of SOUL.md re-reads SOUL.md, not a thousand skills), and the
@@ -9,6 +12,7 @@ import path = require('node:path');
 import type { PromptAnatomy } from '../anatomy/types';
 import type { ProfileConfig } from '../config';
 import type { SessionRecord, StaleReason, TranscriptSize } from '../model';
+import { promptHash } from '../store/promptHash';
 import { StateStore } from '../store/stateStore';
 import { canonicalPath } from '../canonicalPath';
 import type { Judgement } from './judgement';
@@ -42,16 +46,18 @@ export interface ProfileParts {
 }
 
 export class AnalysisCache {
-  /** Parsed stored prompts per prompt key (see `anatomy`). */
+  /** Parsed stored prompts per prompt identity (see `promptIdentity`). */
   private readonly anatomies = new Map<string, PromptAnatomy>();
-  /** Inline prompts Hermes may have rewritten since they were parsed (their key does not change). */
+  /** The identity of each inline prompt key's text when it was last read. */
+  private readonly inlineIdentities = new Map<string, string>();
+  /** Inline prompts Hermes may have rewritten since they were read (their key does not change). */
   private readonly uncheckedInline = new Set<string>();
   /** Rendered sources per session cwd ('' = none), assembled from `parts` and `projectContexts`. */
   readonly sources = new Map<string, RenderedSources>();
   readonly parts: ProfileParts = {};
   readonly projectContexts = new Map<string, ProjectContext>();
   /**
-   * Staleness and ΔS by prompt key, then session cwd ('' = none), kept across changes of the
+   * Staleness and ΔS by prompt identity, then session cwd ('' = none), kept across changes of the
    * sources: each is judged again from the last for the parts that changed (engine/judgement.ts).
    * Two levels, so a lookup hashes the record's own strings instead of a key made per session.
    */
@@ -136,9 +142,10 @@ export class AnalysisCache {
     return (this.lastWorld = { config, sourcesGeneration: this.sourcesGeneration, priceOverrides, epochs, requestedEpoch: requestedEpochs(meta) });
   }
 
-  /** The anatomy kept for a prompt key, without reading anything. */
+  /** The anatomy kept for a session's prompt key, without reading anything. */
   parsedAnatomy(promptKey: string | undefined): PromptAnatomy | undefined {
-    return promptKey === undefined ? undefined : this.anatomies.get(promptKey);
+    if (promptKey === undefined) return undefined;
+    return this.anatomies.get(this.inlineIdentities.get(promptKey) ?? promptKey);
   }
 
   /** Whether any prompt would be read again (mustRecheck: an evaluation asks once, not per session). */
@@ -190,36 +197,59 @@ export class AnalysisCache {
   }
 
   /**
-   * The anatomy of a stored prompt. A prompt stored by hash never changes under its key; an inline
-   * one (`inline:<session id>`) may have been rewritten since a database change, so its text is read
-   * again and the parse (and the staleness judged from it) kept when it is the same: the session's
-   * report is then kept too (sessionReport.ts), as for any session Hermes did not touch.
+   * What a session's stored prompt is kept under: a key `hash:<sha>` as it is (its text never
+   * changes under it), an inline key as `hash:` and the sha256 of its text, as Hermes would store
+   * that text out of line. An inline text is read on first use and again after a database change
+   * may have rewritten it (promptsMayHaveChanged); `text` is what was read then. The same text
+   * gives the same identity, so the parse and the staleness judged from it are kept, and the
+   * session's report too (sessionReport.ts), as for any session Hermes did not touch.
    */
-  anatomy(key: string, model: string | undefined, prompts: PromptReader): PromptAnatomy {
-    const kept = this.anatomies.get(key);
-    if (kept && !this.uncheckedInline.has(key)) return kept;
-    this.uncheckedInline.delete(key);
-    const text = prompts.text(key);
-    if (kept && kept.text === text) return kept;
-    if (kept) this.forgetPrompts(new Set([key]));
-    const anatomy = prompts.parse(text, model);
-    this.anatomies.set(key, anatomy);
+  promptIdentity(promptKey: string, prompts: PromptReader): { readonly identity: string; readonly text?: string } {
+    if (!promptKey.startsWith('inline:')) return { identity: promptKey };
+    const known = this.inlineIdentities.get(promptKey);
+    if (known !== undefined && !this.uncheckedInline.has(promptKey)) return { identity: known };
+    this.uncheckedInline.delete(promptKey);
+    const text = prompts.text(promptKey);
+    const identity = `hash:${promptHash(text)}`;
+    if (identity !== known) {
+      this.inlineIdentities.set(promptKey, identity);
+      if (known !== undefined) this.forgetUnreferenced([known]);
+    }
+    return { identity, text };
+  }
+
+  /**
+   * The parsed prompt of an identity (promptIdentity), parsed on first use from `text`, else from
+   * what `readKey` (the prompt key of a session holding it) reads: an identity of an inline text
+   * has no row of its own to read it from.
+   */
+  anatomy(identity: string, model: string | undefined, prompts: PromptReader, readKey: string, text?: string): PromptAnatomy {
+    let anatomy = this.anatomies.get(identity);
+    if (!anatomy) this.anatomies.set(identity, (anatomy = prompts.parse(text ?? prompts.text(readKey), model)));
     return anatomy;
   }
 
   /**
    * Another connection committed: the inline prompts of these sessions (of every session when none
-   * are named) may have been rewritten in place, so `anatomy` reads them again.
+   * are named) may have been rewritten in place, so `promptIdentity` reads them again.
    */
   promptsMayHaveChanged(sessionIds?: Iterable<string>): void {
     // Inline prompts left unchecked since the last change belong to sessions no longer listed.
-    this.forgetPrompts(this.uncheckedInline);
-    this.uncheckedInline.clear();
+    if (this.uncheckedInline.size > 0) {
+      const identities: string[] = [];
+      for (const key of this.uncheckedInline) {
+        const identity = this.inlineIdentities.get(key);
+        if (identity !== undefined) identities.push(identity);
+        this.inlineIdentities.delete(key);
+      }
+      this.uncheckedInline.clear();
+      this.forgetUnreferenced(identities);
+    }
     if (!sessionIds) {
-      for (const key of this.anatomies.keys()) if (key.startsWith('inline:')) this.uncheckedInline.add(key);
+      for (const key of this.inlineIdentities.keys()) this.uncheckedInline.add(key);
       return;
     }
-    for (const id of sessionIds) if (this.anatomies.has(`inline:${id}`)) this.uncheckedInline.add(`inline:${id}`);
+    for (const id of sessionIds) if (this.inlineIdentities.has(`inline:${id}`)) this.uncheckedInline.add(`inline:${id}`);
   }
 
   /** Whether another connection committed since the last read through the kept connection (true before any). */
@@ -236,11 +266,18 @@ export class AnalysisCache {
     }
   }
 
-  /** Drops these prompts' anatomies and the staleness judged from them. */
-  private forgetPrompts(keys: ReadonlySet<string>): void {
-    if (keys.size === 0) return;
-    for (const key of keys) this.anatomies.delete(key);
-    for (const key of keys) this.staleness.delete(key);
+  /**
+   * Drops the anatomies and staleness of these identities of inline texts that no inline key holds
+   * any more. (One a session stored by hash still uses is parsed again on its next use.)
+   */
+  private forgetUnreferenced(identities: readonly string[]): void {
+    if (identities.length === 0) return;
+    const held = new Set(this.inlineIdentities.values());
+    for (const identity of identities) {
+      if (held.has(identity)) continue;
+      this.anatomies.delete(identity);
+      this.staleness.delete(identity);
+    }
   }
 
   private dropAllSources(): void {

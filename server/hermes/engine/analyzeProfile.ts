@@ -238,7 +238,7 @@ interface JudgingContext {
   readonly sourcesFor: (cwd: string | undefined) => RenderedSources;
   /** judgingDigest per session cwd, for verdicts kept on disk (with them, else undefined). */
   readonly digests: SourceDigests | undefined;
-  /** This evaluation's verdicts by prompt key, then cwd. */
+  /** This evaluation's verdicts by prompt identity (AnalysisCache.promptIdentity), then cwd. */
   readonly verdicts: Map<string, Map<string, PromptVerdict>>;
 }
 
@@ -331,20 +331,22 @@ const NO_PROMPT: { readonly prompt: undefined; readonly judged: JudgedPrompt } =
  */
 function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: string, prompts: PromptReader, persisted: PersistedAnalyses | undefined): PromptVerdict {
   // The first session of a prompt and cwd decides, as the anatomy is parsed for its model. (No
-  // closures here: this runs for every session of every re-evaluation.)
+  // closures here: this runs for every session of every re-evaluation.) Sessions holding the same
+  // text inline share its identity (AnalysisCache.promptIdentity), and so their verdict.
   const cwd = record.cwd ?? '';
-  const byCwd = memo(ctx.verdicts, promptKey, newMap<PromptVerdict>);
+  const { identity, text } = ctx.cache.promptIdentity(promptKey, prompts);
+  const byCwd = memo(ctx.verdicts, identity, newMap<PromptVerdict>);
   const known = byCwd.get(cwd);
   if (known) return known;
   const digest = ctx.digests?.digest(record.cwd, () => judgingDigest(ctx.config, ctx.sourcesFor(record.cwd)));
-  const kept = digest !== undefined ? persisted!.verdict(promptKey, record.cwd, digest, record.model) : undefined;
+  const kept = digest !== undefined ? persisted!.verdict(identity, record.cwd, digest, record.model) : undefined;
   if (kept) {
     byCwd.set(cwd, kept);
     return kept;
   }
-  const anatomy = ctx.cache.anatomy(promptKey, record.model, prompts);
-  const verdict = { prompt: factsOf(anatomy), judged: judge(ctx, record, promptKey, anatomy) };
-  if (digest !== undefined) persisted!.keepVerdict(promptKey, record.cwd, digest, record.model, verdict);
+  const anatomy = ctx.cache.anatomy(identity, record.model, prompts, promptKey, text);
+  const verdict = { prompt: factsOf(anatomy), judged: judge(ctx, record, identity, anatomy) };
+  if (digest !== undefined) persisted!.keepVerdict(identity, record.cwd, digest, record.model, verdict);
   byCwd.set(cwd, verdict);
   return verdict;
 }
@@ -353,9 +355,9 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
  * Staleness and ΔS, once per distinct (stored prompt, cwd) and evaluation; after a change of the
  * sources, judged again from the last judgement for the parts that changed (engine/judgement.ts).
  */
-function judge(ctx: JudgingContext, record: SessionRecord, promptKey: string, anatomy: PromptAnatomy): JudgedPrompt {
+function judge(ctx: JudgingContext, record: SessionRecord, identity: string, anatomy: PromptAnatomy): JudgedPrompt {
   const sources = ctx.sourcesFor(record.cwd);
-  const byCwd = memo(ctx.cache.staleness, promptKey, newMap<Judgement>);
+  const byCwd = memo(ctx.cache.staleness, identity, newMap<Judgement>);
   const previous = byCwd.get(record.cwd ?? '');
   if (previous && previous.sources === sources && previous.stored === anatomy) return previous;
   const judged = judgePrompt(anatomy, sources, record.cwd, { skillMemo: ctx.cache.skillReasons, model: record.model }, previous);

@@ -3,10 +3,12 @@
 // verdict (its facts, staleness reasons and ΔS) with the digest of the sources it was judged
 // against (judgingDigest.ts). A later run that finds the same counters and the same digest takes
 // them as they are, so it neither reads the prompts and messages again nor parses and judges them:
-// the sessions' own rows are all it reads.
+// the sessions' own rows are all it reads (and, in the pre-v25 layout, each prompt's inline text,
+// to know which prompt it is).
 //
-// Only prompts stored by hash are kept (their text never changes under their key), and no text of
-// any prompt: facts are numbers, reasons name files and skills as `status` prints them. The file
+// Verdicts are kept by prompt identity (AnalysisCache.promptIdentity: the sha256 of the text, for
+// a prompt stored inline too), never by a key whose text may change, and no text of any prompt is
+// kept: facts are numbers, reasons name files and skills as `status` prints them. The file
 // lives in the lens's cache folder (tokenCacheDir: `HERMES_LENS_TOKEN_CACHE` names another, `off`
 // turns it off), mode 0600, written whole to a temporary file and renamed; a file that cannot be
 // read or written is ignored: the run then simply does the work.
@@ -110,7 +112,8 @@ export class PersistedAnalyses {
   }
 
   keepVerdict(promptKey: string, cwd: string | undefined, digest: string, model: string | undefined, verdict: PromptVerdict): void {
-    if (!promptKey.startsWith('hash:')) return; // an inline prompt may be rewritten under its key
+    // Only content identities (AnalysisCache.promptIdentity): an inline prompt's own key may have its text rewritten.
+    if (!promptKey.startsWith('hash:')) return;
     const key = verdictKey(promptKey, cwd);
     this.usedVerdicts.add(key);
     const { prompt, judged } = verdict;

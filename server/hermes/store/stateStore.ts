@@ -280,7 +280,8 @@ export class StateStore {
   /** The stored prompt of a session: `COALESCE(system_prompts.prompt, sessions.system_prompt)`. */
   storedPrompt(sessionId: string): string | undefined {
     const sql = `SELECT ${this.promptTextSql()} AS prompt FROM sessions s ${this.promptJoinSql()} WHERE s.id = ?`;
-    const row = this.read(() => this.db.prepare(sql).get(sessionId));
+    // Prepared once: before v25, every live session's prompt is read through here.
+    const row = this.read(() => this.statement(sql).get(sessionId));
     const text = row?.prompt;
     return typeof text === 'string' && text !== '' ? text : undefined;
   }

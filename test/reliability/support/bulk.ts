@@ -2,7 +2,7 @@
 // state.db the test created itself (a refresh transaction over thousands of sessions lasts long
 // enough for a kill to land inside it). Prompts are shared, as in real homes.
 import Database from 'better-sqlite3';
-import { promptHash } from '../../../server/demo/sessionRows';
+import { promptHash } from '../../../server/hermes/store/promptHash';
 
 export const BULK_PROMPTS = [0, 1, 2].map(
   (i) => `You are Hermes Agent ${i}.\n\n# Guidance\n\nBe brief.\n\nConversation started: Monday, January 05, 2026 (UTC, UTC+00:00)\nModel: claude-sonnet-4-5\nProvider: anthropic`,

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { holdWriteLock } from '../../../server/demo/hermesWriter';
 import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
-import { promptHash } from '../../../server/demo/sessionRows';
+import { promptHash } from '../../../server/hermes/store/promptHash';
 import type { SessionSpec } from '../../../server/demo/sessionWrite';
 import { PROFILE_EPOCH_KEY, sessionEpochKey } from '../../../server/hermes/refresh/epochs';
 import { inspect, removeDir, tempDir, type RawRow } from '../demo/support';

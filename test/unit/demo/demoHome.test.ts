@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
 import { schemaVersionOf, sessionColumns } from '../../../server/demo/hermesSchema';
-import { promptHash } from '../../../server/demo/sessionRows';
+import { promptHash } from '../../../server/hermes/store/promptHash';
 import { readHome } from '../../../server/hermes/home';
 import { renderSources } from '../../../server/hermes/sources/renderSources';
 import { readProfileConfig } from '../../../server/hermes/config';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { adoptRefresh, appendMessages, holdWriteLock, startSession } from '../../../server/demo/hermesWriter';
 import { HomeBuilder } from '../../../server/demo/homeBuilder';
-import { promptHash } from '../../../server/demo/sessionRows';
+import { promptHash } from '../../../server/hermes/store/promptHash';
 import { HermesError } from '../../../server/hermes/errors';
 import { PROFILE_EPOCH_KEY, sessionEpochKey } from '../../../server/hermes/refresh/epochs';
 import { openConnection } from '../../../server/hermes/store/connection';

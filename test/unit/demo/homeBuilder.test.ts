@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HomeBuilder } from '../../../server/demo/homeBuilder';
-import { promptHash } from '../../../server/demo/sessionRows';
+import { promptHash } from '../../../server/hermes/store/promptHash';
 import { readHome } from '../../../server/hermes/home';
 import { renderSources } from '../../../server/hermes/sources/renderSources';
 import { StateStore } from '../../../server/hermes/store/stateStore';

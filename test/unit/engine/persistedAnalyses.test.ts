@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
 import { hermesWrite } from '../../../server/demo/hermesConnection';
-import { appendMessages, startSession } from '../../../server/demo/hermesWriter';
+import { adoptRefresh, appendMessages, startSession } from '../../../server/demo/hermesWriter';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import { JUDGING_VERSION } from '../../../server/hermes/engine/judgingDigest';
 import { PersistedAnalyses } from '../../../server/hermes/engine/persistedAnalyses';
@@ -52,6 +52,7 @@ describe('engine: analyses kept on disk between status runs', function () {
 
   it('reports what a run from scratch reports, after every kind of change', () => {
     const def = demo.profiles.find((p) => p.name === 'default')!;
+    const work = demo.profiles.find((p) => p.name === 'work')!;
     const someone = Object.values(demo.sessions).find((s) => s.profile === 'default' && s.state === 'stale')!.id;
     check('first run');
     assert.equal(keptFiles().length, 2, 'one file per profile database');
@@ -73,10 +74,35 @@ describe('engine: analyses kept on disk between status runs', function () {
     check('Hermes started a session');
     requestRefresh({ dbFile: def.dbFile, profileName: 'default', sessionIds: [someone] });
     check('a refresh requested');
+    // Before v25 the prompt is inline: adopting a refresh rewrites it under the same session.
+    const inline = Object.values(demo.sessions).find((s) => s.profile === work.name && s.promptStorage === 'inline' && s.state !== 'ended')!.id;
+    adoptRefresh(work.dbFile, inline, work.dir, undefined, { builtAt: NOW - 15 });
+    check('Hermes adopted a refresh: an inline prompt rewritten in place');
+  });
+
+  it('before v25 (prompts inline): takes the kept verdict of each text, and judges a text rewritten in place again', () => {
+    const inline = demo.profiles.find((p) => p.layout === 'v24')!;
+    const profile = profiles().find((p) => p.name === inline.name)!;
+    const first = analyzeProfile(profile, { now: NOW, persist: true }).report;
+    const session = first.sessions.find((s) => demo.sessions[s.id]?.promptStorage === 'inline' && s.state === 'pending')!;
+    // Behind the lens's back: the kept facts say another size, which only a run taking them reports.
+    for (const file of keptFiles()) {
+      const shape = JSON.parse(fs.readFileSync(file, 'utf8')) as { verdicts: unknown[][] };
+      for (const row of shape.verdicts) row[4] = 424242;
+      fs.writeFileSync(file, JSON.stringify(shape));
+    }
+    const second = analyzeProfile(profile, { now: NOW, persist: true }).report.sessions.find((s) => s.id === session.id)!;
+    assert.equal(second.systemPromptTokens, 424242, 'the verdict kept for the same text was taken');
+    // Hermes adopts a refresh: the text under the same session changes, and is judged again.
+    adoptRefresh(inline.dbFile, session.id, inline.dir, undefined, { builtAt: NOW - 15 });
+    const third = analyzeProfile(profile, { now: NOW, persist: true }).report.sessions.find((s) => s.id === session.id)!;
+    assert.deepEqual(third, analyzeProfile(profile, { now: NOW }).report.sessions.find((s) => s.id === session.id));
+    assert.notEqual(third.systemPromptTokens, 424242);
+    assert.equal(third.state, 'fresh');
   });
 
   it('takes the kept facts, verdicts and transcript sizes instead of reading prompts and messages again', () => {
-    // Prompts stored by hash (v25+) are kept; the inline ones of older layouts are read every time.
+    // Prompts stored by hash (v25+): their text is not even read again (one stored inline is, to know which text it is).
     const hashed = demo.profiles.find((p) => p.layout === 'v30')!;
     const profile = profiles().find((p) => p.name === hashed.name)!;
     const first = analyzeProfile(profile, { now: NOW, persist: true }).report;

@@ -9,7 +9,7 @@ import { openHermesWriter } from '../../../server/demo/hermesConnection';
 import { appendMessages } from '../../../server/demo/hermesWriter';
 import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
 import { holdWriteLock } from '../../../server/demo/writeLock';
-import { promptHash } from '../../../server/demo/sessionRows';
+import { promptHash } from '../../../server/hermes/store/promptHash';
 import type { SessionSpec } from '../../../server/demo/sessionWrite';
 import { HermesError } from '../../../server/hermes/errors';
 import { PROFILE_EPOCH_KEY, sessionEpochKey } from '../../../server/hermes/refresh/epochs';

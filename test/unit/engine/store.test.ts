@@ -5,9 +5,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HomeBuilder } from '../../../server/demo/homeBuilder';
-import { promptHash } from '../../../server/demo/sessionRows';
+import { promptHash } from '../../../server/hermes/store/promptHash';
 import { runCli } from '../../../server/cli/main';
 import type { CommandIO } from '../../../server/cli/io';
+import { AnalysisCache } from '../../../server/hermes/engine/analysisCache';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import { readHome, selectProfile } from '../../../server/hermes/home';
 import { StateStore } from '../../../server/hermes/store/stateStore';
@@ -136,6 +137,36 @@ describe('engine: the state.db store', function () {
       assert.deepEqual(reports[1], reports[0]);
       assert.deepEqual(reports[2], reports[0]);
       assert.equal(reports[0]!.state, 'fresh');
+    });
+
+    it('sessions holding the same text share one parse in any layout; a text rewritten in place gets its own', () => {
+      // Before v25 every session keeps its own copy of the prompt: a heavy profile holds thousands of
+      // copies of a few hundred texts, and the lens works once per text, as it does per hash.
+      const home = HomeBuilder.create(path.join(dir, 'hermes'), { seed: 3, defaultLayout: 'v30' });
+      const p = home.profile();
+      const add = (text: string, layout?: 'v24') => p.addSession({ source: 'cli', model: 'claude-sonnet-4-5', startedAt: NOW - 3600, lastActivityAt: NOW - 60, promptText: text, ...(layout ? { layout } : {}) });
+      const inlineA = add(PROMPT, 'v24');
+      const inlineB = add(PROMPT, 'v24');
+      const byHash = add(PROMPT);
+      const other = add(`${PROMPT}\nOne more rule.`, 'v24');
+      const profile = selectProfile(readHome({ root: home.root, origin: 'argument' }));
+      const cache = new AnalysisCache();
+      try {
+        const first = analyzeProfile(profile, { now: NOW, cache, keepConnection: true });
+        const parse = first.anatomyOf(inlineA);
+        assert.ok(parse);
+        assert.equal(first.anatomyOf(inlineB), parse);
+        assert.equal(first.anatomyOf(byHash), parse);
+        assert.notEqual(first.anatomyOf(other), parse);
+
+        rawWrite(p.dbFile, 'UPDATE sessions SET system_prompt = ? WHERE id = ?', `${PROMPT}\nRewritten.`, inlineB);
+        const second = analyzeProfile(profile, { now: NOW, cache, keepConnection: true });
+        assert.equal(second.anatomyOf(inlineA), parse);
+        assert.equal(second.anatomyOf(inlineB)?.text, `${PROMPT}\nRewritten.`);
+        assert.deepEqual(second.report, analyzeProfile(profile, { now: NOW }).report);
+      } finally {
+        cache.closeConnection();
+      }
     });
   });
 

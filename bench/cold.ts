@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createStateDb } from '../server/demo/hermesSchema';
+import { createStateDb, type SchemaLayout } from '../server/demo/hermesSchema';
 import { CODE_CACHE_GENERATIONS } from '../server/hermes/codeCache';
 import type { LargeHome } from './largeHome';
 import { epochMs, median, round } from './stats';
@@ -16,16 +16,25 @@ export const CLI = path.resolve(__dirname, '../../dist/cli.js');
  * What `status` needs from state.db, read by sqlite3: the live sessions with the columns
  * StateStore.listSessions reads, the count of sessions holding a stored prompt, each distinct stored
  * prompt of a live session (the whole text), the live transcript sizes grouped per session, and
- * state_meta. Without `--all`, ended sessions are only counted.
+ * state_meta. Without `--all`, ended sessions are only counted. Before v25 (`v24`) a prompt is
+ * stored inline in every session's row: each live session's copy is read, as the engine reads it
+ * to know which text it holds.
  */
-export const FLOOR_SQL = `
-SELECT s.id, s.source, s.model, s.model_config, s.system_prompt_hash, s.parent_session_id, s.started_at, s.ended_at,
+export function floorSql(layout: SchemaLayout = 'v30'): string {
+  const inline = layout === 'v24';
+  return `
+SELECT s.id, s.source, s.model, s.model_config,${inline ? '' : ' s.system_prompt_hash,'} s.parent_session_id, s.started_at, s.ended_at,
        s.end_reason, s.message_count, s.cwd, s.billing_provider, s.billing_mode, s.title,
        COALESCE(s.last_activity_at, s.started_at) AS last_activity, s.tool_names
   FROM sessions s WHERE s.ended_at IS NULL ORDER BY last_activity DESC, s.id DESC;
-SELECT COUNT(*) FROM sessions s LEFT JOIN system_prompts sp ON sp.hash = s.system_prompt_hash
+${
+  inline
+    ? `SELECT COUNT(*) FROM sessions s WHERE COALESCE(s.system_prompt, '') <> '';
+SELECT id, system_prompt FROM sessions WHERE ended_at IS NULL AND COALESCE(system_prompt, '') <> '';`
+    : `SELECT COUNT(*) FROM sessions s LEFT JOIN system_prompts sp ON sp.hash = s.system_prompt_hash
  WHERE sp.hash IS NOT NULL OR COALESCE(s.system_prompt, '') <> '';
-SELECT hash, prompt FROM system_prompts WHERE hash IN (SELECT system_prompt_hash FROM sessions WHERE ended_at IS NULL);
+SELECT hash, prompt FROM system_prompts WHERE hash IN (SELECT system_prompt_hash FROM sessions WHERE ended_at IS NULL);`
+}
 SELECT session_id, COUNT(*),
        SUM(COALESCE(LENGTH(CAST(content AS BLOB)), 0) + COALESCE(LENGTH(CAST(tool_calls AS BLOB)), 0)),
        SUM(COALESCE(token_count, 0)),
@@ -33,6 +42,7 @@ SELECT session_id, COUNT(*),
   FROM messages WHERE session_id IN (SELECT id FROM sessions WHERE ended_at IS NULL) AND active = 1 GROUP BY session_id;
 SELECT key, value FROM state_meta;
 `;
+}
 
 export interface ProcessRun {
   readonly wallMs: number;
@@ -121,8 +131,8 @@ export function runTimed(command: string, args: readonly string[], options: { en
 }
 
 export async function measureCold(home: LargeHome, runs: number, workDir: string, log: (line: string) => void): Promise<ColdResult> {
-  const floorSql = path.join(workDir, 'floor.sql');
-  fs.writeFileSync(floorSql, FLOOR_SQL);
+  const floorFile = path.join(workDir, 'floor.sql');
+  fs.writeFileSync(floorFile, floorSql(home.size.layout));
   const tokenCache = path.join(workDir, 'token-cache');
   const env = { ...process.env, HERMES_LENS_TOKEN_CACHE: tokenCache, HERMES_HOME: home.root };
   const statusArgs = [CLI, 'status', '--json', '--home', home.root];
@@ -137,7 +147,7 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
   // Warm both (page cache) once more before timing, and run each command of the lens until its
   // code cache has settled: the first runs after an install add what they compiled to it, each
   // writing it again (codeCache.ts), which later runs do not.
-  await runTimed('sqlite3', floorArgs, { stdinFile: floorSql });
+  await runTimed('sqlite3', floorArgs, { stdinFile: floorFile });
   const filesOnly = profileWithoutSessions(home, path.join(workDir, 'no-sessions'));
   const filesOnlyArgs = [CLI, 'status', '--json', '--home', filesOnly];
   for (let i = 0; i < CODE_CACHE_GENERATIONS; i++) {
@@ -156,7 +166,7 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
     // Alternate the order so neither always runs right after the other.
     const pair = i % 2 === 0 ? ['floor', 'cold'] : ['cold', 'floor'];
     for (const which of pair) {
-      if (which === 'floor') floor.push(await runTimed('sqlite3', floorArgs, { stdinFile: floorSql }));
+      if (which === 'floor') floor.push(await runTimed('sqlite3', floorArgs, { stdinFile: floorFile }));
       else cold.push(await runTimed(process.execPath, statusArgs, { env }));
     }
     startup.push(await runTimed(process.execPath, [CLI, '--help'], { env }));
@@ -230,6 +240,6 @@ function profileWithoutSessions(home: LargeHome, into: string): string {
   fs.rmSync(into, { recursive: true, force: true });
   const root = path.join(into, 'hermes');
   fs.cpSync(home.root, root, { recursive: true, filter: (source) => !/^state\.db(?:-wal|-shm|-journal)?$/.test(path.basename(source)) });
-  createStateDb(path.join(root, 'state.db'), { layout: 'v30' });
+  createStateDb(path.join(root, 'state.db'), { layout: home.size.layout ?? 'v30' });
   return root;
 }

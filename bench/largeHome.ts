@@ -16,6 +16,7 @@ import type { RenderedSources } from '../server/hermes/sources/types';
 import { buildSystemPrompt } from '../server/hermes/sources/promptBuilder';
 import { runImmediate } from '../server/hermes/store/transaction';
 import { openHermesWriter } from '../server/demo/hermesConnection';
+import type { SchemaLayout } from '../server/demo/hermesSchema';
 import { HomeBuilder, type ProfileBuilder } from '../server/demo/homeBuilder';
 import { cachingOf, CLI_TOOLS, CRON_TOOLS, defaultProviderFor, GATEWAY_TOOLS, toolSchemaTokensEstimate } from '../server/demo/providers';
 import type { Rng } from '../server/demo/prng';
@@ -41,12 +42,20 @@ export interface HomeSize {
   readonly visibleSkills: number;
   /** Project directories sessions work in. */
   readonly projects: number;
+  /**
+   * Where the prompts are stored (FACTS §2): `v30` (the default), one `system_prompts` row per
+   * distinct text; `v24` (Hermes before v25), a copy inline in every session's row.
+   */
+  readonly layout?: SchemaLayout;
 }
 
-export const SIZES: Readonly<Record<'large' | 'huge' | 'quick', HomeSize>> = {
+export const SIZES: Readonly<Record<'large' | 'huge' | 'quick' | 'inline', HomeSize>> = {
   large: { name: 'large', sessions: 20_000, live: 2_000, messages: 500_000, prompts: 300, skills: 1_000, visibleSkills: 340, projects: 24 },
   huge: { name: 'huge', sessions: 100_000, live: 5_000, messages: 1_500_000, prompts: 300, skills: 1_000, visibleSkills: 340, projects: 24 },
   quick: { name: 'quick', sessions: 2_000, live: 200, messages: 50_000, prompts: 60, skills: 200, visibleSkills: 120, projects: 8 },
+  // The large profile's live sessions and prompts before Hermes' v25: each of its 4,000 sessions
+  // holds its own ~30 KB copy of one of the 300 texts (20,000 would make a 600 MB file).
+  inline: { name: 'inline', sessions: 4_000, live: 2_000, messages: 100_000, prompts: 300, skills: 1_000, visibleSkills: 340, projects: 24, layout: 'v24' },
 };
 
 export interface LargeHome {
@@ -84,7 +93,7 @@ const GATEWAY = ['telegram', 'discord', 'slack', 'api_server', 'webhook'];
 /** The cached home of `size` and `seed`, generated on first use. */
 export function ensureLargeHome(size: HomeSize, seed = 20261129, options: { cacheRoot?: string; log?: (line: string) => void } = {}): LargeHome {
   const cacheRoot = options.cacheRoot ?? path.join(os.tmpdir(), 'hermes-lens-bench');
-  const key = `${size.name}-${size.sessions}s-${size.live}l-${size.messages}m-${size.prompts}p-${size.skills}k${size.visibleSkills}v-${size.projects}d-seed${seed}-g${GENERATOR_VERSION}`;
+  const key = `${size.name}-${size.sessions}s-${size.live}l-${size.messages}m-${size.prompts}p-${size.skills}k${size.visibleSkills}v-${size.projects}d${size.layout && size.layout !== 'v30' ? `-${size.layout}` : ''}-seed${seed}-g${GENERATOR_VERSION}`;
   const dir = path.join(cacheRoot, key);
   const manifestFile = path.join(dir, 'manifest.json');
   if (fs.existsSync(manifestFile)) return JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as LargeHome;
@@ -124,7 +133,8 @@ interface Variant {
 function generate(dir: string, size: HomeSize, seed: number): LargeHome {
   const started = Date.now();
   const now = Math.floor(Date.now() / 1000);
-  const home = HomeBuilder.create(path.join(dir, 'hermes'), { seed, defaultLayout: 'v30' });
+  const layout = size.layout ?? 'v30';
+  const home = HomeBuilder.create(path.join(dir, 'hermes'), { seed, defaultLayout: layout });
   const rng = home.rng;
   const profile = home.profile();
   home.setActiveProfile('default');
@@ -198,7 +208,7 @@ function generate(dir: string, size: HomeSize, seed: number): LargeHome {
           while (ids.has(id));
           ids.add(id);
           if (s.endedAt === undefined) liveSessionIds.push(id);
-          writeSession(db, rng, id, v, s, s.parentIndex !== undefined ? sessions[s.parentIndex]!.id : undefined);
+          writeSession(db, rng, id, v, s, s.parentIndex !== undefined ? sessions[s.parentIndex]!.id : undefined, layout);
           s.id = id;
         }
       });
@@ -316,6 +326,7 @@ function writeSession(
   v: Variant,
   s: PlannedSession,
   parentSessionId: string | undefined,
+  layout: SchemaLayout,
 ): void {
   const toolNames = v.source === 'cron' ? CRON_TOOLS : isGatewaySource(v.source) ? GATEWAY_TOOLS : CLI_TOOLS;
   const uncounted = v.provider === 'custom';
@@ -340,7 +351,7 @@ function writeSession(
     profileName: 'default',
     toolNames,
   });
-  storePrompt(db, 'v30', id, v.prompt);
+  storePrompt(db, layout, id, v.prompt);
   insertMessages(db, id, stored);
   addSessionUsage(
     db,

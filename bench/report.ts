@@ -55,7 +55,17 @@ export interface BenchResults {
   readonly summary: readonly SummaryRow[];
   readonly cold: ColdResult;
   readonly lsp: LspResult;
-  readonly huge?: { readonly home: HomeFacts; readonly cold: ColdResult; readonly server: { startupMs: number; rss: { peakMb: number; endMb: number } } };
+  /** The 100,000-session variant. */
+  readonly huge?: Variant;
+  /** The variant with each session's prompt inline in its row, as before Hermes' v25. */
+  readonly inline?: Variant;
+}
+
+/** Another home, measured for the cold status and the server's start. */
+export interface Variant {
+  readonly home: HomeFacts;
+  readonly cold: ColdResult;
+  readonly server: { startupMs: number; rss: { peakMb: number; endMb: number } };
 }
 
 export function buildResults(input: {
@@ -64,7 +74,8 @@ export function buildResults(input: {
   home: HomeFacts;
   cold: ColdResult;
   lsp: LspResult;
-  huge: BenchResults['huge'];
+  huge: Variant | undefined;
+  inline: Variant | undefined;
   plan: BenchResults['plan'];
   durationS: number;
 }): BenchResults {
@@ -109,6 +120,7 @@ export function buildResults(input: {
     cold,
     lsp,
     ...(input.huge ? { huge: input.huge } : {}),
+    ...(input.inline ? { inline: input.inline } : {}),
   };
 }
 
@@ -133,9 +145,9 @@ export function writeDocs(): string {
     'benchmarks measure the lens on such homes, each figure against a floor measured in the same run.',
     '',
     '```sh',
-    'npm run bench              # full sizes: 20,000 sessions, then the 100,000-session variant (≈3 min once the homes are cached; making them takes a few more)',
+    'npm run bench              # full sizes: 20,000 sessions, then the 100,000-session variant and the one with prompts inline (≈4 min once the homes are cached; making them takes a few more)',
     'npm run bench -- --quick   # CI sizes: 2,000 sessions (≈1–2 min)',
-    'npm run bench -- --runs 5 --no-huge --keep   # fewer cold runs, skip the 100,000 variant, keep the working copies',
+    'npm run bench -- --runs 5 --no-huge --no-inline --keep   # fewer cold runs, skip the variants, keep the working copies',
     '```',
     '',
     'Timing assertions never go into `npm test`; this is the place for figures.',
@@ -178,23 +190,38 @@ function resultSection(title: string, r: BenchResults): string[] {
     `- runs: cold ${r.plan.coldRuns} per side (median), ${r.plan.reevalRuns} saves and ${r.plan.reevalRuns} writes (median), ${r.plan.hoverRuns} hovers and no-ops (percentiles), the writer ${r.plan.writerTurns} turns alone and as many with refresh requests, alternated in ${r.plan.writerRounds} rounds.`,
     '',
   ];
-  if (r.huge) {
-    const h = r.huge;
+  if (r.huge) out.push(...variantSection(`${fmt(r.huge.home.size.sessions)}-session variant`, r.huge, `${r.huge.home.distinctPrompts} distinct prompts`));
+  if (r.inline) {
     out.push(
-      `### ${fmt(h.home.size.sessions)}-session variant`,
-      '',
-      `${fmt(h.home.size.sessions)} sessions (${fmt(h.home.liveSessions)} live), ${fmt(h.home.size.messages)} messages, ${h.home.distinctPrompts} distinct prompts, state.db ${h.home.dbMb} MB.`,
-      '',
-      '| Measure | Figure | Floor / baseline | Ratio | Target | Met? |',
-      '|---|---|---|---|---|---|',
-      `| Cold \`status --json\` vs sqlite3 floor | ${h.cold.coldMs} ms | ${h.cold.floorMs} ms | ${h.cold.coldRatio}× | ≤ ${TARGETS.coldRatio}× | ${h.cold.coldRatio <= TARGETS.coldRatio ? 'yes' : '**no**'} |`,
-      `| Language server peak RSS after start | ${h.server.rss.peakMb} MB | — | — | ≤ ${TARGETS.rssMb} MB | ${h.server.rss.peakMb <= TARGETS.rssMb ? 'yes' : '**no**'} |`,
-      '',
-      `Server start ${h.server.startupMs} ms; cold status CPU ${h.cold.coldCpuMs ?? '?'} ms vs ${h.cold.floorCpuMs ?? '?'} ms; first run ${h.cold.coldFirstRunMs} ms${h.cold.withoutExtraCaCerts ? `; without NODE_EXTRA_CA_CERTS ${h.cold.withoutExtraCaCerts.coldMs} ms (${h.cold.withoutExtraCaCerts.coldRatio}×)` : ''}.`,
+      ...variantSection(
+        'Prompts stored inline (Hermes before v25)',
+        r.inline,
+        `${r.inline.home.distinctPrompts} distinct prompts, each session holding its own copy in \`sessions.system_prompt\``,
+      ),
+      'Before v25 every session keeps its own copy of its prompt, so a status reads each live session\'s copy (the floor reads them too) ' +
+        'to know which text it holds; sessions holding the same text share one parse and one judgement, and its verdict is kept between ' +
+        'runs under the sha256 Hermes would give that text from v25 on.',
       '',
     );
   }
   return out;
+}
+
+/** A variant's home, its cold status against its floor and its server's start. */
+function variantSection(title: string, h: Variant, prompts: string): string[] {
+  return [
+    `### ${title}`,
+    '',
+    `${fmt(h.home.size.sessions)} sessions (${fmt(h.home.liveSessions)} live), ${fmt(h.home.size.messages)} messages, ${prompts}, state.db ${h.home.dbMb} MB.`,
+    '',
+    '| Measure | Figure | Floor / baseline | Ratio | Target | Met? |',
+    '|---|---|---|---|---|---|',
+    `| Cold \`status --json\` vs sqlite3 floor | ${h.cold.coldMs} ms | ${h.cold.floorMs} ms | ${h.cold.coldRatio}× | ≤ ${TARGETS.coldRatio}× | ${h.cold.coldRatio <= TARGETS.coldRatio ? 'yes' : '**no**'} |`,
+    `| Language server peak RSS after start | ${h.server.rss.peakMb} MB | — | — | ≤ ${TARGETS.rssMb} MB | ${h.server.rss.peakMb <= TARGETS.rssMb ? 'yes' : '**no**'} |`,
+    '',
+    `Server start ${h.server.startupMs} ms; cold status CPU ${h.cold.coldCpuMs ?? '?'} ms vs ${h.cold.floorCpuMs ?? '?'} ms; first run ${h.cold.coldFirstRunMs} ms${h.cold.withoutExtraCaCerts ? `; without NODE_EXTRA_CA_CERTS ${h.cold.withoutExtraCaCerts.coldMs} ms (${h.cold.withoutExtraCaCerts.coldRatio}×)` : ''}.`,
+    '',
+  ];
 }
 
 /**
@@ -317,9 +344,11 @@ const METHOD = [
   '  projects, `createStateDb` for the schema, `buildSystemPrompt` for the stored prompts, and the row helpers (`insertSession`,',
   '  `storePrompt`, `insertMessages`, `addSessionUsage`) in transactions of 1,000 sessions on one connection. 40% of the prompt',
   '  variants were stored before an edit of SOUL.md, a skill description, MEMORY.md and a few AGENTS.md (their sessions are stale),',
-  '  the rest after. Homes are cached under `$TMPDIR/hermes-lens-bench/` by size and seed; each run works on a copy.',
+  '  the rest after. The variant before v25 stores each session\'s prompt inline (`storePrompt` with layout `v24`) and has 4,000',
+  '  sessions, 2,000 of them live (each holding a ~30 KB copy, 20,000 would make a 600 MB file). Homes are cached under',
+  '  `$TMPDIR/hermes-lens-bench/` by size, layout and seed; each run works on a copy.',
   '- **Cold status** runs `node dist/cli.js status --json` in a fresh process, and the floor `sqlite3 -readonly state.db` with the',
-  '  reads that report needs (`FLOOR_SQL` in `bench/cold.ts`): the live sessions\' columns, the count of sessions holding a stored',
+  '  reads that report needs (`floorSql` in `bench/cold.ts`): the live sessions\' columns, the count of sessions holding a stored',
   '  prompt, the text of every distinct stored prompt of a live session, the live transcript sizes grouped per live session, and',
   '  `state_meta`. The two alternate, after warm-up runs (each command of the lens until its code cache has settled: the first',
   '  runs after a build add to it and write it again); wall time from spawn to exit, median of N, both read by this process',

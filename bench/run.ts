@@ -2,7 +2,8 @@
 // reuses) the large Hermes homes, measures everything in one run, and writes
 // bench/results/latest.json (full) or bench/results/quick.json (quick), then docs/BENCHMARKS.md
 // from whichever results exist. Options: --runs N (cold runs per side), --no-huge (skip the
-// 100,000-session variant), --keep (keep the working copies).
+// 100,000-session variant), --no-inline (skip the variant with prompts stored inline, as before
+// Hermes' v25), --keep (keep the working copies).
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -10,12 +11,13 @@ import * as path from 'node:path';
 import { measureCold } from './cold';
 import { ensureLargeHome, SIZES, workingCopy, type HomeSize, type LargeHome } from './largeHome';
 import { measureLsp, measureLspStartup, type LspPlan } from './lsp';
-import { buildResults, RESULTS_DIR, writeDocs, type BenchResults } from './report';
+import { buildResults, RESULTS_DIR, writeDocs, type Variant } from './report';
 
 interface Args {
   readonly quick: boolean;
   readonly runs: number | undefined;
   readonly huge: boolean;
+  readonly inline: boolean;
   readonly keep: boolean;
 }
 
@@ -23,12 +25,12 @@ function parseArgs(argv: readonly string[]): Args {
   const runsAt = argv.indexOf('--runs');
   const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : undefined;
   if (runs !== undefined && !(Number.isInteger(runs) && runs > 0)) throw new Error('--runs takes a positive integer');
-  return { quick: argv.includes('--quick'), runs, huge: !argv.includes('--no-huge'), keep: argv.includes('--keep') };
+  return { quick: argv.includes('--quick'), runs, huge: !argv.includes('--no-huge'), inline: !argv.includes('--no-inline'), keep: argv.includes('--keep') };
 }
 
-const PLANS: Record<'quick' | 'full', { coldRuns: number; lsp: LspPlan; hugeColdRuns: number }> = {
-  quick: { coldRuns: 5, hugeColdRuns: 0, lsp: { reevalRuns: 8, hoverRuns: 150, writerTurns: 240, writerRounds: 2, writerIntervalMs: 25, refreshGapMs: 150 } },
-  full: { coldRuns: 15, hugeColdRuns: 5, lsp: { reevalRuns: 30, hoverRuns: 400, writerTurns: 800, writerRounds: 4, writerIntervalMs: 25, refreshGapMs: 200 } },
+const PLANS: Record<'quick' | 'full', { coldRuns: number; lsp: LspPlan; variantColdRuns: number }> = {
+  quick: { coldRuns: 5, variantColdRuns: 0, lsp: { reevalRuns: 8, hoverRuns: 150, writerTurns: 240, writerRounds: 2, writerIntervalMs: 25, refreshGapMs: 150 } },
+  full: { coldRuns: 15, variantColdRuns: 5, lsp: { reevalRuns: 30, hoverRuns: 400, writerTurns: 800, writerRounds: 4, writerIntervalMs: 25, refreshGapMs: 200 } },
 };
 
 async function main(): Promise<void> {
@@ -49,17 +51,18 @@ async function main(): Promise<void> {
   log('2–5. language server over stdio');
   const lsp = await measureLsp(home, plan.lsp, log);
 
-  let huge: BenchResults['huge'];
-  if (mode === 'full' && args.huge) {
-    const hugeHome = workingCopy(ensureLargeHome(SIZES.huge, undefined, { log }), path.join(workRoot, SIZES.huge.name));
-    log(`huge variant: cold status vs floor (${args.runs ?? plan.hugeColdRuns} runs each), server start and RSS`);
-    const hugeCold = await measureCold(hugeHome, args.runs ?? plan.hugeColdRuns, hugeHome.dir, log);
-    const hugeServer = await measureLspStartup(hugeHome);
-    huge = { home: homeFacts(hugeHome), cold: hugeCold, server: hugeServer };
-    log(`   cold ${hugeCold.coldMs} ms, floor ${hugeCold.floorMs} ms: ${hugeCold.coldRatio}×; server ready in ${hugeServer.startupMs} ms, peak RSS ${hugeServer.rss.peakMb} MB`);
-    if (!args.keep) fs.rmSync(hugeHome.dir, { recursive: true, force: true });
-  }
   if (!args.keep) fs.rmSync(home.dir, { recursive: true, force: true });
+  const variant = async (size: HomeSize, what: string): Promise<Variant> => {
+    const variantHome = workingCopy(ensureLargeHome(size, undefined, { log }), path.join(workRoot, size.name));
+    log(`${what}: cold status vs floor (${args.runs ?? plan.variantColdRuns} runs each), server start and RSS`);
+    const variantCold = await measureCold(variantHome, args.runs ?? plan.variantColdRuns, variantHome.dir, log);
+    const server = await measureLspStartup(variantHome);
+    log(`   cold ${variantCold.coldMs} ms, floor ${variantCold.floorMs} ms: ${variantCold.coldRatio}×; server ready in ${server.startupMs} ms, peak RSS ${server.rss.peakMb} MB`);
+    if (!args.keep) fs.rmSync(variantHome.dir, { recursive: true, force: true });
+    return { home: homeFacts(variantHome), cold: variantCold, server };
+  };
+  const huge = mode === 'full' && args.huge ? await variant(SIZES.huge, 'huge variant') : undefined;
+  const inline = mode === 'full' && args.inline ? await variant(SIZES.inline, 'prompts inline (before v25)') : undefined;
 
   const results = buildResults({
     mode,
@@ -68,6 +71,7 @@ async function main(): Promise<void> {
     cold,
     lsp,
     huge,
+    inline,
     plan: { coldRuns: args.runs ?? plan.coldRuns, ...plan.lsp },
     durationS: Math.round((Date.now() - started) / 1000),
   });

@@ -17,6 +17,7 @@ import { StateStore } from '../store/stateStore';
 import { canonicalPath } from '../canonicalPath';
 import type { Judgement } from './judgement';
 import type { KeptRead } from './keptRead';
+import { memo } from './memo';
 import type { ReportWorld, ReusableReport } from './sessionReport';
 import type { PriceOverrides } from '../cost/prices';
 import { PROFILE_EPOCH_KEY, requestedEpochs } from '../refresh/epochs';
@@ -205,7 +206,7 @@ export class AnalysisCache {
    * session's report too (sessionReport.ts), as for any session Hermes did not touch.
    */
   promptIdentity(promptKey: string, prompts: PromptReader): { readonly identity: string; readonly text?: string } {
-    if (!promptKey.startsWith('inline:')) return { identity: promptKey };
+    if (!promptKey.startsWith(INLINE)) return { identity: promptKey };
     const known = this.inlineIdentities.get(promptKey);
     if (known !== undefined && !this.uncheckedInline.has(promptKey)) return { identity: known };
     this.uncheckedInline.delete(promptKey);
@@ -216,6 +217,24 @@ export class AnalysisCache {
       if (known !== undefined) this.forgetUnreferenced([known]);
     }
     return { identity, text };
+  }
+
+  /**
+   * Settles the inline prompts a database change may have rewritten (promptsMayHaveChanged) that
+   * still hold the text they were parsed from: SQLite compares them with it, one query per text,
+   * where reading them would copy every session's prompt into JavaScript and hash it (60 MB for
+   * 2,000 sessions before v25, after every burst of Hermes writes). Those that differ stay
+   * unchecked, and promptIdentity reads them.
+   */
+  recheckInline(store: StateStore): void {
+    const byIdentity = new Map<string, string[]>();
+    for (const key of this.uncheckedInline) {
+      const identity = this.inlineIdentities.get(key);
+      if (identity !== undefined && this.anatomies.has(identity)) memo(byIdentity, identity, newList).push(key.slice(INLINE.length));
+    }
+    for (const [identity, ids] of byIdentity) {
+      for (const id of store.sessionsHoldingPrompt(ids, this.anatomies.get(identity)!.text)) this.uncheckedInline.delete(INLINE + id);
+    }
   }
 
   /**
@@ -249,7 +268,7 @@ export class AnalysisCache {
       for (const key of this.inlineIdentities.keys()) this.uncheckedInline.add(key);
       return;
     }
-    for (const id of sessionIds) if (this.inlineIdentities.has(`inline:${id}`)) this.uncheckedInline.add(`inline:${id}`);
+    for (const id of sessionIds) if (this.inlineIdentities.has(INLINE + id)) this.uncheckedInline.add(INLINE + id);
   }
 
   /** Whether another connection committed since the last read through the kept connection (true before any). */
@@ -287,6 +306,13 @@ export class AnalysisCache {
     this.staleness.clear();
     this.skillReasons.clear();
   }
+}
+
+/** The prefix of an inline prompt's key: `inline:<session id>` (StateStore's prompt keys). */
+const INLINE = 'inline:';
+
+function newList(): string[] {
+  return [];
 }
 
 function statOf(file: string): fs.Stats | undefined {

@@ -121,6 +121,8 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     // count of stored prompts over all sessions is then one aggregate query.
     const db = keep ? readThroughKept(store, cache, includeEnded, options.deferStoredPromptCount === true, options.sessionScan ?? 'full') : readOnce(store, includeEnded, persisted, files);
     const { listed, storedPromptSessions, meta } = db;
+    // After a commit: inline prompts still holding the text they were parsed from are settled at once.
+    if (keep && cache.mustRecheckAny()) cache.recheckInline(store);
     const everything = includeEnded ? listed : undefined;
     // The same list of sessions as the last evaluation (nothing in the database changed: a save of
     // an instruction file): every transcript size is known.

@@ -286,6 +286,15 @@ export class StateStore {
     return typeof text === 'string' && text !== '' ? text : undefined;
   }
 
+  /**
+   * Of these sessions, those whose stored prompt is exactly `text`: SQLite compares each with it, so
+   * no copy of the prompts is made (before v25 every session holds its own ~30 KB copy).
+   */
+  sessionsHoldingPrompt(sessionIds: readonly string[], text: string): string[] {
+    const sql = `SELECT s.id AS id FROM sessions s ${this.promptJoinSql()} WHERE s.id IN (SELECT value FROM json_each(?)) AND ${this.promptTextSql()} = ?`;
+    return this.read(() => this.statement(sql).all(JSON.stringify(sessionIds), text)).map((row) => String(row.id));
+  }
+
   /** The text behind a `promptKey` of `listSessions` (one read per distinct prompt). */
   promptText(promptKey: string): string | undefined {
     if (promptKey.startsWith('hash:') && hasTable(this.schema, 'system_prompts')) {

@@ -224,13 +224,16 @@ export class AnalysisCache {
    * still hold the text they were parsed from: SQLite compares them with it, one query per text,
    * where reading them would copy every session's prompt into JavaScript and hash it (60 MB for
    * 2,000 sessions before v25, after every burst of Hermes writes). Those that differ stay
-   * unchecked, and promptIdentity reads them.
+   * unchecked, and promptIdentity reads them. Only `listed` sessions: one no longer listed stays
+   * unchecked, and the next change lets its prompt go (promptsMayHaveChanged).
    */
-  recheckInline(store: StateStore): void {
+  recheckInline(store: StateStore, listed: readonly SessionRecord[]): void {
     const byIdentity = new Map<string, string[]>();
-    for (const key of this.uncheckedInline) {
+    for (const record of listed) {
+      const key = record.promptKey;
+      if (key === undefined || !this.uncheckedInline.has(key)) continue;
       const identity = this.inlineIdentities.get(key);
-      if (identity !== undefined && this.anatomies.has(identity)) memo(byIdentity, identity, newList).push(key.slice(INLINE.length));
+      if (identity !== undefined && this.anatomies.has(identity)) memo(byIdentity, identity, newList).push(record.id);
     }
     for (const [identity, ids] of byIdentity) {
       for (const id of store.sessionsHoldingPrompt(ids, this.anatomies.get(identity)!.text)) this.uncheckedInline.delete(INLINE + id);

@@ -122,7 +122,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const db = keep ? readThroughKept(store, cache, includeEnded, options.deferStoredPromptCount === true, options.sessionScan ?? 'full') : readOnce(store, includeEnded, persisted, files);
     const { listed, storedPromptSessions, meta } = db;
     // After a commit: inline prompts still holding the text they were parsed from are settled at once.
-    if (keep && cache.mustRecheckAny()) cache.recheckInline(store);
+    if (keep && cache.mustRecheckAny()) cache.recheckInline(store, listed);
     const everything = includeEnded ? listed : undefined;
     // The same list of sessions as the last evaluation (nothing in the database changed: a save of
     // an instruction file): every transcript size is known.

@@ -139,7 +139,7 @@ describe('engine: the state.db store', function () {
       assert.equal(reports[0]!.state, 'fresh');
     });
 
-    it('sessions holding the same text share one parse in any layout; a text rewritten in place gets its own', () => {
+    it('sessions holding the same text share one parse in any layout; a text rewritten in place gets its own; an ended one is let go', () => {
       // Before v25 every session keeps its own copy of the prompt: a heavy profile holds thousands of
       // copies of a few hundred texts, and the lens works once per text, as it does per hash.
       const home = HomeBuilder.create(path.join(dir, 'hermes'), { seed: 3, defaultLayout: 'v30' });
@@ -164,6 +164,14 @@ describe('engine: the state.db store', function () {
         assert.equal(second.anatomyOf(inlineA), parse);
         assert.equal(second.anatomyOf(inlineB)?.text, `${PROMPT}\nRewritten.`);
         assert.deepEqual(second.report, analyzeProfile(profile, { now: NOW }).report);
+
+        // A session that ended is no longer listed: by the change after, nothing of its prompt is kept.
+        rawWrite(p.dbFile, "UPDATE sessions SET ended_at = ?, end_reason = 'cli_close' WHERE id = ?", NOW - 30, other);
+        analyzeProfile(profile, { now: NOW, cache, keepConnection: true });
+        rawWrite(p.dbFile, 'UPDATE sessions SET title = ? WHERE id = ?', 'Renamed', inlineA);
+        const fourth = analyzeProfile(profile, { now: NOW, cache, keepConnection: true });
+        assert.equal(cache.parsedAnatomy(`inline:${other}`), undefined);
+        assert.equal(fourth.anatomyOf(inlineA), parse);
       } finally {
         cache.closeConnection();
       }

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { ColdResult } from './cold';
 import type { HomeSize } from './largeHome';
 import type { LspPlan, LspResult } from './lsp';
+import type { SettleResult } from './settle';
 import { HELPER_IDLE_MS } from '../server/hermes/cost/helperTokenCounter';
 import { round } from './stats';
 
@@ -55,6 +56,8 @@ export interface BenchResults {
   readonly summary: readonly SummaryRow[];
   readonly cold: ColdResult;
   readonly lsp: LspResult;
+  /** The full scan the server runs once a burst of Hermes writes settles (older results lack it). */
+  readonly settle?: SettleResult;
   /** The 100,000-session variant. */
   readonly huge?: Variant;
   /** The variant with each session's prompt inline in its row, as before Hermes' v25. */
@@ -66,6 +69,7 @@ export interface Variant {
   readonly home: HomeFacts;
   readonly cold: ColdResult;
   readonly server: { startupMs: number; rss: { peakMb: number; endMb: number } };
+  readonly settle?: SettleResult;
 }
 
 export function buildResults(input: {
@@ -74,6 +78,7 @@ export function buildResults(input: {
   home: HomeFacts;
   cold: ColdResult;
   lsp: LspResult;
+  settle: SettleResult;
   huge: Variant | undefined;
   inline: Variant | undefined;
   plan: BenchResults['plan'];
@@ -119,6 +124,7 @@ export function buildResults(input: {
     summary,
     cold,
     lsp,
+    settle: input.settle,
     ...(input.huge ? { huge: input.huge } : {}),
     ...(input.inline ? { inline: input.inline } : {}),
   };
@@ -184,6 +190,7 @@ function resultSection(title: string, r: BenchResults): string[] {
     `- the server's start on this home (initialize → first full session list) ${r.lsp.startupMs} ms; the session list it sends ${(r.lsp.sessionListBytes / 1e6).toFixed(2)} MB;`,
     ...changeSizeLine(r.lsp),
     `- Hermes write → notification measured from the writer's commit; from the parent's command it is ${r.lsp.reeval.writeRoundTripMs} ms (includes the writer process's own work);`,
+    ...settleLine(r.settle, 'once a burst of Hermes writes settles, the server compares every live row with its last read (the quick scan after each write misses a row changed without a message)'),
     `- refresh requests while Hermes writes: p50 ${r.lsp.refresh.latency.p50} ms, p95 ${r.lsp.refresh.latency.p95} ms over ${r.lsp.refresh.latency.n} requests (one session: p95 ${r.lsp.refresh.sessionScope.p95} ms; whole profile: p95 ${r.lsp.refresh.profileScope.p95} ms); writer p50 ${r.lsp.refresh.writerWithout.p50} → ${r.lsp.refresh.writerWith.p50} ms, max ${r.lsp.refresh.writerWithout.max} → ${r.lsp.refresh.writerWith.max} ms over ${r.lsp.refresh.writerWithout.n} / ${r.lsp.refresh.writerWith.n} transactions, ${r.lsp.refresh.writerWith.failures} failed; commits of 20 ms or more (the writer's own WAL checkpoints) ${r.lsp.refresh.writerWithout.checkpointSized ?? '?'} alone and ${r.lsp.refresh.writerWith.checkpointSized ?? '?'} with refreshes, p95 ${r.lsp.refresh.writerWithout.p95} → ${r.lsp.refresh.writerWith.p95} ms;`,
     `- server peak RSS by phase (MB): ${Object.entries(r.lsp.rss.byPhase ?? {}).map(([k, v]) => `${k} ${v}`).join(' → ')}; at the end ${r.lsp.rss.endMb} MB resident;`,
     `- the server's token-count helper (a process of its own, started when text no cache knows shows up, gone after ${HELPER_IDLE_MS / 1000} s without): peak RSS ${r.lsp.rss.helper ? `${r.lsp.rss.helper.peakMb} MB, ${r.lsp.rss.helper.processes} started` : 'not measured'} (not in the server's figure);`,
@@ -200,11 +207,18 @@ function resultSection(title: string, r: BenchResults): string[] {
       ),
       'Before v25 every session keeps its own copy of its prompt, so a status reads each live session\'s copy (the floor reads them too) ' +
         'to know which text it holds; sessions holding the same text share one parse and one judgement, and its verdict is kept between ' +
-        'runs under the sha256 Hermes would give that text from v25 on.',
+        'runs under the sha256 Hermes would give that text from v25 on. When Hermes writes, the server has SQLite compare each live ' +
+        'session\'s copy with the text it parsed rather than read them all again; the full scan once writes settle still walks each ' +
+        'row\'s overflow pages, which hold the columns stored after the prompt.',
       '',
     );
   }
   return out;
+}
+
+/** The settling full scan's line (results from before it was measured have none). */
+function settleLine(settle: SettleResult | undefined, what: string): string[] {
+  return settle ? [`- ${what}: ${settle.fullScanMs} ms on the engine (median of ${settle.samples.length} turns);`] : [];
 }
 
 /** A variant's home, its cold status against its floor and its server's start. */
@@ -219,7 +233,7 @@ function variantSection(title: string, h: Variant, prompts: string): string[] {
     `| Cold \`status --json\` vs sqlite3 floor | ${h.cold.coldMs} ms | ${h.cold.floorMs} ms | ${h.cold.coldRatio}× | ≤ ${TARGETS.coldRatio}× | ${h.cold.coldRatio <= TARGETS.coldRatio ? 'yes' : '**no**'} |`,
     `| Language server peak RSS after start | ${h.server.rss.peakMb} MB | — | — | ≤ ${TARGETS.rssMb} MB | ${h.server.rss.peakMb <= TARGETS.rssMb ? 'yes' : '**no**'} |`,
     '',
-    `Server start ${h.server.startupMs} ms; cold status CPU ${h.cold.coldCpuMs ?? '?'} ms vs ${h.cold.floorCpuMs ?? '?'} ms; first run ${h.cold.coldFirstRunMs} ms${h.cold.withoutExtraCaCerts ? `; without NODE_EXTRA_CA_CERTS ${h.cold.withoutExtraCaCerts.coldMs} ms (${h.cold.withoutExtraCaCerts.coldRatio}×)` : ''}.`,
+    `Server start ${h.server.startupMs} ms${h.settle ? `; the full scan once Hermes writes settle ${h.settle.fullScanMs} ms` : ''}; cold status CPU ${h.cold.coldCpuMs ?? '?'} ms vs ${h.cold.floorCpuMs ?? '?'} ms; first run ${h.cold.coldFirstRunMs} ms${h.cold.withoutExtraCaCerts ? `; without NODE_EXTRA_CA_CERTS ${h.cold.withoutExtraCaCerts.coldMs} ms (${h.cold.withoutExtraCaCerts.coldRatio}×)` : ''}.`,
     '',
   ];
 }

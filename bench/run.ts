@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { measureCold } from './cold';
 import { ensureLargeHome, SIZES, workingCopy, type HomeSize, type LargeHome } from './largeHome';
 import { measureLsp, measureLspStartup, type LspPlan } from './lsp';
+import { measureSettle } from './settle';
 import { buildResults, RESULTS_DIR, writeDocs, type Variant } from './report';
 
 interface Args {
@@ -28,9 +29,9 @@ function parseArgs(argv: readonly string[]): Args {
   return { quick: argv.includes('--quick'), runs, huge: !argv.includes('--no-huge'), inline: !argv.includes('--no-inline'), keep: argv.includes('--keep') };
 }
 
-const PLANS: Record<'quick' | 'full', { coldRuns: number; lsp: LspPlan; variantColdRuns: number }> = {
-  quick: { coldRuns: 5, variantColdRuns: 0, lsp: { reevalRuns: 8, hoverRuns: 150, writerTurns: 240, writerRounds: 2, writerIntervalMs: 25, refreshGapMs: 150 } },
-  full: { coldRuns: 15, variantColdRuns: 5, lsp: { reevalRuns: 30, hoverRuns: 400, writerTurns: 800, writerRounds: 4, writerIntervalMs: 25, refreshGapMs: 200 } },
+const PLANS: Record<'quick' | 'full', { coldRuns: number; lsp: LspPlan; variantColdRuns: number; settleRuns: number }> = {
+  quick: { coldRuns: 5, variantColdRuns: 0, settleRuns: 5, lsp: { reevalRuns: 8, hoverRuns: 150, writerTurns: 240, writerRounds: 2, writerIntervalMs: 25, refreshGapMs: 150 } },
+  full: { coldRuns: 15, variantColdRuns: 5, settleRuns: 10, lsp: { reevalRuns: 30, hoverRuns: 400, writerTurns: 800, writerRounds: 4, writerIntervalMs: 25, refreshGapMs: 200 } },
 };
 
 async function main(): Promise<void> {
@@ -50,6 +51,8 @@ async function main(): Promise<void> {
   log(`   cold ${cold.coldMs} ms, floor ${cold.floorMs} ms: ${cold.coldRatio}×`);
   log('2–5. language server over stdio');
   const lsp = await measureLsp(home, plan.lsp, log);
+  const settle = measureSettle(home, plan.settleRuns);
+  log(`   the full scan after a burst of Hermes writes settles: ${settle.fullScanMs} ms (engine, median of ${plan.settleRuns})`);
 
   if (!args.keep) fs.rmSync(home.dir, { recursive: true, force: true });
   const variant = async (size: HomeSize, what: string): Promise<Variant> => {
@@ -57,9 +60,10 @@ async function main(): Promise<void> {
     log(`${what}: cold status vs floor (${args.runs ?? plan.variantColdRuns} runs each), server start and RSS`);
     const variantCold = await measureCold(variantHome, args.runs ?? plan.variantColdRuns, variantHome.dir, log);
     const server = await measureLspStartup(variantHome);
-    log(`   cold ${variantCold.coldMs} ms, floor ${variantCold.floorMs} ms: ${variantCold.coldRatio}×; server ready in ${server.startupMs} ms, peak RSS ${server.rss.peakMb} MB`);
+    const variantSettle = measureSettle(variantHome, plan.settleRuns);
+    log(`   cold ${variantCold.coldMs} ms, floor ${variantCold.floorMs} ms: ${variantCold.coldRatio}×; server ready in ${server.startupMs} ms, peak RSS ${server.rss.peakMb} MB; settling full scan ${variantSettle.fullScanMs} ms`);
     if (!args.keep) fs.rmSync(variantHome.dir, { recursive: true, force: true });
-    return { home: homeFacts(variantHome), cold: variantCold, server };
+    return { home: homeFacts(variantHome), cold: variantCold, server, settle: variantSettle };
   };
   const huge = mode === 'full' && args.huge ? await variant(SIZES.huge, 'huge variant') : undefined;
   const inline = mode === 'full' && args.inline ? await variant(SIZES.inline, 'prompts inline (before v25)') : undefined;
@@ -70,6 +74,7 @@ async function main(): Promise<void> {
     home: homeFacts(home),
     cold,
     lsp,
+    settle,
     huge,
     inline,
     plan: { coldRuns: args.runs ?? plan.coldRuns, ...plan.lsp },

@@ -2,7 +2,7 @@
 // anatomy never goes stale. An inline (pre-v25) prompt's key names its session (`inline:<id>`), and
 // Hermes may rewrite the text under it: its text is read again after a commit, and it is kept under
 // the identity Hermes would give the same text out of line, so the sessions sharing a text share one
-// parse and one judgement in either layout (promptIdentity).
+// parse and one judgement in either layout (knownIdentity).
 // Sources are kept per part: the profile's own files (config.yaml, SOUL.md, skills, MEMORY.md,
 // USER.md) once per profile, project context once per session cwd. A change drops only the parts
 // its paths can affect (a save of SOUL.md re-reads SOUL.md, not a thousand skills), and the
@@ -47,7 +47,7 @@ export interface ProfileParts {
 }
 
 export class AnalysisCache {
-  /** Parsed stored prompts per prompt identity (see `promptIdentity`). */
+  /** Parsed stored prompts per prompt identity (see `knownIdentity`). */
   private readonly anatomies = new Map<string, PromptAnatomy>();
   /** The identity of each inline prompt key's text when it was last read. */
   private readonly inlineIdentities = new Map<string, string>();
@@ -198,17 +198,24 @@ export class AnalysisCache {
   }
 
   /**
-   * What a session's stored prompt is kept under: a key `hash:<sha>` as it is (its text never
+   * What a session's stored prompt is kept under, its identity: a key `hash:<sha>` as it is (its text never
    * changes under it), an inline key as `hash:` and the sha256 of its text, as Hermes would store
    * that text out of line. An inline text is read on first use and again after a database change
-   * may have rewritten it (promptsMayHaveChanged); `text` is what was read then. The same text
+   * may have rewritten it (promptsMayHaveChanged). The same text
    * gives the same identity, so the parse and the staleness judged from it are kept, and the
    * session's report too (sessionReport.ts), as for any session Hermes did not touch.
+   *
+   * `knownIdentity` answers without reading (undefined: the text must be read first, by
+   * `readIdentity`), so the evaluation's pass over every session allocates nothing for it.
    */
-  promptIdentity(promptKey: string, prompts: PromptReader): { readonly identity: string; readonly text?: string } {
-    if (!promptKey.startsWith(INLINE)) return { identity: promptKey };
+  knownIdentity(promptKey: string): string | undefined {
+    if (!promptKey.startsWith(INLINE)) return promptKey;
+    return this.uncheckedInline.has(promptKey) ? undefined : this.inlineIdentities.get(promptKey);
+  }
+
+  /** An inline prompt's identity, from its text read now (see knownIdentity). */
+  readIdentity(promptKey: string, prompts: PromptReader): { readonly identity: string; readonly text: string } {
     const known = this.inlineIdentities.get(promptKey);
-    if (known !== undefined && !this.uncheckedInline.has(promptKey)) return { identity: known };
     this.uncheckedInline.delete(promptKey);
     const text = prompts.text(promptKey);
     const identity = `hash:${promptHash(text)}`;
@@ -224,7 +231,7 @@ export class AnalysisCache {
    * still hold the text they were parsed from: SQLite compares them with it, one query per text,
    * where reading them would copy every session's prompt into JavaScript and hash it (60 MB for
    * 2,000 sessions before v25, after every burst of Hermes writes). Those that differ stay
-   * unchecked, and promptIdentity reads them. Only `listed` sessions: one no longer listed stays
+   * unchecked, and readIdentity reads them. Only `listed` sessions: one no longer listed stays
    * unchecked, and the next change lets its prompt go (promptsMayHaveChanged).
    */
   recheckInline(store: StateStore, listed: readonly SessionRecord[]): void {
@@ -241,7 +248,7 @@ export class AnalysisCache {
   }
 
   /**
-   * The parsed prompt of an identity (promptIdentity), parsed on first use from `text`, else from
+   * The parsed prompt of an identity (knownIdentity), parsed on first use from `text`, else from
    * what `readKey` (the prompt key of a session holding it) reads: an identity of an inline text
    * has no row of its own to read it from.
    */
@@ -253,7 +260,7 @@ export class AnalysisCache {
 
   /**
    * Another connection committed: the inline prompts of these sessions (of every session when none
-   * are named) may have been rewritten in place, so `promptIdentity` reads them again.
+   * are named) may have been rewritten in place, so `readIdentity` reads them again.
    */
   promptsMayHaveChanged(sessionIds?: Iterable<string>): void {
     // Inline prompts left unchecked since the last change belong to sessions no longer listed.

@@ -240,7 +240,7 @@ interface JudgingContext {
   readonly sourcesFor: (cwd: string | undefined) => RenderedSources;
   /** judgingDigest per session cwd, for verdicts kept on disk (with them, else undefined). */
   readonly digests: SourceDigests | undefined;
-  /** This evaluation's verdicts by prompt identity (AnalysisCache.promptIdentity), then cwd. */
+  /** This evaluation's verdicts by prompt identity (AnalysisCache.knownIdentity), then cwd. */
   readonly verdicts: Map<string, Map<string, PromptVerdict>>;
 }
 
@@ -334,9 +334,11 @@ const NO_PROMPT: { readonly prompt: undefined; readonly judged: JudgedPrompt } =
 function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: string, prompts: PromptReader, persisted: PersistedAnalyses | undefined): PromptVerdict {
   // The first session of a prompt and cwd decides, as the anatomy is parsed for its model. (No
   // closures here: this runs for every session of every re-evaluation.) Sessions holding the same
-  // text inline share its identity (AnalysisCache.promptIdentity), and so their verdict.
+  // text inline share its identity (AnalysisCache.knownIdentity), and so their verdict.
   const cwd = record.cwd ?? '';
-  const { identity, text } = ctx.cache.promptIdentity(promptKey, prompts);
+  let identity = ctx.cache.knownIdentity(promptKey);
+  let text: string | undefined;
+  if (identity === undefined) ({ identity, text } = ctx.cache.readIdentity(promptKey, prompts));
   const byCwd = memo(ctx.verdicts, identity, newMap<PromptVerdict>);
   const known = byCwd.get(cwd);
   if (known) return known;

@@ -6,7 +6,7 @@
 // the sessions' own rows are all it reads (and, in the pre-v25 layout, each prompt's inline text,
 // to know which prompt it is).
 //
-// Verdicts are kept by prompt identity (AnalysisCache.promptIdentity: the sha256 of the text, for
+// Verdicts are kept by prompt identity (AnalysisCache.knownIdentity: the sha256 of the text, for
 // a prompt stored inline too), never by a key whose text may change, and no text of any prompt is
 // kept: facts are numbers, reasons name files and skills as `status` prints them. The file
 // lives in the lens's cache folder (tokenCacheDir: `HERMES_LENS_TOKEN_CACHE` names another, `off`
@@ -112,7 +112,7 @@ export class PersistedAnalyses {
   }
 
   keepVerdict(promptKey: string, cwd: string | undefined, digest: string, model: string | undefined, verdict: PromptVerdict): void {
-    // Only content identities (AnalysisCache.promptIdentity): an inline prompt's own key may have its text rewritten.
+    // Only content identities (AnalysisCache.knownIdentity): an inline prompt's own key may have its text rewritten.
     if (!promptKey.startsWith('hash:')) return;
     const key = verdictKey(promptKey, cwd);
     this.usedVerdicts.add(key);

@@ -198,12 +198,12 @@ export class AnalysisCache {
   }
 
   /**
-   * What a session's stored prompt is kept under, its identity: a key `hash:<sha>` as it is (its text never
-   * changes under it), an inline key as `hash:` and the sha256 of its text, as Hermes would store
-   * that text out of line. An inline text is read on first use and again after a database change
-   * may have rewritten it (promptsMayHaveChanged). The same text
-   * gives the same identity, so the parse and the staleness judged from it are kept, and the
-   * session's report too (sessionReport.ts), as for any session Hermes did not touch.
+   * What a session's stored prompt is kept under, its identity: a key `hash:<sha>` as it is (its
+   * text never changes under it), an inline key as `hash:` and the sha256 of its text, as Hermes
+   * would store that text out of line. An inline text is read on first use and again after a
+   * database change may have rewritten it (promptsMayHaveChanged). The same text gives the same
+   * identity, so the parse and the staleness judged from it are kept, and the session's report too
+   * (sessionReport.ts), as for any session Hermes did not touch.
    *
    * `knownIdentity` answers without reading (undefined: the text must be read first, by
    * `readIdentity`), so the evaluation's pass over every session allocates nothing for it.

@@ -326,8 +326,14 @@ class WriterProcess {
   }
 }
 
-/** The server on a home: from `initialize` to the first full session list, and its RSS then. */
-export async function measureLspStartup(home: LargeHome): Promise<{ startupMs: number; rss: { peakMb: number; endMb: number } }> {
+/** The server's start on a home: from `initialize` to the first full session list, and its RSS then. */
+export interface ServerStartup {
+  readonly startupMs: number;
+  readonly rss: { peakMb: number; endMb: number };
+}
+
+/** Starts a server on `home` and measures its ServerStartup. */
+export async function measureLspStartup(home: LargeHome): Promise<ServerStartup> {
   const env = { ...process.env, HERMES_LENS_TOKEN_CACHE: path.join(home.dir, 'token-cache'), HERMES_HOME: home.root };
   const client = new TestLspClient({ home: home.root }, env);
   try {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ColdResult } from './cold';
 import type { HomeSize } from './largeHome';
-import type { LspPlan, LspResult } from './lsp';
+import type { LspPlan, LspResult, ServerStartup } from './lsp';
 import type { SettleResult } from './settle';
 import { HELPER_IDLE_MS } from '../server/hermes/cost/helperTokenCounter';
 import { round } from './stats';
@@ -68,7 +68,7 @@ export interface BenchResults {
 export interface Variant {
   readonly home: HomeFacts;
   readonly cold: ColdResult;
-  readonly server: { startupMs: number; rss: { peakMb: number; endMb: number } };
+  readonly server: ServerStartup;
   readonly settle?: SettleResult;
 }
 

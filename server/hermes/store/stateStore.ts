@@ -291,8 +291,8 @@ export class StateStore {
    * no copy of the prompts is made (before v25 every session holds its own ~30 KB copy).
    */
   sessionsHoldingPrompt(sessionIds: readonly string[], text: string): string[] {
-    const sql = `SELECT s.id AS id FROM sessions s ${this.promptJoinSql()} WHERE s.id IN (SELECT value FROM json_each(?)) AND ${this.promptTextSql()} = ?`;
-    return this.read(() => this.statement(sql).all(JSON.stringify(sessionIds), text)).map((row) => String(row.id));
+    const sql = `SELECT s.id AS id FROM sessions s ${this.promptJoinSql()} ${idsWhere(`WHERE ${this.promptTextSql()} = ?`)}`;
+    return this.read(() => this.statement(sql).all(text, JSON.stringify(sessionIds))).map((row) => String(row.id));
   }
 
   /** The text behind a `promptKey` of `listSessions` (one read per distinct prompt). */

@@ -280,7 +280,7 @@ function missed(r: BenchResults | undefined): string[] {
         'CLI reads with a 512 KiB page cache (better-sqlite3 builds SQLite with 16 MB, whose filling took 40–55 ms), writes its ' +
         'JSON session by session, and keeps no Stats objects; its launcher raises V8\'s budget before a function is optimized ' +
         "fourfold (TurboFan compiled some 36 functions of a cold status on background threads, which took the other core: about " +
-        '10% of the run). Tried and not taken (this and earlier stops): V8 flags for the young generation and the compilers ' +
+        '8% of the run). Tried and not taken (this and earlier stops): V8 flags for the young generation and the compilers ' +
         '(`--max-semi-space-size` 1–64, `--semi-space-growth-factor`, `--always-sparkplug`, `--single-threaded-gc`: within the ' +
         'noise; `--no-opt`: as fast here as the raised budget, but 8% slower on `status --all`); stat() in the thread pool ' +
         '(issuing the calls costs the main thread more than making them); a hash of our own instead of node:crypto (its 6 ms ' +

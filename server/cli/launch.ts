@@ -12,7 +12,7 @@ import type * as Main from './main';
 // that took the machine's other core from the garbage collector and the output's reader, and its
 // memory cost page faults. Four times V8's default budget before a function is considered for
 // optimization leaves a `status` that reads what it kept unoptimized (paired runs on the large
-// profile, 2 cores: about 10% faster) while the loops of long runs (`--all` over 20,000 sessions, a
+// profile, 2 cores: about 8% faster) while the loops of long runs (`--all` over 20,000 sessions, a
 // first run that counts every prompt's tokens) still get optimized, as fast as with the default.
 // Set before the bundle is compiled; the language server keeps V8's defaults.
 v8.setFlagsFromString(`--interrupt-budget=${4 * 66 * 1024}`);

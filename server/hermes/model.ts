@@ -34,7 +34,7 @@ export interface SessionRecord {
   readonly model: string | undefined;
   /** Parsed `model_config`; invalid JSON or NULL gives `{}`. */
   readonly modelConfig: Readonly<Record<string, unknown>>;
-  /** Identifies the stored prompt text: `hash:<sha>` (v25+) or `inline:<sha of text>`; undefined when none. */
+  /** Identifies the stored prompt text: `hash:<sha>` (v25+) or `inline:<session id>` (the text in the session's own row); undefined when none. */
   readonly promptKey: string | undefined;
   readonly parentSessionId: string | undefined;
   readonly startedAt: number | undefined;

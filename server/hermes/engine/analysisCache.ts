@@ -13,7 +13,7 @@ import type { PromptAnatomy } from '../anatomy/types';
 import type { ProfileConfig } from '../config';
 import type { SessionRecord, StaleReason, TranscriptSize } from '../model';
 import { promptHash } from '../store/promptHash';
-import { StateStore } from '../store/stateStore';
+import { INLINE_PROMPT_KEY, StateStore } from '../store/stateStore';
 import { canonicalPath } from '../canonicalPath';
 import type { Judgement } from './judgement';
 import type { KeptRead } from './keptRead';
@@ -209,7 +209,7 @@ export class AnalysisCache {
    * `readIdentity`), so the evaluation's pass over every session allocates nothing for it.
    */
   knownIdentity(promptKey: string): string | undefined {
-    if (!promptKey.startsWith(INLINE)) return promptKey;
+    if (!promptKey.startsWith(INLINE_PROMPT_KEY)) return promptKey;
     return this.uncheckedInline.has(promptKey) ? undefined : this.inlineIdentities.get(promptKey);
   }
 
@@ -243,7 +243,7 @@ export class AnalysisCache {
       if (identity !== undefined && this.anatomies.has(identity)) memo(byIdentity, identity, newList).push(record.id);
     }
     for (const [identity, ids] of byIdentity) {
-      for (const id of store.sessionsHoldingPrompt(ids, this.anatomies.get(identity)!.text)) this.uncheckedInline.delete(INLINE + id);
+      for (const id of store.sessionsHoldingPrompt(ids, this.anatomies.get(identity)!.text)) this.uncheckedInline.delete(INLINE_PROMPT_KEY + id);
     }
   }
 
@@ -278,7 +278,7 @@ export class AnalysisCache {
       for (const key of this.inlineIdentities.keys()) this.uncheckedInline.add(key);
       return;
     }
-    for (const id of sessionIds) if (this.inlineIdentities.has(INLINE + id)) this.uncheckedInline.add(INLINE + id);
+    for (const id of sessionIds) if (this.inlineIdentities.has(INLINE_PROMPT_KEY + id)) this.uncheckedInline.add(INLINE_PROMPT_KEY + id);
   }
 
   /** Whether another connection committed since the last read through the kept connection (true before any). */
@@ -317,9 +317,6 @@ export class AnalysisCache {
     this.skillReasons.clear();
   }
 }
-
-/** The prefix of an inline prompt's key: `inline:<session id>` (StateStore's prompt keys). */
-const INLINE = 'inline:';
 
 function newList(): string[] {
   return [];

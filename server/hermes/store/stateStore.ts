@@ -301,7 +301,7 @@ export class StateStore {
       const row = this.read(() => this.statement('SELECT prompt FROM system_prompts WHERE hash = ?').get(promptKey.slice(5)));
       if (typeof row?.prompt === 'string') return row.prompt;
     }
-    if (promptKey.startsWith('inline:')) return this.storedPrompt(promptKey.slice(7));
+    if (promptKey.startsWith(INLINE_PROMPT_KEY)) return this.storedPrompt(promptKey.slice(INLINE_PROMPT_KEY.length));
     return undefined;
   }
 
@@ -511,7 +511,7 @@ export class StateStore {
 
   private promptKeySql(): string {
     const inline = hasColumn(this.schema, 'sessions', 'system_prompt')
-      ? `CASE WHEN ${this.nonEmpty('s.system_prompt')} THEN 'inline:' || s.id END`
+      ? `CASE WHEN ${this.nonEmpty('s.system_prompt')} THEN '${INLINE_PROMPT_KEY}' || s.id END`
       : 'NULL';
     return this.hasPromptTable() ? `CASE WHEN ${this.nonEmpty('sp.prompt')} THEN 'hash:' || sp.hash ELSE ${inline} END` : inline;
   }
@@ -650,6 +650,12 @@ export function byActivity(a: SessionRecord, b: SessionRecord): number {
 }
 
 /** The session columns every session read selects, in this order (sessionQuery; toSessionRecord reads them by position). */
+/**
+ * The prompt key of a session whose prompt is stored inline in its row (before Hermes' v25): this
+ * prefix and the session's id. Hermes may rewrite the text under it (AnalysisCache.knownIdentity).
+ */
+export const INLINE_PROMPT_KEY = 'inline:';
+
 const SESSION_COLUMNS = [
   'id', 'source', 'model', 'model_config', 'prompt_key', 'parent_session_id', 'started_at', 'ended_at', 'end_reason',
   'message_count', 'cwd', 'billing_provider', 'billing_mode', 'title', 'last_activity', 'tool_names',

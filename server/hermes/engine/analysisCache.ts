@@ -34,8 +34,13 @@ export interface CachedTranscript {
 /** Where `AnalysisCache.anatomy` gets a stored prompt's text, and how it parses it. */
 export interface PromptReader {
   text(key: string): string;
+  /** An inline key's text as UTF-8 bytes, where the database can give them (else `text`). */
+  inlineBytes(key: string): Uint8Array | undefined;
   parse(text: string, model: string | undefined): PromptAnatomy;
 }
+
+/** A stored prompt as read: its text, or its UTF-8 bytes, decoded only if it must be parsed. */
+export type ReadPrompt = string | Uint8Array;
 
 /** The profile's own sources, each read on first use after a change. */
 export interface ProfileParts {
@@ -213,17 +218,20 @@ export class AnalysisCache {
     return this.uncheckedInline.has(promptKey) ? undefined : this.inlineIdentities.get(promptKey);
   }
 
-  /** An inline prompt's identity, from its text read now (see knownIdentity). */
-  readIdentity(promptKey: string, prompts: PromptReader): { readonly identity: string; readonly text: string } {
+  /**
+   * An inline prompt's identity, from its text read now (see knownIdentity): the sha256 of its
+   * UTF-8 bytes, as Hermes hashes a text it stores out of line.
+   */
+  readIdentity(promptKey: string, prompts: PromptReader): { readonly identity: string; readonly read: ReadPrompt } {
     const known = this.inlineIdentities.get(promptKey);
     this.uncheckedInline.delete(promptKey);
-    const text = prompts.text(promptKey);
-    const identity = `hash:${promptHash(text)}`;
+    const read = prompts.inlineBytes(promptKey) ?? prompts.text(promptKey);
+    const identity = `hash:${promptHash(read)}`;
     if (identity !== known) {
       this.inlineIdentities.set(promptKey, identity);
       if (known !== undefined) this.forgetUnreferenced([known]);
     }
-    return { identity, text };
+    return { identity, read };
   }
 
   /**
@@ -252,9 +260,9 @@ export class AnalysisCache {
    * what `readKey` (the prompt key of a session holding it) reads: an identity of an inline text
    * has no row of its own to read it from.
    */
-  anatomy(identity: string, model: string | undefined, prompts: PromptReader, readKey: string, text?: string): PromptAnatomy {
+  anatomy(identity: string, model: string | undefined, prompts: PromptReader, readKey: string, read?: ReadPrompt): PromptAnatomy {
     let anatomy = this.anatomies.get(identity);
-    if (!anatomy) this.anatomies.set(identity, (anatomy = prompts.parse(text ?? prompts.text(readKey), model)));
+    if (!anatomy) this.anatomies.set(identity, (anatomy = prompts.parse(read === undefined ? prompts.text(readKey) : textOf(read), model)));
     return anatomy;
   }
 
@@ -342,4 +350,8 @@ function profileParts(profileDir: string, file: string): Array<keyof ProfilePart
   // Anything else in the memories folder (a rename, an editor's temporary file): both memory files.
   if (inside('memories')) return ['memory', 'user'];
   return [];
+}
+
+function textOf(read: ReadPrompt): string {
+  return typeof read === 'string' ? read : Buffer.from(read.buffer, read.byteOffset, read.byteLength).toString('utf8');
 }

@@ -13,7 +13,7 @@ import { renderProfileSources, renderProjectContext } from '../sources/renderSou
 import type { RenderedSources, SourceProblem } from '../sources/types';
 import { databaseFiles, type DatabaseFiles } from '../store/databaseFiles';
 import { StateStore } from '../store/stateStore';
-import { AnalysisCache, type PromptReader } from './analysisCache';
+import { AnalysisCache, type PromptReader, type ReadPrompt } from './analysisCache';
 import { judgePrompt, type JudgedPrompt, type Judgement } from './judgement';
 import { readKept, type SessionScan } from './keptRead';
 import { memo } from './memo';
@@ -130,6 +130,12 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     if (!sameList) readTranscriptSizes(listed, store, cache, persisted);
     const prompts: PromptReader = {
       text: (key) => store.promptText(key) ?? '',
+      // A one-pass run (`hermes-lens status`) hashes an inline copy's bytes rather than its text
+      // (StateStore.inlinePromptBytes: a cold status before v25 took 21% less in paired runs).
+      // The language server reads text: a copy read as bytes is memory outside V8's heap until a
+      // collection finds its wrapper, which came late in the server (its peak at start went from
+      // 108 to 121 MB).
+      inlineBytes: (key) => (keep ? undefined : store.inlinePromptBytes(key)),
       parse: (text, model) => parsePrompt(text, { model, identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt }),
     };
     const world = cache.world(config, meta, options.priceOverrides);
@@ -337,8 +343,8 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
   // text inline share its identity (AnalysisCache.knownIdentity), and so their verdict.
   const cwd = record.cwd ?? '';
   let identity = ctx.cache.knownIdentity(promptKey);
-  let text: string | undefined;
-  if (identity === undefined) ({ identity, text } = ctx.cache.readIdentity(promptKey, prompts));
+  let read: ReadPrompt | undefined;
+  if (identity === undefined) ({ identity, read } = ctx.cache.readIdentity(promptKey, prompts));
   const byCwd = memo(ctx.verdicts, identity, newMap<PromptVerdict>);
   const known = byCwd.get(cwd);
   if (known) return known;
@@ -348,7 +354,7 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
     byCwd.set(cwd, kept);
     return kept;
   }
-  const anatomy = ctx.cache.anatomy(identity, record.model, prompts, promptKey, text);
+  const anatomy = ctx.cache.anatomy(identity, record.model, prompts, promptKey, read);
   const verdict = { prompt: factsOf(anatomy), judged: judge(ctx, record, identity, anatomy) };
   if (digest !== undefined) persisted!.keepVerdict(identity, record.cwd, digest, record.model, verdict);
   byCwd.set(cwd, verdict);

@@ -3,6 +3,7 @@
 // sessions holding the same text share one parse and one judgement whichever layout stored it.
 import { createHash } from 'node:crypto';
 
-export function promptHash(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+/** Of a text, or of its UTF-8 bytes as SQLite holds them (the same hash). */
+export function promptHash(text: string | Uint8Array): string {
+  return (typeof text === 'string' ? createHash('sha256').update(text, 'utf8') : createHash('sha256').update(text)).digest('hex');
 }

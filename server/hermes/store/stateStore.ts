@@ -126,6 +126,7 @@ export class StateStore {
   /** Prepared statements by SQL text, reused for the per-prompt and per-session reads. */
   private readonly statements = new Map<string, SqliteStatement>();
   private octetLength: boolean | undefined;
+  private utf8: boolean | undefined;
 
   /**
    * `use`: `once` for a connection that reads what it needs once and closes (a CLI command, a
@@ -284,6 +285,22 @@ export class StateStore {
     const row = this.read(() => this.statement(sql).get(sessionId));
     const text = row?.prompt;
     return typeof text === 'string' && text !== '' ? text : undefined;
+  }
+
+  /**
+   * The text behind an inline `promptKey` as the UTF-8 bytes SQLite holds (`CAST(… AS BLOB)`), or
+   * undefined for another key, a session without one, or a database that stores text as UTF-16.
+   * Before v25 every live session's ~30 KB copy is hashed to learn which text it holds: the bytes
+   * are hashed as they are, where reading the text decodes each copy into a string (most prompts are
+   * not ASCII: two bytes a character) that the hash then encodes back to UTF-8 (60 MB for 2,000
+   * sessions, twice).
+   */
+  inlinePromptBytes(promptKey: string): Uint8Array | undefined {
+    if (!promptKey.startsWith(INLINE_PROMPT_KEY) || !this.storesUtf8()) return undefined;
+    const sql = `SELECT CAST(${this.promptTextSql()} AS BLOB) AS prompt FROM sessions s ${this.promptJoinSql()} WHERE s.id = ?`;
+    const row = this.read(() => this.statement(sql).get(promptKey.slice(INLINE_PROMPT_KEY.length)));
+    const bytes = row?.prompt;
+    return bytes instanceof Uint8Array && bytes.length > 0 ? bytes : undefined;
   }
 
   /**
@@ -573,6 +590,11 @@ export class StateStore {
     let statement = this.statements.get(sql);
     if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
     return statement;
+  }
+
+  /** Whether the database keeps text as UTF-8 (Hermes' always do; SQLite allows UTF-16). */
+  private storesUtf8(): boolean {
+    return (this.utf8 ??= this.read(() => this.statement('PRAGMA encoding').get())?.encoding === 'UTF-8');
   }
 
   private hasPromptTable(): boolean {

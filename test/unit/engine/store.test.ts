@@ -178,6 +178,69 @@ describe('engine: the state.db store', function () {
     });
   });
 
+  describe('inline copies are known by the hash of their UTF-8 bytes', () => {
+    // Not ASCII: a copy read as text would be decoded to two bytes a character and encoded back to hash it.
+    const WIDE = `${PROMPT}\n\nRègles : répondre en français — « toujours » vérifier ✓.`;
+
+    /** A twin of a state.db that keeps its text as UTF-16 (SQLite allows it; Hermes never makes one). */
+    function utf16Twin(source: string, twin: string): void {
+      // SQLite attaches only databases of one encoding: the rows are copied through JavaScript.
+      inspect(source, (from) => {
+        const db = new Database(twin);
+        try {
+          db.pragma("encoding = 'UTF-16le'");
+          const tables = from.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{ name: string; sql: string }>;
+          for (const { name, sql } of tables) {
+            db.exec(sql);
+            for (const row of from.prepare(`SELECT * FROM "${name}"`).raw().iterate() as Iterable<unknown[]>) {
+              db.prepare(`INSERT INTO "${name}" VALUES (${row.map(() => '?').join(', ')})`).run(...row);
+            }
+          }
+        } finally {
+          db.close();
+        }
+      });
+    }
+
+    it('a one-pass read gives an inline copy the identity of the same text stored by hash, and a UTF-16 database reads the same', () => {
+      const home = HomeBuilder.create(path.join(dir, 'hermes'), { seed: 4, defaultLayout: 'v30' });
+      const p = home.profile();
+      const add = (text: string, layout?: 'v24') => p.addSession({ source: 'cli', model: 'claude-sonnet-4-5', startedAt: NOW - 3600, lastActivityAt: NOW - 60, promptText: text, ...(layout ? { layout } : {}) });
+      const inline = add(WIDE, 'v24');
+      const byHash = add(WIDE);
+      const other = add(`${WIDE}\nÉtape suivante.`, 'v24');
+      withStore(p.dbFile, (store) => {
+        assert.equal(store.storedPrompt(inline), WIDE);
+        assert.equal(store.storedPrompt(byHash), WIDE);
+        const bytes = store.inlinePromptBytes(`inline:${inline}`)!;
+        assert.equal(Buffer.from(bytes).toString('utf8'), WIDE);
+        assert.equal(promptHash(bytes), promptHash(WIDE));
+        assert.equal(store.inlinePromptBytes(`hash:${promptHash(WIDE)}`), undefined, 'a key by hash is its own identity: nothing to hash');
+      });
+      const profile = selectProfile(readHome({ root: home.root, origin: 'argument' }));
+      const once = analyzeProfile(profile, { now: NOW });
+      assert.ok(once.anatomyOf(inline));
+      assert.equal(once.anatomyOf(inline), once.anatomyOf(byHash));
+      assert.equal(once.anatomyOf(inline)?.text, WIDE);
+      assert.notEqual(once.anatomyOf(other), once.anatomyOf(inline));
+
+      // The same profile files beside it, so only the database differs.
+      const profileDir = path.dirname(p.dbFile);
+      const twin = path.join(dir, 'utf16', 'state.db');
+      fs.cpSync(profileDir, path.dirname(twin), { recursive: true, filter: (from) => !path.basename(from).startsWith('state.db') });
+      utf16Twin(p.dbFile, twin);
+      withStore(twin, (store) => {
+        assert.equal(store.inlinePromptBytes(`inline:${inline}`), undefined, 'UTF-16 bytes are not the UTF-8 ones: the text is read');
+        assert.equal(store.storedPrompt(inline), WIDE);
+      });
+      const sessionsOf = (report: typeof once.report) =>
+        report.sessions.map(({ id, state, systemPromptTokens, reasons }) => ({ id, state, systemPromptTokens, reasons: reasons.map((r) => `${r.source}: ${r.change}`) }));
+      const fromTwin = analyzeProfile({ ...profile, dir: path.dirname(twin) }, { now: NOW });
+      assert.deepEqual(sessionsOf(fromTwin.report), sessionsOf(once.report));
+      assert.equal(fromTwin.anatomyOf(inline)?.text, WIDE);
+    });
+  });
+
   describe('column encodings', () => {
     it('model_config NULL, invalid JSON or a JSON non-object reads as {}', () => {
       const home = HomeBuilder.create(path.join(dir, 'hermes'), { seed: 3 });

@@ -206,8 +206,12 @@ function resultSection(title: string, r: BenchResults): string[] {
         `${r.inline.home.distinctPrompts} distinct prompts, each session holding its own copy in \`sessions.system_prompt\``,
       ),
       'Before v25 every session keeps its own copy of its prompt, so a status reads each live session\'s copy (the floor reads them too) ' +
-        'to know which text it holds; sessions holding the same text share one parse and one judgement, and its verdict is kept between ' +
-        'runs under the sha256 Hermes would give that text from v25 on. When Hermes writes, the server has SQLite compare each live ' +
+        'to know which text it holds: the sha256 of the UTF-8 bytes SQLite holds, the key Hermes would give that text from v25 on ' +
+        '(read as text, each copy was decoded into a string and encoded back to be hashed: 327 ms for this status on the machine of ' +
+        'the run that changed it, 265 ms after). What is left over the floor is mostly that hashing (about 35 ms for 60 MB) and ' +
+        'Node\'s start; keeping each session\'s identity between runs and having SQLite compare its copy with one text per identity ' +
+        'would spare the hashing. Sessions holding the same text share one parse and one judgement, and its verdict is kept between ' +
+        'runs under that key. When Hermes writes, the server has SQLite compare each live ' +
         'session\'s copy with the text it parsed rather than read them all again; the full scan once writes settle still walks each ' +
         'row\'s overflow pages, which hold the columns stored after the prompt.',
       '',
@@ -297,11 +301,16 @@ function missed(r: BenchResults | undefined): string[] {
     r.lsp.reeval.saveMs,
     'The share is against a cold status that keeps its ' +
         `analyses between runs, so 5% is ${round(c.coldMs * TARGETS.reevalShare, 1)} ms here. A save of SOUL.md re-judges the SOUL.md part of each of the distinct ` +
-        '(prompt, cwd) pairs and gives every live session a new ΔS and refresh cost. Timestamps in the server (30 saves on a quiet ' +
+        '(prompt, cwd) pairs and gives every live session a new ΔS and refresh cost. Timestamps in the server (30 saves on a slower ' +
         'machine): didSave arrives 1.1–1.4 ms after the write; re-evaluating takes 4.5–8.5 ms (one scavenge of 1–2 ms in it); ' +
         `finding what changed since the list sent 0.5–1 ms; the change of ${changeKb(r.lsp.changeBytes?.afterSave)} is written 1–1.5 ms later; the client reads, ` +
         'parses and applies it in about 2 ms more: 11–12 ms in all, and saves that meet a busy moment of the other processes on the ' +
-        "machine's two cores take 18–45 ms, which is what moves the median between runs. Reports are updated in place, the per-" +
+        "machine's two cores take 18–45 ms, which is what moves the median between runs. On a faster machine (a cold status of " +
+        '129–145 ms, 20 saves): didSave 0.4–1.6 ms after the write, re-evaluating mostly 3.5–5.5 ms, the change found in 0.4–1 ms and ' +
+        'written 0.4–1.1 ms later, the client about 1.5 ms more: 7–8 ms in all, which the cold status shrinks more than it does ' +
+        '(the engine alone, saving back to back in one process, took a median 1.8 ms over 100 saves, 3.6 ms over 32). ' +
+        'Tried there without a difference over five alternated runs: young generations of 4 MB instead of 1 (one scavenge every few ' +
+        'saves instead of one in each). Reports are updated in place, the per-' +
         'session steps are small methods V8 optimizes within the first save, and patches name sessions by position in runs. ' +
         'What would take it lower: the verdict pass per (prompt, cwd) group rather than per session, and Judgements updated in place.',
   );

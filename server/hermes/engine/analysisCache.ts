@@ -256,6 +256,28 @@ export class AnalysisCache {
   }
 
   /**
+   * A one-pass run (`hermes-lens status`), before its pass over the sessions: the identities an
+   * earlier run found the listed inline prompts to hold (`kept`), checked without hashing every copy
+   * (60 MB for 2,000 sessions): of each identity one copy is read and hashed, and SQLite compares
+   * the others with it. Those holding it are known (knownIdentity); the rest are read (readIdentity).
+   */
+  settleKeptInline(store: StateStore, listed: readonly SessionRecord[], kept: (sessionId: string) => string | undefined): void {
+    const byIdentity = new Map<string, string[]>();
+    for (const record of listed) {
+      const key = record.promptKey;
+      if (key === undefined || !key.startsWith(INLINE_PROMPT_KEY) || this.inlineIdentities.has(key)) continue;
+      const identity = kept(record.id);
+      if (identity !== undefined) memo(byIdentity, identity, newList).push(record.id);
+    }
+    for (const [identity, ids] of byIdentity) {
+      const bytes = store.inlinePromptBytes(INLINE_PROMPT_KEY + ids[0]);
+      // A copy rewritten since (or a UTF-16 database): these sessions are read one by one.
+      if (bytes === undefined || `hash:${promptHash(bytes)}` !== identity) continue;
+      for (const id of store.sessionsHoldingPrompt(ids, bytes)) this.inlineIdentities.set(INLINE_PROMPT_KEY + id, identity);
+    }
+  }
+
+  /**
    * The parsed prompt of an identity (knownIdentity), parsed on first use from `text`, else from
    * what `readKey` (the prompt key of a session holding it) reads: an identity of an inline text
    * has no row of its own to read it from.

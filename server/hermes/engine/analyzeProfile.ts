@@ -12,7 +12,7 @@ import { profileRequestedEpoch } from '../refresh/epochs';
 import { renderProfileSources, renderProjectContext } from '../sources/renderSources';
 import type { RenderedSources, SourceProblem } from '../sources/types';
 import { databaseFiles, type DatabaseFiles } from '../store/databaseFiles';
-import { StateStore } from '../store/stateStore';
+import { INLINE_PROMPT_KEY, StateStore } from '../store/stateStore';
 import { AnalysisCache, type PromptReader, type ReadPrompt } from './analysisCache';
 import { judgePrompt, type JudgedPrompt, type Judgement } from './judgement';
 import { readKept, type SessionScan } from './keptRead';
@@ -123,6 +123,8 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const { listed, storedPromptSessions, meta } = db;
     // After a commit: inline prompts still holding the text they were parsed from are settled at once.
     if (keep && cache.mustRecheckAny()) cache.recheckInline(store, listed);
+    // A status: inline prompts still holding the text an earlier run found are settled the same way.
+    if (persisted) cache.settleKeptInline(store, listed, (id) => persisted.inlineIdentity(id));
     const everything = includeEnded ? listed : undefined;
     // The same list of sessions as the last evaluation (nothing in the database changed: a save of
     // an instruction file): every transcript size is known.
@@ -158,6 +160,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     let cwdsMoved = pass.cwdsMoved;
     const changedSessions = pass.changedSessions;
     if (!everything) cache.lastReports = { listed, reports: inOrder };
+    if (persisted) keepInlineIdentities(listed, cache, persisted);
     if (reports.size > listed.length) {
       forgetUnlisted(reports, listed, cache);
       cwdsMoved = true;
@@ -321,6 +324,16 @@ class SessionPass {
   private lastOf(i: number, id: string): ReusableReport | undefined {
     const at = this.near ? this.near.indexOf(id, i) : -1;
     return at >= 0 ? this.previous!.reports[at] : this.reports.get(id);
+  }
+}
+
+/** For the next status: which text each listed session's inline prompt held (settleKeptInline). */
+function keepInlineIdentities(listed: readonly SessionRecord[], cache: AnalysisCache, persisted: PersistedAnalyses): void {
+  for (const record of listed) {
+    const key = record.promptKey;
+    if (key === undefined || !key.startsWith(INLINE_PROMPT_KEY)) continue;
+    const identity = cache.knownIdentity(key);
+    if (identity !== undefined) persisted.keepInlineIdentity(record.id, identity);
   }
 }
 

@@ -3,8 +3,8 @@
 // verdict (its facts, staleness reasons and ΔS) with the digest of the sources it was judged
 // against (judgingDigest.ts). A later run that finds the same counters and the same digest takes
 // them as they are, so it neither reads the prompts and messages again nor parses and judges them:
-// the sessions' own rows are all it reads (and, in the pre-v25 layout, each prompt's inline text,
-// to know which prompt it is).
+// the sessions' own rows are all it reads (and, in the pre-v25 layout, each prompt's inline copy,
+// which SQLite compares with one copy of the text an earlier run found it to hold).
 //
 // Verdicts are kept by prompt identity (AnalysisCache.knownIdentity: the sha256 of the text, for
 // a prompt stored inline too), never by a key whose text may change, and no text of any prompt is
@@ -28,6 +28,7 @@ const FOLDER = 'analyses-v1';
 type TranscriptRow = [id: string, fingerprint: string, messages: number, chars: number, recordedTokens: number, uncountedChars: number];
 type ReasonRow = [source: SourceKind, path: string, change: ChangeKind, detail: string];
 type VerdictRow = [key: string, cwd: string, digest: string, model: string, tokens: number, exact: 0 | 1, skillsTier: TierName | null, deltaTokens: number, reasons: ReasonRow[]];
+type InlineRow = [sessionId: string, identity: string];
 
 interface FileShape {
   readonly format: number;
@@ -37,6 +38,8 @@ interface FileShape {
   readonly verdicts: readonly VerdictRow[];
   readonly sources?: KeptSources;
   readonly storedPromptCount?: { readonly files: string; readonly count: number };
+  /** Before v25: the identity each live session's inline prompt held (AnalysisCache.settleKeptInline). */
+  readonly inline?: readonly InlineRow[];
 }
 
 /** The judging digest per session cwd and what rendering the sources read (sourceDigests.ts). */
@@ -57,6 +60,8 @@ export class PersistedAnalyses {
   /** What this run used or made: the file keeps only that. */
   private readonly usedTranscripts = new Set<string>();
   private readonly usedVerdicts = new Set<string>();
+  private readonly inlineIdentities = new Map<string, string>();
+  private readonly usedInline = new Set<string>();
   private changed = false;
   /** Whether a file was there to read (a first file for a database sweeps out forgotten ones). */
   private found = false;
@@ -133,6 +138,21 @@ export class PersistedAnalyses {
     this.changed = true;
   }
 
+  /**
+   * The identity (`hash:<sha256>`) an earlier run found a session's inline prompt to hold, before
+   * v25: Hermes may have rewritten the copy since, so it is a guess to check (AnalysisCache.settleKeptInline).
+   */
+  inlineIdentity(sessionId: string): string | undefined {
+    return this.inlineIdentities.get(sessionId);
+  }
+
+  keepInlineIdentity(sessionId: string, identity: string): void {
+    this.usedInline.add(sessionId);
+    if (this.inlineIdentities.get(sessionId) === identity) return;
+    this.inlineIdentities.set(sessionId, identity);
+    this.changed = true;
+  }
+
   /** The digests and reads kept by an earlier run in this environment (still to be checked: readsStillHold). */
   keptSources(environment: string): { reads: PackedReads; digests: ReadonlyMap<string, string> } | undefined {
     const kept = this.sources;
@@ -167,12 +187,13 @@ export class PersistedAnalyses {
   /** Writes what this run used and made, when that differs from what was read. */
   save(): void {
     // Every entry used (the used sets hold only keys of the maps) and none new: the file holds this run.
-    if (!this.changed && this.usedTranscripts.size === this.transcripts.size && this.usedVerdicts.size === this.verdicts.size) return;
+    if (!this.changed && this.usedTranscripts.size === this.transcripts.size && this.usedVerdicts.size === this.verdicts.size && this.usedInline.size === this.inlineIdentities.size) return;
     const transcripts: TranscriptRow[] = [];
     for (const [id, t] of this.transcripts) {
       if (this.usedTranscripts.has(id)) transcripts.push([id, t.fingerprint, t.size.messages, t.size.chars, t.size.recordedTokens, t.size.uncountedChars]);
     }
     const verdicts = [...this.verdicts].filter(([key]) => this.usedVerdicts.has(key)).map(([, v]) => v.row);
+    const inline = [...this.inlineIdentities].filter(([id]) => this.usedInline.has(id));
     const shape: FileShape = {
       format: FORMAT,
       judging: JUDGING_VERSION,
@@ -181,6 +202,7 @@ export class PersistedAnalyses {
       verdicts,
       ...(this.sources ? { sources: this.sources } : {}),
       ...(this.storedPromptCount ? { storedPromptCount: this.storedPromptCount } : {}),
+      ...(inline.length > 0 ? { inline } : {}),
     };
     try {
       writeCacheFile(this.file, JSON.stringify(shape));
@@ -209,6 +231,7 @@ export class PersistedAnalyses {
       for (const row of shape.transcripts) {
         if (isTranscriptRow(row)) this.transcripts.set(row[0], { fingerprint: row[1], size: { messages: row[2], chars: row[3], recordedTokens: row[4], uncountedChars: row[5] } });
       }
+      if (Array.isArray(shape.inline)) for (const row of shape.inline) if (isInlineRow(row)) this.inlineIdentities.set(row[0], row[1]);
     }
     for (const row of shape.verdicts) if (isVerdictRow(row)) this.verdicts.set(verdictKey(row[0], row[1] || undefined), { row });
     if (isKeptSources(shape.sources)) this.sources = shape.sources;
@@ -255,6 +278,10 @@ const CHANGES: ReadonlySet<unknown> = new Set<ChangeKind>(['added', 'removed', '
 function isTranscriptRow(row: unknown): row is TranscriptRow {
   // Element by element: a slice per row was two thousand arrays made and dropped per status.
   return Array.isArray(row) && row.length === 6 && typeof row[0] === 'string' && typeof row[1] === 'string' && isCount(row[2]) && isCount(row[3]) && isCount(row[4]) && isCount(row[5]);
+}
+
+function isInlineRow(row: unknown): row is InlineRow {
+  return Array.isArray(row) && row.length === 2 && typeof row[0] === 'string' && typeof row[1] === 'string' && row[1].startsWith('hash:');
 }
 
 function isKeptSources(value: unknown): value is KeptSources {

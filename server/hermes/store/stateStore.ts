@@ -304,11 +304,13 @@ export class StateStore {
   }
 
   /**
-   * Of these sessions, those whose stored prompt is exactly `text`: SQLite compares each with it, so
-   * no copy of the prompts is made (before v25 every session holds its own ~30 KB copy).
+   * Of these sessions, those whose stored prompt is exactly `text` (or its UTF-8 bytes, as
+   * inlinePromptBytes gives them): SQLite compares each with it, so no copy of the prompts is made
+   * (before v25 every session holds its own ~30 KB copy).
    */
-  sessionsHoldingPrompt(sessionIds: readonly string[], text: string): string[] {
-    const sql = `SELECT s.id AS id FROM sessions s ${this.promptJoinSql()} ${idsWhere(`WHERE ${this.promptTextSql()} = ?`)}`;
+  sessionsHoldingPrompt(sessionIds: readonly string[], text: string | Uint8Array): string[] {
+    const stored = typeof text === 'string' ? this.promptTextSql() : `CAST(${this.promptTextSql()} AS BLOB)`;
+    const sql = `SELECT s.id AS id FROM sessions s ${this.promptJoinSql()} ${idsWhere(`WHERE ${stored} = ?`)}`;
     return this.read(() => this.statement(sql).all(text, JSON.stringify(sessionIds))).map((row) => String(row.id));
   }
 

@@ -101,6 +101,56 @@ describe('engine: analyses kept on disk between status runs', function () {
     assert.equal(third.state, 'fresh');
   });
 
+  it('before v25: checks each copy against the text an earlier run found in it, and tells one rewritten in place to the same length', () => {
+    const inline = demo.profiles.find((p) => p.layout === 'v24')!;
+    const profile = profiles().find((p) => p.name === inline.name)!;
+    const textOf = (id: string) => {
+      const store = StateStore.openReadOnly(inline.dbFile);
+      try {
+        return store.storedPrompt(id)!;
+      } finally {
+        store.close();
+      }
+    };
+    const isLiveInline = (s: { id: string; state: string }) => demo.sessions[s.id]?.promptStorage === 'inline' && s.state !== 'ended' && s.state !== 'no-prompt';
+    const before = analyzeProfile(profile, { now: NOW }).report.sessions.filter(isLiveInline);
+    const other = before[0]!;
+    const [a, b, c] = before.slice(1);
+    assert.ok(a && b && c, 'the demo has four live inline sessions');
+    assert.notEqual(textOf(other.id), textOf(a.id));
+    // Three copies of one text, the first listed (latest activity) being the one whose copy is read
+    // and hashed; SQLite compares the other two with it.
+    const latest = Math.max(...before.map((s) => s.lastActivityAt ?? 0)) + 1;
+    hermesWrite(inline.dbFile, (db) => {
+      db.prepare('UPDATE sessions SET system_prompt = ? WHERE id IN (?, ?)').run(textOf(a.id), b.id, c.id);
+      db.prepare('UPDATE sessions SET last_activity_at = ? WHERE id = ?').run(latest, a.id);
+    });
+    const first = analyzeProfile(profile, { now: NOW, persist: true }).report;
+    const kept = keptFiles().map((file) => JSON.parse(fs.readFileSync(file, 'utf8')) as { inline?: Array<[string, string]> });
+    const keptIds = new Set(kept.flatMap((k) => k.inline ?? []).map(([id]) => id));
+    assert.deepEqual(keptIds, new Set(first.sessions.filter(isLiveInline).map((s) => s.id)), 'the text each live copy held is kept by session');
+
+    // Behind the lens's back: b's copy gets one character of its persona changed (the same length,
+    // so no shortcut on sizes could tell), c's the text of another session, with its model (the
+    // text names the model it was built for: a text the lens knows).
+    const edited = textOf(b.id).replace(/[a-z]/, (ch) => (ch === 'x' ? 'y' : 'x'));
+    assert.equal(Buffer.byteLength(edited), Buffer.byteLength(textOf(b.id)));
+    hermesWrite(inline.dbFile, (db) => {
+      db.prepare('UPDATE sessions SET system_prompt = ? WHERE id = ?').run(edited, b.id);
+      db.prepare(
+        'UPDATE sessions SET (system_prompt, model, model_config) = (SELECT system_prompt, model, model_config FROM sessions WHERE id = ?) WHERE id = ?',
+      ).run(other.id, c.id);
+    });
+    check('after copies rewritten in place');
+    const second = analyzeProfile(profile, { now: NOW, persist: true }).report;
+    const inFirst = (id: string) => first.sessions.find((s) => s.id === id)!;
+    const inSecond = (id: string) => second.sessions.find((s) => s.id === id)!;
+    assert.deepEqual(inSecond(a.id), inFirst(a.id));
+    assert.notDeepEqual(inSecond(b.id).reasons, inFirst(b.id).reasons);
+    assert.equal(inSecond(c.id).systemPromptTokens, inSecond(other.id).systemPromptTokens);
+    assert.notEqual(inSecond(c.id).systemPromptTokens, inFirst(c.id).systemPromptTokens);
+  });
+
   it('takes the kept facts, verdicts and transcript sizes instead of reading prompts and messages again', () => {
     // Prompts stored by hash (v25+): their text is not even read again (one stored inline is, to know which text it is).
     const hashed = demo.profiles.find((p) => p.layout === 'v30')!;

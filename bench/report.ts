@@ -205,13 +205,13 @@ function resultSection(title: string, r: BenchResults): string[] {
         r.inline,
         `${r.inline.home.distinctPrompts} distinct prompts, each session holding its own copy in \`sessions.system_prompt\``,
       ),
-      'Before v25 every session keeps its own copy of its prompt, so a status reads each live session\'s copy (the floor reads them too) ' +
-        'to know which text it holds: the sha256 of the UTF-8 bytes SQLite holds, the key Hermes would give that text from v25 on ' +
-        '(read as text, each copy was decoded into a string and encoded back to be hashed: 327 ms for this status on the machine of ' +
-        'the run that changed it, 265 ms after). What is left over the floor is mostly that hashing (about 35 ms for 60 MB) and ' +
-        'Node\'s start; keeping each session\'s identity between runs and having SQLite compare its copy with one text per identity ' +
-        'would spare the hashing. Sessions holding the same text share one parse and one judgement, and its verdict is kept between ' +
-        'runs under that key. When Hermes writes, the server has SQLite compare each live ' +
+      'Before v25 every session keeps its own copy of its prompt, so a status must learn which text each live session\'s copy holds ' +
+        '(the floor reads every copy too). Its key is the sha256 of the UTF-8 bytes SQLite holds, the one Hermes would give that text ' +
+        'from v25 on, and a status keeps the key each session\'s copy held: the next one reads and hashes one copy per key and has ' +
+        'SQLite compare the others with it; a copy that differs is read and hashed. On the machine of the runs that changed this, the ' +
+        'status took 327 ms when it read every copy as text (decoded into a string, encoded back to be hashed), 265 ms hashing every ' +
+        'copy\'s bytes, and 230–240 ms now. Sessions holding the same text share one parse and one judgement, and its verdict is kept ' +
+        'between runs under that key. When Hermes writes, the server has SQLite compare each live ' +
         'session\'s copy with the text it parsed rather than read them all again; the full scan once writes settle still walks each ' +
         'row\'s overflow pages, which hold the columns stored after the prompt.',
       '',

@@ -28,12 +28,12 @@ export function promptSizeCommand(argv: string[], io: CommandIO): number {
   }
   const anatomy = analysis.anatomyOf(session.id);
   if (!anatomy) throw new HermesError('session-missing', `Session ${session.id} holds no stored prompt yet (Hermes builds it on its first turn).`);
-  const report = promptSizeReport(anatomy);
+  const report = promptSizeReport(anatomy, session.tokensExact);
   if (args.json) {
     outJson(io, { profile: profile!.name, sessionId: session.id, ...report });
     return 0;
   }
-  const approx = anatomy.tokensExact ? '' : '≈';
+  const approx = session.tokensExact ? '' : '≈';
   const rows = [['PART', 'BYTES', 'TOKENS'], ...report.rows.map((r) => [r.label, String(r.bytes), `${approx}${r.tokens}`])];
   io.out(`System prompt of session ${session.id} (${profile!.name})\n${table(rows)}`);
   return 0;

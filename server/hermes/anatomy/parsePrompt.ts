@@ -10,8 +10,6 @@ import { projectSections, skillIndexLines } from './sections';
 import type { PromptAnatomy, PromptBlock, TierSize } from './types';
 
 export interface ParseOptions {
-  /** Model id, for token counts. */
-  readonly model?: string;
   /** The SOUL.md block the prompt is expected to open with (identifies where the identity ends). */
   readonly identityHint?: string;
   /** `agent.system_prompt`, to recognise the caller's message in the context tier. */
@@ -21,10 +19,10 @@ export interface ParseOptions {
 export function parsePrompt(text: string, options: ParseOptions = {}): PromptAnatomy {
   const prompt = typeof text === 'string' ? text : '';
   try {
-    return anatomyOf(prompt, locateBlocks(prompt, options), options.model);
+    return anatomyOf(prompt, locateBlocks(prompt, options));
   } catch {
     // A parser bug must not take the lens down: show the prompt as one unknown block.
-    return anatomyOf(prompt, wholeTextAsOther(prompt), options.model);
+    return anatomyOf(prompt, wholeTextAsOther(prompt));
   }
 }
 
@@ -33,11 +31,13 @@ function wholeTextAsOther(text: string): Located {
   return { blocks, contextStart: text.length, volatileStart: text.length, skillsTier: undefined, runtimeStart: text.length };
 }
 
-function anatomyOf(text: string, located: Located, model: string | undefined): PromptAnatomy {
-  let exact = true;
+// Counted for no model in particular: whether a count is exact depends on the model of the session
+// asking (countsExactlyFor), and every session holding the text shares this anatomy.
+function anatomyOf(text: string, located: Located): PromptAnatomy {
+  let counted = true;
   const tokens = (s: string) => {
-    const count = countTokens(s, model);
-    exact &&= count.exact;
+    const count = countTokens(s);
+    counted &&= count.counted;
     return count.tokens;
   };
   const total = tokens(text);
@@ -64,7 +64,7 @@ function anatomyOf(text: string, located: Located, model: string | undefined): P
     text,
     bytes: byteLength(text),
     tokens: total,
-    tokensExact: exact,
+    tokensCounted: counted,
     tiers,
     blocks,
     identity: textOf('identity'),

@@ -18,7 +18,8 @@ export interface PromptSizeReport {
   readonly skillsIndexTier: PromptAnatomy['skillsIndex']['tier'];
 }
 
-export function promptSizeReport(anatomy: PromptAnatomy): PromptSizeReport {
+/** `tokensExact`: the session's (its report's), as the counts are exact only for o200k models. */
+export function promptSizeReport(anatomy: PromptAnatomy, tokensExact: boolean): PromptSizeReport {
   const tier = (name: string) => anatomy.tiers.find((t) => t.name === name);
   const blockRow = (label: string, kind: BlockKind): PromptSizeRow => {
     const blocks = anatomy.blocks.filter((b) => b.kind === kind);
@@ -31,5 +32,5 @@ export function promptSizeReport(anatomy: PromptAnatomy): PromptSizeReport {
     blockRow('user profile', 'user-profile'),
     { label: 'total', bytes: anatomy.bytes, tokens: anatomy.tokens },
   ];
-  return { rows, totalBytes: anatomy.bytes, totalTokens: anatomy.tokens, tokensExact: anatomy.tokensExact, skillsIndexTier: anatomy.skillsIndex.tier };
+  return { rows, totalBytes: anatomy.bytes, totalTokens: anatomy.tokens, tokensExact, skillsIndexTier: anatomy.skillsIndex.tier };
 }

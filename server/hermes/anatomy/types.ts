@@ -44,8 +44,12 @@ export interface PromptAnatomy {
   readonly text: string;
   readonly bytes: number;
   readonly tokens: number;
-  /** Whether token counts are exact for the model (false → show "≈"). */
-  readonly tokensExact: boolean;
+  /**
+   * Whether every count was made with o200k rather than estimated. Exact for a session only when
+   * o200k is its model's tokenizer too (countsExactlyFor): the anatomy of a text is shared by every
+   * session holding it, whatever their models.
+   */
+  readonly tokensCounted: boolean;
   readonly tiers: readonly TierSize[];
   readonly blocks: readonly PromptBlock[];
   /** The identity block's text (SOUL.md as rendered, or the default identity). */

@@ -10,6 +10,8 @@ export interface TokenCount {
   readonly tokens: number;
   /** True only when the text was counted with the model's own tokenizer (OpenAI o200k models). */
   readonly exact: boolean;
+  /** Counted with o200k, not estimated from its length: `exact` for any model o200k is the tokenizer of (countsExactlyFor). */
+  readonly counted: boolean;
 }
 
 /** Counts paragraphs that no cache knows, in the order given. */
@@ -51,8 +53,8 @@ function diskStore(): TokenCountStore | undefined {
 }
 
 export function countTokens(text: string, model?: string): TokenCount {
-  if (typeof text !== 'string' || text.length === 0) return { tokens: 0, exact: isO200kModel(model) };
-  if (text.length > MAX_TOKENIZED_CHARS) return { tokens: estimateTokensFromChars(text.length), exact: false };
+  if (typeof text !== 'string' || text.length === 0) return { tokens: 0, exact: isO200kModel(model), counted: true };
+  if (text.length > MAX_TOKENIZED_CHARS) return { tokens: estimateTokensFromChars(text.length), exact: false, counted: false };
   try {
     let tokens = 0;
     let sliced = false;
@@ -60,9 +62,9 @@ export function countTokens(text: string, model?: string): TokenCount {
       tokens += part.tokens;
       sliced ||= part.sliced;
     }
-    return { tokens, exact: !sliced && isO200kModel(model) };
+    return { tokens, exact: !sliced && isO200kModel(model), counted: !sliced };
   } catch {
-    return { tokens: estimateTokensFromChars(text.length), exact: false };
+    return { tokens: estimateTokensFromChars(text.length), exact: false, counted: false };
   }
 }
 
@@ -164,6 +166,7 @@ export function countTokensAfterEdit(before: string, beforeCount: TokenCount, af
   if (before.length > MAX_TOKENIZED_CHARS || after.length > MAX_TOKENIZED_CHARS || !inOrder(shared, before.length, after.length)) return countTokens(after, model);
   let tokens = beforeCount.tokens;
   let exact = beforeCount.exact;
+  let counted = beforeCount.counted;
   // From one pair of corresponding paragraph starts to the next, through each shared stretch.
   let fromBefore = 0;
   let fromAfter = 0;
@@ -174,6 +177,7 @@ export function countTokensAfterEdit(before: string, beforeCount: TokenCount, af
       const count = countTokens(added, model);
       tokens += count.tokens - countTokens(removed, model).tokens;
       exact &&= count.exact;
+      counted &&= count.counted;
     }
   };
   for (const s of shared) {
@@ -184,7 +188,7 @@ export function countTokensAfterEdit(before: string, beforeCount: TokenCount, af
     fromAfter = cuts.last - s.before + s.after;
   }
   changed(before.length, after.length);
-  return { tokens, exact };
+  return { tokens, exact, counted };
 }
 
 /**
@@ -293,6 +297,11 @@ function toolTokens(name: string): number {
 
 // By model name: every count asks, and a profile uses a handful of models.
 const o200kByModel = new Map<string, boolean>();
+
+/** Whether o200k is the model's own tokenizer, so that a count made with it is exact for the model. */
+export function countsExactlyFor(model: string | undefined): boolean {
+  return isO200kModel(model);
+}
 
 function isO200kModel(model: string | undefined): boolean {
   if (model === undefined) return false;

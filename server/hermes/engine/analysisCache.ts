@@ -36,7 +36,7 @@ export interface PromptReader {
   text(key: string): string;
   /** An inline key's text as UTF-8 bytes, where the database can give them (else `text`). */
   inlineBytes(key: string): Uint8Array | undefined;
-  parse(text: string, model: string | undefined): PromptAnatomy;
+  parse(text: string): PromptAnatomy;
 }
 
 /** A stored prompt as read: its text, or its UTF-8 bytes, decoded only if it must be parsed. */
@@ -282,9 +282,9 @@ export class AnalysisCache {
    * what `readKey` (the prompt key of a session holding it) reads: an identity of an inline text
    * has no row of its own to read it from.
    */
-  anatomy(identity: string, model: string | undefined, prompts: PromptReader, readKey: string, read?: ReadPrompt): PromptAnatomy {
+  anatomy(identity: string, prompts: PromptReader, readKey: string, read?: ReadPrompt): PromptAnatomy {
     let anatomy = this.anatomies.get(identity);
-    if (!anatomy) this.anatomies.set(identity, (anatomy = prompts.parse(read === undefined ? prompts.text(readKey) : textOf(read), model)));
+    if (!anatomy) this.anatomies.set(identity, (anatomy = prompts.parse(read === undefined ? prompts.text(readKey) : textOf(read))));
     return anatomy;
   }
 

@@ -138,7 +138,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       // collection finds its wrapper, which came late in the server (its peak at start went from
       // 108 to 121 MB).
       inlineBytes: (key) => (keep ? undefined : store.inlinePromptBytes(key)),
-      parse: (text, model) => parsePrompt(text, { model, identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt }),
+      parse: (text) => parsePrompt(text, { identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt }),
     };
     const world = cache.world(config, meta, options.priceOverrides);
     // Each session's last report, kept by the cache and updated in place: after a Hermes write to one
@@ -351,9 +351,10 @@ const NO_PROMPT: { readonly prompt: undefined; readonly judged: JudgedPrompt } =
  * sources (when `persisted` is given), else parsed and judged (and then kept).
  */
 function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: string, prompts: PromptReader, persisted: PersistedAnalyses | undefined): PromptVerdict {
-  // The first session of a prompt and cwd decides, as the anatomy is parsed for its model. (No
-  // closures here: this runs for every session of every re-evaluation.) Sessions holding the same
-  // text inline share its identity (AnalysisCache.knownIdentity), and so their verdict.
+  // One verdict per prompt and cwd, whatever the sessions' models: nothing in it depends on one
+  // (whether its counts are exact for a session's model is the session report's). (No closures
+  // here: this runs for every session of every re-evaluation.) Sessions holding the same text
+  // inline share its identity (AnalysisCache.knownIdentity), and so their verdict.
   const cwd = record.cwd ?? '';
   let identity = ctx.cache.knownIdentity(promptKey);
   let read: ReadPrompt | undefined;
@@ -367,7 +368,7 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
     byCwd.set(cwd, kept);
     return kept;
   }
-  const anatomy = ctx.cache.anatomy(identity, record.model, prompts, promptKey, read);
+  const anatomy = ctx.cache.anatomy(identity, prompts, promptKey, read);
   const verdict = { prompt: factsOf(anatomy), judged: judge(ctx, record, identity, anatomy) };
   if (digest !== undefined) persisted!.keepVerdict(identity, record.cwd, digest, record.model, verdict);
   byCwd.set(cwd, verdict);

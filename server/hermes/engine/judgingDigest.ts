@@ -10,9 +10,10 @@ import type { RenderedSources } from '../sources/types';
 /**
  * Bump when parsing, judging or rebuilding changes what it makes of the same inputs: verdicts kept
  * by an older build are then not reused. 2: a SOUL.md whose last paragraphs were deleted is stale
- * (build 1 kept such prompts as fresh).
+ * (build 1 kept such prompts as fresh). 3: a verdict keeps whether its prompt's tokens were
+ * counted (exact for o200k models), not whether they were exact for the model it was parsed for.
  */
-export const JUDGING_VERSION = 2;
+export const JUDGING_VERSION = 3;
 
 // The profile's own parts are the same objects for every cwd: hashed once each.
 const profilePartDigests = new WeakMap<object, string>();

@@ -27,7 +27,7 @@ const FOLDER = 'analyses-v1';
 
 type TranscriptRow = [id: string, fingerprint: string, messages: number, chars: number, recordedTokens: number, uncountedChars: number];
 type ReasonRow = [source: SourceKind, path: string, change: ChangeKind, detail: string];
-type VerdictRow = [key: string, cwd: string, digest: string, model: string, tokens: number, exact: 0 | 1, skillsTier: TierName | null, deltaTokens: number, reasons: ReasonRow[]];
+type VerdictRow = [key: string, cwd: string, digest: string, model: string, tokens: number, counted: 0 | 1, skillsTier: TierName | null, deltaTokens: number, reasons: ReasonRow[]];
 type InlineRow = [sessionId: string, identity: string];
 
 interface FileShape {
@@ -128,7 +128,7 @@ export class PersistedAnalyses {
       digest,
       model ?? '',
       prompt.tokens,
-      prompt.tokensExact ? 1 : 0,
+      prompt.tokensCounted ? 1 : 0,
       prompt.skillsTier ?? null,
       judged.deltaTokens,
       judged.reasons.map((r) => [r.source, r.path, r.change, r.detail]),
@@ -262,7 +262,7 @@ function verdictKey(promptKey: string, cwd: string | undefined): string {
 
 function verdictOf(row: VerdictRow): PromptVerdict {
   return {
-    prompt: { tokens: row[4], tokensExact: row[5] === 1, skillsTier: row[6] ?? undefined },
+    prompt: { tokens: row[4], tokensCounted: row[5] === 1, skillsTier: row[6] ?? undefined },
     judged: { deltaTokens: row[7], reasons: row[8].map(([source, path, change, detail]): StaleReason => ({ source, path, change, detail })) },
   };
 }
@@ -298,14 +298,14 @@ function isKeptSources(value: unknown): value is KeptSources {
 
 function isVerdictRow(row: unknown): row is VerdictRow {
   if (!Array.isArray(row) || row.length !== 9) return false;
-  const [key, cwd, digest, model, tokens, exact, tier, delta, reasons] = row as unknown[];
+  const [key, cwd, digest, model, tokens, counted, tier, delta, reasons] = row as unknown[];
   return (
     typeof key === 'string' &&
     typeof cwd === 'string' &&
     typeof digest === 'string' &&
     typeof model === 'string' &&
     isCount(tokens) &&
-    (exact === 0 || exact === 1) &&
+    (counted === 0 || counted === 1) &&
     (tier === null || tier === 'stable' || tier === 'context' || tier === 'volatile') &&
     typeof delta === 'number' &&
     Number.isFinite(delta) &&

@@ -20,9 +20,9 @@ export interface PromptDiff {
   readonly sections: readonly SectionDiff[];
 }
 
-export function diffPrompt(stored: PromptAnatomy, sources: RenderedSources, model?: string): PromptDiff {
+export function diffPrompt(stored: PromptAnatomy, sources: RenderedSources): PromptDiff {
   const after = rebuildPrompt(stored.text, sources);
-  const rebuilt = parsePrompt(after, { model });
+  const rebuilt = parsePrompt(after);
   const sections: SectionDiff[] = [];
   const beforeBlocks = sectionTexts(stored.blocks);
   const afterBlocks = sectionTexts(rebuilt.blocks);

@@ -7,8 +7,8 @@ import type { JudgedPrompt } from './judgement';
 
 export interface PromptFacts {
   readonly tokens: number;
-  /** Counted with the tokenizer of the model the prompt was parsed for (see PromptAnatomy). */
-  readonly tokensExact: boolean;
+  /** Counted with o200k, not estimated (PromptAnatomy.tokensCounted): exact for sessions of o200k models. */
+  readonly tokensCounted: boolean;
   readonly skillsTier: TierName | undefined;
 }
 
@@ -23,6 +23,6 @@ const factsByAnatomy = new WeakMap<PromptAnatomy, PromptFacts>();
 
 export function factsOf(anatomy: PromptAnatomy): PromptFacts {
   let facts = factsByAnatomy.get(anatomy);
-  if (!facts) factsByAnatomy.set(anatomy, (facts = { tokens: anatomy.tokens, tokensExact: anatomy.tokensExact, skillsTier: anatomy.skillsIndex.tier }));
+  if (!facts) factsByAnatomy.set(anatomy, (facts = { tokens: anatomy.tokens, tokensCounted: anatomy.tokensCounted, skillsTier: anatomy.skillsIndex.tier }));
   return facts;
 }

@@ -17,7 +17,7 @@ import type { ProfileConfig } from '../config';
 import { lookupPrices, type ModelPrices, type PriceOverrides } from '../cost/prices';
 import { isApiEquivalent, isCacheWarm, refreshCostInto, type RefreshCost, type RefreshCostInput } from '../cost/refreshCost';
 import type { Writable } from '../writable';
-import { estimateTokensFromChars, toolSchemaTokens } from '../cost/tokens';
+import { countsExactlyFor, estimateTokensFromChars, toolSchemaTokens } from '../cost/tokens';
 import { cacheTtlSeconds } from '../cost/ttl';
 import type { SessionRecord, SessionState, TranscriptSize } from '../model';
 import { compactionTip } from '../refresh/compactionTip';
@@ -187,7 +187,7 @@ function newReport(ctx: ReportContext, inputs: ReportInputs): { report: Writable
     toolTokens,
     transcriptTokens,
     prefixTokens,
-    tokensExact: prompt?.tokensExact ?? false,
+    tokensExact: prompt !== undefined && prompt.tokensCounted && countsExactlyFor(record.model),
     deltaTokens: judged.deltaTokens,
     ttlSeconds,
     cacheWarm: v.cacheWarm,

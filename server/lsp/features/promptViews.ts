@@ -14,13 +14,14 @@ function sessionAnatomy(model: HermesModel, ref: SessionRef) {
 }
 
 export function anatomyDto(model: HermesModel, ref: SessionRef): PromptAnatomyDto {
-  const { anatomy } = sessionAnatomy(model, ref);
+  const { analysis, anatomy } = sessionAnatomy(model, ref);
   return {
     ...ref,
     text: anatomy.text,
     bytes: anatomy.bytes,
     tokens: anatomy.tokens,
-    tokensExact: anatomy.tokensExact,
+    // The session's: a count is exact for its model or not (the anatomy is shared by every session holding the text).
+    tokensExact: analysis.report.sessions.find((s) => s.id === ref.sessionId)?.tokensExact ?? false,
     tiers: anatomy.tiers.map((t) => ({ name: t.name, start: t.start, end: t.end, bytes: t.bytes, tokens: t.tokens })),
     blocks: anatomy.blocks.map((b) => ({ kind: b.kind, tier: b.tier, start: b.start, end: b.end, bytes: b.bytes, tokens: b.tokens, label: b.label })),
   };
@@ -29,6 +30,6 @@ export function anatomyDto(model: HermesModel, ref: SessionRef): PromptAnatomyDt
 export function diffDto(model: HermesModel, ref: SessionRef): PromptDiffDto {
   const { analysis, anatomy } = sessionAnatomy(model, ref);
   const session = analysis.report.sessions.find((s) => s.id === ref.sessionId);
-  const diff = diffPrompt(anatomy, analysis.sourcesFor(session?.cwd), session?.model);
+  const diff = diffPrompt(anatomy, analysis.sourcesFor(session?.cwd));
   return { ...ref, before: diff.before, after: diff.after, sections: diff.sections.map((s) => ({ ...s, hunks: [...s.hunks] })) };
 }

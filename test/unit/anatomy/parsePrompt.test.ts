@@ -57,7 +57,7 @@ describe('anatomy: parsePrompt', () => {
     assert.equal(anatomy.bytes, Buffer.byteLength(prompt));
     assert.equal(anatomy.tiers.reduce((n, t) => n + t.bytes, 0), anatomy.bytes);
     assert.ok(anatomy.tokens > 0);
-    const report = promptSizeReport(anatomy);
+    const report = promptSizeReport(anatomy, false);
     assert.deepEqual(report.rows.map((r) => r.label), ['stable tier', 'context tier', 'volatile tier', 'skills index', 'memory', 'user profile', 'total']);
     assert.equal(report.rows[3]!.bytes, Buffer.byteLength(anatomy.skillsIndex.text));
     assert.equal(report.rows[6]!.bytes, anatomy.bytes);

@@ -62,6 +62,6 @@ describe('cost/helperTokenCounter', () => {
     const nonce = String(process.hrtime.bigint());
     const env = { ...process.env, HERMES_LENS_TOKEN_CACHE: 'off' };
     const result = JSON.parse(execFileSync(process.execPath, ['-e', script, nonce], { env, encoding: 'utf8' })) as { count: unknown; loaded: boolean };
-    assert.deepEqual(result, { count: { tokens: countWithTokenizer('Never seen before: ' + nonce).tokens, exact: true }, loaded: false });
+    assert.deepEqual(result, { count: { tokens: countWithTokenizer('Never seen before: ' + nonce).tokens, exact: true, counted: true }, loaded: false });
   });
 });

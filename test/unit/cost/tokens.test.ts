@@ -16,7 +16,7 @@ describe('cost/tokens', () => {
   });
 
   it('counts exactly for OpenAI o200k models', () => {
-    assert.deepEqual(countTokens('hello world', 'gpt-5.1'), { tokens: 2, exact: true });
+    assert.deepEqual(countTokens('hello world', 'gpt-5.1'), { tokens: 2, exact: true, counted: true });
     assert.equal(countTokens('hello world', 'openai/gpt-4o').exact, true);
     assert.equal(countTokens('hello world', 'o3').exact, true);
   });
@@ -25,6 +25,7 @@ describe('cost/tokens', () => {
     for (const model of ['claude-opus-4-5', 'anthropic/claude-sonnet-4.5', 'gemini-2.5-pro', 'deepseek-chat', 'hermes-4-405b', 'gpt-4', undefined]) {
       const count = countTokens('hello world', model);
       assert.equal(count.exact, false, String(model));
+      assert.equal(count.counted, true, 'counted with o200k all the same');
       assert.equal(count.tokens, 2);
     }
   });

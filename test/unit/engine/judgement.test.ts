@@ -54,7 +54,7 @@ describe('engine: a judgement carried across source changes', () => {
         // The stored prompt: built from sources of some earlier day.
         let then = base;
         for (const s of storedWith) then = withPart(then, base, s.part, s.edit);
-        const stored = parsePrompt(buildSystemPrompt(f.input(then)), { model: 'claude-sonnet-4-6', identityHint: base.soul.block || undefined });
+        const stored = parsePrompt(buildSystemPrompt(f.input(then)), { identityHint: base.soul.block || undefined });
         let sources = base;
         let carried: Judgement = judgePrompt(stored, sources, f.cwd, {});
         for (const change of changes) {

@@ -151,6 +151,27 @@ describe('engine: analyses kept on disk between status runs', function () {
     assert.notEqual(inSecond(c.id).systemPromptTokens, inFirst(c.id).systemPromptTokens);
   });
 
+  it('a text held by sessions of two kinds of model: its counts are exact for the o200k one only, whichever session was judged first', () => {
+    // A session keeps its stored prompt when the user switches models (/model): another session of
+    // another model can hold the same text. One anatomy and one verdict serve both.
+    const inline = demo.profiles.find((p) => p.layout === 'v24')!;
+    const profile = profiles().find((p) => p.name === inline.name)!;
+    const sessions = analyzeProfile(profile, { now: NOW }).report.sessions.filter((s) => demo.sessions[s.id]?.promptStorage === 'inline' && s.state !== 'ended');
+    const openai = sessions.find((s) => s.model?.startsWith('gpt-5'))!;
+    const other = sessions.find((s) => s.model?.startsWith('claude-'))!;
+    assert.ok(openai && other, 'the demo has an inline session of each kind');
+    check('first run');
+    hermesWrite(inline.dbFile, (db) => {
+      db.prepare('UPDATE sessions SET system_prompt = (SELECT system_prompt FROM sessions WHERE id = ?) WHERE id = ?').run(other.id, openai.id);
+    });
+    check('the same text in both');
+    const report = analyzeProfile(profile, { now: NOW, persist: true }).report;
+    const of = (id: string) => report.sessions.find((s) => s.id === id)!;
+    assert.equal(of(openai.id).systemPromptTokens, of(other.id).systemPromptTokens);
+    assert.equal(of(openai.id).tokensExact, true);
+    assert.equal(of(other.id).tokensExact, false);
+  });
+
   it('takes the kept facts, verdicts and transcript sizes instead of reading prompts and messages again', () => {
     // Prompts stored by hash (v25+): their text is not even read again (one stored inline is, to know which text it is).
     const hashed = demo.profiles.find((p) => p.layout === 'v30')!;

@@ -384,7 +384,7 @@ function judge(ctx: JudgingContext, record: SessionRecord, identity: string, ana
   const byCwd = memo(ctx.cache.staleness, identity, newMap<Judgement>);
   const previous = byCwd.get(record.cwd ?? '');
   if (previous && previous.sources === sources && previous.stored === anatomy) return previous;
-  const judged = judgePrompt(anatomy, sources, record.cwd, { skillMemo: ctx.cache.skillReasons, model: record.model }, previous);
+  const judged = judgePrompt(anatomy, sources, record.cwd, { skillMemo: ctx.cache.skillReasons }, previous);
   byCwd.set(record.cwd ?? '', judged);
   return judged;
 }

@@ -53,8 +53,6 @@ interface RebuiltPart {
 export interface JudgeContext {
   /** Skill reasons by stored skills-index text (see staleReasons). */
   readonly skillMemo?: Map<string, StaleReason[]>;
-  /** For token counts (exactness only; counts are the same for every model). */
-  readonly model?: string;
 }
 
 const BLOCK_OF_PART: Readonly<Record<SourcePart, BlockKind>> = {
@@ -90,14 +88,14 @@ export function judgePrompt(stored: PromptAnatomy, sources: RenderedSources, cwd
   if (base && changed.length === 0) return base;
   // The same reasons keep the same array, so a report that shows them need not be sent again.
   const reasons = sameAsBase ? base!.reasons : byPart.flat();
-  const rebuild = (base?.rebuild && remeasured(base, changed, sources, context.model)) ?? (reasons.length > 0 ? measureRebuild(stored, sources, context.model) : undefined);
+  const rebuild = (base?.rebuild && remeasured(base, changed, sources)) ?? (reasons.length > 0 ? measureRebuild(stored, sources) : undefined);
   return { stored, sources, byPart, reasons, deltaTokens: reasons.length > 0 ? rebuild!.deltaTokens : 0, rebuild };
 }
 
 /** The first judgement's way: rebuild the whole prompt and count what the rebuild changed. */
-function measureRebuild(stored: PromptAnatomy, sources: RenderedSources, model: string | undefined): MeasuredRebuild {
+function measureRebuild(stored: PromptAnatomy, sources: RenderedSources): MeasuredRebuild {
   const rebuilt = rebuildPromptEdit(stored.text, sources);
-  const after = countTokensAfterEdit(stored.text, { tokens: stored.tokens, exact: stored.tokensCounted, counted: stored.tokensCounted }, rebuilt.text, rebuilt.kept, model);
+  const after = countTokensAfterEdit(stored.text, { tokens: stored.tokens, exact: stored.tokensCounted, counted: stored.tokensCounted }, rebuilt.text, rebuilt.kept);
   const blocks: Array<RebuiltPart | undefined> = SOURCE_PARTS.map(() => undefined);
   for (const block of rebuilt.blocks) {
     const part = PART_INDEX_OF_BLOCK.get(block.kind);
@@ -113,7 +111,7 @@ function measureRebuild(stored: PromptAnatomy, sources: RenderedSources, model: 
  * The rebuild after `changed` parts replaced their blocks, measured block by block; undefined when
  * a change is not such a replacement (then measureRebuild runs).
  */
-function remeasured(previous: Judgement, changed: readonly SourcePart[], sources: RenderedSources, model: string | undefined): MeasuredRebuild | undefined {
+function remeasured(previous: Judgement, changed: readonly SourcePart[], sources: RenderedSources): MeasuredRebuild | undefined {
   const rebuild = previous.rebuild!;
   let deltaTokens = rebuild.deltaTokens;
   let blocks: Array<RebuiltPart | undefined> | undefined;
@@ -125,7 +123,7 @@ function remeasured(previous: Judgement, changed: readonly SourcePart[], sources
     if (!block || !text || !opensParagraph(text)) return undefined;
     if (part === 'soul' && !blocksFoundAlike(previous.stored.text, previous.sources.soul, sources.soul)) return undefined;
     if (text === block.text) continue;
-    deltaTokens += regionTokens(text, block.gapAfter, model) - regionTokens(block.text, block.gapAfter, model);
+    deltaTokens += regionTokens(text, block.gapAfter) - regionTokens(block.text, block.gapAfter);
     blocks ??= rebuild.blocks.slice();
     blocks[at] = { text, gapAfter: block.gapAfter };
   }
@@ -152,11 +150,11 @@ function blocksFoundAlike(stored: string, before: SoulSource, after: SoulSource)
 const regionCounts = new Map<string, Map<string, number>>();
 const REGIONS_KEPT = 512;
 
-function regionTokens(text: string, gapAfter: string, model: string | undefined): number {
+function regionTokens(text: string, gapAfter: string): number {
   let byGap = regionCounts.get(text);
   let tokens = byGap?.get(gapAfter);
   if (tokens !== undefined) return tokens;
-  tokens = countTokens(text + gapAfter, model).tokens;
+  tokens = countTokens(text + gapAfter).tokens;
   if (!byGap) {
     if (regionCounts.size >= REGIONS_KEPT) regionCounts.clear();
     regionCounts.set(text, (byGap = new Map()));

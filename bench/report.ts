@@ -210,7 +210,7 @@ function resultSection(title: string, r: BenchResults): string[] {
         'from v25 on, and a status keeps the key each session\'s copy held: the next one reads and hashes one copy per key and has ' +
         'SQLite compare the others with it; a copy that differs is read and hashed. On the machine of the runs that changed this, the ' +
         'status took 327 ms when it read every copy as text (decoded into a string, encoded back to be hashed), 265 ms hashing every ' +
-        'copy\'s bytes, and 230–240 ms now. Sessions holding the same text share one parse and one judgement, and its verdict is kept ' +
+        'copy\'s bytes, and 230–260 ms in the full runs since (paired runs: 296 ms hashing every copy, 239 ms keeping the keys). Sessions holding the same text share one parse and one judgement, and its verdict is kept ' +
         'between runs under that key. When Hermes writes, the server has SQLite compare each live ' +
         'session\'s copy with the text it parsed rather than read them all again; the full scan once writes settle still walks each ' +
         'row\'s overflow pages, which hold the columns stored after the prompt.',

@@ -243,13 +243,11 @@ export class AnalysisCache {
    * unchecked, and the next change lets its prompt go (promptsMayHaveChanged).
    */
   recheckInline(store: StateStore, listed: readonly SessionRecord[]): void {
-    const byIdentity = new Map<string, string[]>();
-    for (const record of listed) {
-      const key = record.promptKey;
-      if (key === undefined || !this.uncheckedInline.has(key)) continue;
+    const byIdentity = inlineSessionsByIdentity(listed, (_record, key) => {
+      if (!this.uncheckedInline.has(key)) return undefined;
       const identity = this.inlineIdentities.get(key);
-      if (identity !== undefined && this.anatomies.has(identity)) memo(byIdentity, identity, newList).push(record.id);
-    }
+      return identity !== undefined && this.anatomies.has(identity) ? identity : undefined;
+    });
     for (const [identity, ids] of byIdentity) {
       for (const id of store.sessionsHoldingPrompt(ids, this.anatomies.get(identity)!.text)) this.uncheckedInline.delete(INLINE_PROMPT_KEY + id);
     }
@@ -262,13 +260,7 @@ export class AnalysisCache {
    * the others with it. Those holding it are known (knownIdentity); the rest are read (readIdentity).
    */
   settleKeptInline(store: StateStore, listed: readonly SessionRecord[], kept: (sessionId: string) => string | undefined): void {
-    const byIdentity = new Map<string, string[]>();
-    for (const record of listed) {
-      const key = record.promptKey;
-      if (key === undefined || !key.startsWith(INLINE_PROMPT_KEY) || this.inlineIdentities.has(key)) continue;
-      const identity = kept(record.id);
-      if (identity !== undefined) memo(byIdentity, identity, newList).push(record.id);
-    }
+    const byIdentity = inlineSessionsByIdentity(listed, (record, key) => (this.inlineIdentities.has(key) ? undefined : kept(record.id)));
     for (const [identity, ids] of byIdentity) {
       const bytes = store.inlinePromptBytes(INLINE_PROMPT_KEY + ids[0]);
       // A copy rewritten since (or a UTF-16 database): these sessions are read one by one.
@@ -350,6 +342,18 @@ export class AnalysisCache {
 
 function newList(): string[] {
   return [];
+}
+
+/** The ids of the listed sessions with an inline prompt, by the identity `identityOf` gives it (undefined: left out). */
+function inlineSessionsByIdentity(listed: readonly SessionRecord[], identityOf: (record: SessionRecord, key: string) => string | undefined): Map<string, string[]> {
+  const byIdentity = new Map<string, string[]>();
+  for (const record of listed) {
+    const key = record.promptKey;
+    if (key === undefined || !key.startsWith(INLINE_PROMPT_KEY)) continue;
+    const identity = identityOf(record, key);
+    if (identity !== undefined) memo(byIdentity, identity, newList).push(record.id);
+  }
+  return byIdentity;
 }
 
 function statOf(file: string): fs.Stats | undefined {

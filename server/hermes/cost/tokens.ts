@@ -53,7 +53,7 @@ function diskStore(): TokenCountStore | undefined {
 }
 
 export function countTokens(text: string, model?: string): TokenCount {
-  if (typeof text !== 'string' || text.length === 0) return { tokens: 0, exact: isO200kModel(model), counted: true };
+  if (typeof text !== 'string' || text.length === 0) return { tokens: 0, exact: countsExactlyFor(model), counted: true };
   if (text.length > MAX_TOKENIZED_CHARS) return { tokens: estimateTokensFromChars(text.length), exact: false, counted: false };
   try {
     let tokens = 0;
@@ -62,7 +62,7 @@ export function countTokens(text: string, model?: string): TokenCount {
       tokens += part.tokens;
       sliced ||= part.sliced;
     }
-    return { tokens, exact: !sliced && isO200kModel(model), counted: !sliced };
+    return { tokens, exact: !sliced && countsExactlyFor(model), counted: !sliced };
   } catch {
     return { tokens: estimateTokensFromChars(text.length), exact: false, counted: false };
   }
@@ -300,10 +300,6 @@ const o200kByModel = new Map<string, boolean>();
 
 /** Whether o200k is the model's own tokenizer, so that a count made with it is exact for the model. */
 export function countsExactlyFor(model: string | undefined): boolean {
-  return isO200kModel(model);
-}
-
-function isO200kModel(model: string | undefined): boolean {
   if (model === undefined) return false;
   let known = o200kByModel.get(model);
   if (known === undefined) {

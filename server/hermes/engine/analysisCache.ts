@@ -226,7 +226,7 @@ export class AnalysisCache {
     const known = this.inlineIdentities.get(promptKey);
     this.uncheckedInline.delete(promptKey);
     const read = prompts.inlineBytes(promptKey) ?? prompts.text(promptKey);
-    const identity = `hash:${promptHash(read)}`;
+    const identity = contentIdentity(read);
     if (identity !== known) {
       this.inlineIdentities.set(promptKey, identity);
       if (known !== undefined) this.forgetUnreferenced([known]);
@@ -264,9 +264,14 @@ export class AnalysisCache {
     for (const [identity, ids] of byIdentity) {
       const bytes = store.inlinePromptBytes(INLINE_PROMPT_KEY + ids[0]);
       // A copy rewritten since (or a UTF-16 database): these sessions are read one by one.
-      if (bytes === undefined || `hash:${promptHash(bytes)}` !== identity) continue;
+      if (bytes === undefined || contentIdentity(bytes) !== identity) continue;
       for (const id of store.sessionsHoldingPrompt(ids, bytes)) this.inlineIdentities.set(INLINE_PROMPT_KEY + id, identity);
     }
+  }
+
+  /** The listed sessions' inline prompts by the identity known of them now (knownIdentity): what the next status settles. */
+  knownInlineIdentities(listed: readonly SessionRecord[]): Map<string, string[]> {
+    return inlineSessionsByIdentity(listed, (_record, key) => this.knownIdentity(key));
   }
 
   /**
@@ -376,6 +381,11 @@ function profileParts(profileDir: string, file: string): Array<keyof ProfilePart
   // Anything else in the memories folder (a rename, an editor's temporary file): both memory files.
   if (inside('memories')) return ['memory', 'user'];
   return [];
+}
+
+/** The key Hermes stores a text under from v25 on (`hash:` and the sha256 of its UTF-8 bytes). */
+function contentIdentity(read: ReadPrompt): string {
+  return `hash:${promptHash(read)}`;
 }
 
 function textOf(read: ReadPrompt): string {

@@ -12,7 +12,7 @@ import { profileRequestedEpoch } from '../refresh/epochs';
 import { renderProfileSources, renderProjectContext } from '../sources/renderSources';
 import type { RenderedSources, SourceProblem } from '../sources/types';
 import { databaseFiles, type DatabaseFiles } from '../store/databaseFiles';
-import { INLINE_PROMPT_KEY, StateStore } from '../store/stateStore';
+import { StateStore } from '../store/stateStore';
 import { AnalysisCache, type PromptReader, type ReadPrompt } from './analysisCache';
 import { judgePrompt, type JudgedPrompt, type Judgement } from './judgement';
 import { readKept, type SessionScan } from './keptRead';
@@ -160,7 +160,10 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     let cwdsMoved = pass.cwdsMoved;
     const changedSessions = pass.changedSessions;
     if (!everything) cache.lastReports = { listed, reports: inOrder };
-    if (persisted) keepInlineIdentities(listed, cache, persisted);
+    // For the next status: the text each inline copy held (settleKeptInline, above).
+    if (persisted) {
+      for (const [identity, ids] of cache.knownInlineIdentities(listed)) for (const id of ids) persisted.keepInlineIdentity(id, identity);
+    }
     if (reports.size > listed.length) {
       forgetUnlisted(reports, listed, cache);
       cwdsMoved = true;
@@ -324,16 +327,6 @@ class SessionPass {
   private lastOf(i: number, id: string): ReusableReport | undefined {
     const at = this.near ? this.near.indexOf(id, i) : -1;
     return at >= 0 ? this.previous!.reports[at] : this.reports.get(id);
-  }
-}
-
-/** For the next status: which text each listed session's inline prompt held (settleKeptInline). */
-function keepInlineIdentities(listed: readonly SessionRecord[], cache: AnalysisCache, persisted: PersistedAnalyses): void {
-  for (const record of listed) {
-    const key = record.promptKey;
-    if (key === undefined || !key.startsWith(INLINE_PROMPT_KEY)) continue;
-    const identity = cache.knownIdentity(key);
-    if (identity !== undefined) persisted.keepInlineIdentity(record.id, identity);
   }
 }
 

@@ -95,7 +95,7 @@ export function judgePrompt(stored: PromptAnatomy, sources: RenderedSources, cwd
 /** The first judgement's way: rebuild the whole prompt and count what the rebuild changed. */
 function measureRebuild(stored: PromptAnatomy, sources: RenderedSources): MeasuredRebuild {
   const rebuilt = rebuildPromptEdit(stored.text, sources);
-  const after = countTokensAfterEdit(stored.text, { tokens: stored.tokens, exact: stored.tokensCounted, counted: stored.tokensCounted }, rebuilt.text, rebuilt.kept);
+  const after = countTokensAfterEdit(stored.text, { tokens: stored.tokens, exact: false, counted: stored.tokensCounted }, rebuilt.text, rebuilt.kept);
   const blocks: Array<RebuiltPart | undefined> = SOURCE_PARTS.map(() => undefined);
   for (const block of rebuilt.blocks) {
     const part = PART_INDEX_OF_BLOCK.get(block.kind);

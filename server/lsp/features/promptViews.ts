@@ -10,26 +10,25 @@ function sessionAnatomy(model: HermesModel, ref: SessionRef) {
   if (!analysis || !anatomy) {
     throw new HermesError('session-missing', `Session ${ref.sessionId} of profile ${ref.profile} holds no stored prompt (or is not live).`);
   }
-  return { analysis, anatomy };
+  return { analysis, anatomy, session: analysis.report.sessions.find((s) => s.id === ref.sessionId) };
 }
 
 export function anatomyDto(model: HermesModel, ref: SessionRef): PromptAnatomyDto {
-  const { analysis, anatomy } = sessionAnatomy(model, ref);
+  const { anatomy, session } = sessionAnatomy(model, ref);
   return {
     ...ref,
     text: anatomy.text,
     bytes: anatomy.bytes,
     tokens: anatomy.tokens,
     // The session's: a count is exact for its model or not (the anatomy is shared by every session holding the text).
-    tokensExact: analysis.report.sessions.find((s) => s.id === ref.sessionId)?.tokensExact ?? false,
+    tokensExact: session?.tokensExact ?? false,
     tiers: anatomy.tiers.map((t) => ({ name: t.name, start: t.start, end: t.end, bytes: t.bytes, tokens: t.tokens })),
     blocks: anatomy.blocks.map((b) => ({ kind: b.kind, tier: b.tier, start: b.start, end: b.end, bytes: b.bytes, tokens: b.tokens, label: b.label })),
   };
 }
 
 export function diffDto(model: HermesModel, ref: SessionRef): PromptDiffDto {
-  const { analysis, anatomy } = sessionAnatomy(model, ref);
-  const session = analysis.report.sessions.find((s) => s.id === ref.sessionId);
+  const { analysis, anatomy, session } = sessionAnatomy(model, ref);
   const diff = diffPrompt(anatomy, analysis.sourcesFor(session?.cwd));
   return { ...ref, before: diff.before, after: diff.after, sections: diff.sections.map((s) => ({ ...s, hunks: [...s.hunks] })) };
 }

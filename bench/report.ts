@@ -319,11 +319,16 @@ function missed(r: BenchResults | undefined): string[] {
     r.lsp.reeval.writeMs,
     'A write is probed at once and again 2 and ' +
         "8 ms after its last event, since SQLite raises the file events before the commit is visible to readers; writes seen only " +
-        'by the later probe carry that wait. In the server (a CPU profile of 30 writes): the first query after the commit (`PRAGMA ' +
-        "data_version`) about 2 ms, reading the touched sessions and passing over every live session's kept report 5–6 ms, the " +
-        'delta 1.3 ms (a write moves its session to the top of the report while the client keeps its order; the index of the ' +
-        `client's list by id is now kept between deltas instead of made for each), the status and the watched folders 1–2 ms; the change sent is ${changeKb(r.lsp.changeBytes?.afterWrite)}. ` +
-        'In-process the same work takes 3.3 ms (4.2 before stop 13: the pass over the live sessions now finds each kept report by ' +
+        'by the later probe carry that wait. In the server (timestamps of 30 writes on a machine with a cold status of ' +
+        "134 ms): the file event 0.2–0.4 ms after the commit; the first query after it (`PRAGMA data_version`) 0.14 ms, which was " +
+        "0.53 ms while the kept connection had better-sqlite3's 16 MB page cache (SQLite drops a connection's whole cache at its " +
+        'first read after another connection committed, and the full scan after each burst had filled it); reading the touched ' +
+        "sessions about 1 ms and passing over every live session's kept report 0.5–0.7 ms; the delta 0.5–1 ms (a write moves its " +
+        "session to the top of the report while the client keeps its order; the index of the client's list by id is kept between " +
+        `deltas); the change written 0.2–0.3 ms later and read by the client 0.3–1 ms after that; the change sent is ${changeKb(r.lsp.changeBytes?.afterWrite)}. ` +
+        "V8's --optimize-for-size, which the server ran with until stop 19 to keep its heap small, made this 6.9 ms against 4.5 " +
+        'without (medians of three paired full LSP runs); the server now bounds its heap with --heap-growing-percent=30 alone. ' +
+        'In-process the same work took 3.3 ms on the slower machines of earlier stops, 1.5 ms on this one (4.2 before stop 13: the pass over the live sessions now finds each kept report by ' +
         'its position in the last list, not by id); the rest is the file event, the probes (the first often comes before the ' +
         'commit is visible) and the two processes waking. Closing it: totals and session lists kept up to date by the sessions ' +
         'that changed instead of recomputed, and a delta that compares only the reports that changed. (When a burst settles, the full scan takes about ' +
@@ -431,7 +436,7 @@ const ENGINE = [
   '  through V8\'s code cache, its Node modules imported without esbuild\'s copy of each one\'s exports.',
   '- **Memory a cold process touches**: a page of memory used for the first time costs a fault (about 10 µs on these virtual',
   '  machines), so the CLI\'s reads use a 512 KiB page cache, not the 16 MB better-sqlite3 builds SQLite with (the language',
-  '  server\'s kept connection keeps that, for its repeated scans); the check of the sources keeps no Stats objects; and',
+  '  server\'s kept connection 2 MB: SQLite drops it whole at Hermes\' next commit); the check of the sources keeps no Stats objects; and',
   '  `--json` into a pipe or a file is written session by session (jsonPieces.ts) with write(2), never held whole.',
   '- **Hermes writes**: the server keeps one read connection per profile. A database event is probed at once (`PRAGMA',
   '  data_version`, again 2 and 8 ms later in case the commit was not visible yet); the sessions that gained messages or were',

@@ -356,14 +356,14 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
   const known = byCwd.get(cwd);
   if (known) return known;
   const digest = ctx.digests?.digest(record.cwd, () => judgingDigest(ctx.config, ctx.sourcesFor(record.cwd)));
-  const kept = digest !== undefined ? persisted!.verdict(identity, record.cwd, digest, record.model) : undefined;
+  const kept = digest !== undefined ? persisted!.verdict(identity, record.cwd, digest) : undefined;
   if (kept) {
     byCwd.set(cwd, kept);
     return kept;
   }
   const anatomy = ctx.cache.anatomy(identity, prompts, promptKey, read);
   const verdict = { prompt: factsOf(anatomy), judged: judge(ctx, record, identity, anatomy) };
-  if (digest !== undefined) persisted!.keepVerdict(identity, record.cwd, digest, record.model, verdict);
+  if (digest !== undefined) persisted!.keepVerdict(identity, record.cwd, digest, verdict);
   byCwd.set(cwd, verdict);
   return verdict;
 }

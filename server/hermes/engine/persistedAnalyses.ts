@@ -27,7 +27,8 @@ const FOLDER = 'analyses-v1';
 
 type TranscriptRow = [id: string, fingerprint: string, messages: number, chars: number, recordedTokens: number, uncountedChars: number];
 type ReasonRow = [source: SourceKind, path: string, change: ChangeKind, detail: string];
-type VerdictRow = [key: string, cwd: string, digest: string, model: string, tokens: number, counted: 0 | 1, skillsTier: TierName | null, deltaTokens: number, reasons: ReasonRow[]];
+// Rows of earlier builds, which also held the model the prompt was parsed for (9 fields), are not taken.
+type VerdictRow = [key: string, cwd: string, digest: string, tokens: number, counted: 0 | 1, skillsTier: TierName | null, deltaTokens: number, reasons: ReasonRow[]];
 type InlineRow = [sessionId: string, identity: string];
 
 interface FileShape {
@@ -107,16 +108,20 @@ export class PersistedAnalyses {
     this.changed = true;
   }
 
-  /** The verdict kept for a prompt judged for `cwd` against sources of this digest, by a parse for `model`. */
-  verdict(promptKey: string, cwd: string | undefined, digest: string, model: string | undefined): PromptVerdict | undefined {
+  /**
+   * The verdict kept for a prompt judged for `cwd` against sources of this digest. Whatever the
+   * model of the session asking: nothing in a verdict depends on one (its counts say whether they
+   * were made with o200k; whether that is exact is the session report's).
+   */
+  verdict(promptKey: string, cwd: string | undefined, digest: string): PromptVerdict | undefined {
     const key = verdictKey(promptKey, cwd);
     const entry = this.verdicts.get(key);
-    if (!entry || entry.row[2] !== digest || entry.row[3] !== (model ?? '')) return undefined;
+    if (!entry || entry.row[2] !== digest) return undefined;
     this.usedVerdicts.add(key);
     return (entry.kept ??= verdictOf(entry.row));
   }
 
-  keepVerdict(promptKey: string, cwd: string | undefined, digest: string, model: string | undefined, verdict: PromptVerdict): void {
+  keepVerdict(promptKey: string, cwd: string | undefined, digest: string, verdict: PromptVerdict): void {
     // Only content identities (AnalysisCache.knownIdentity): an inline prompt's own key may have its text rewritten.
     if (!promptKey.startsWith('hash:')) return;
     const key = verdictKey(promptKey, cwd);
@@ -126,7 +131,6 @@ export class PersistedAnalyses {
       promptKey,
       cwd ?? '',
       digest,
-      model ?? '',
       prompt.tokens,
       prompt.tokensCounted ? 1 : 0,
       prompt.skillsTier ?? null,
@@ -262,8 +266,8 @@ function verdictKey(promptKey: string, cwd: string | undefined): string {
 
 function verdictOf(row: VerdictRow): PromptVerdict {
   return {
-    prompt: { tokens: row[4], tokensCounted: row[5] === 1, skillsTier: row[6] ?? undefined },
-    judged: { deltaTokens: row[7], reasons: row[8].map(([source, path, change, detail]): StaleReason => ({ source, path, change, detail })) },
+    prompt: { tokens: row[3], tokensCounted: row[4] === 1, skillsTier: row[5] ?? undefined },
+    judged: { deltaTokens: row[6], reasons: row[7].map(([source, path, change, detail]): StaleReason => ({ source, path, change, detail })) },
   };
 }
 
@@ -297,13 +301,12 @@ function isKeptSources(value: unknown): value is KeptSources {
 }
 
 function isVerdictRow(row: unknown): row is VerdictRow {
-  if (!Array.isArray(row) || row.length !== 9) return false;
-  const [key, cwd, digest, model, tokens, counted, tier, delta, reasons] = row as unknown[];
+  if (!Array.isArray(row) || row.length !== 8) return false;
+  const [key, cwd, digest, tokens, counted, tier, delta, reasons] = row as unknown[];
   return (
     typeof key === 'string' &&
     typeof cwd === 'string' &&
     typeof digest === 'string' &&
-    typeof model === 'string' &&
     isCount(tokens) &&
     (counted === 0 || counted === 1) &&
     (tier === null || tier === 'stable' || tier === 'context' || tier === 'volatile') &&

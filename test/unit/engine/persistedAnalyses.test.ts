@@ -88,7 +88,7 @@ describe('engine: analyses kept on disk between status runs', function () {
     // Behind the lens's back: the kept facts say another size, which only a run taking them reports.
     for (const file of keptFiles()) {
       const shape = JSON.parse(fs.readFileSync(file, 'utf8')) as { verdicts: unknown[][] };
-      for (const row of shape.verdicts) row[4] = 424242;
+      for (const row of shape.verdicts) row[3] = 424242; // the tokens (VerdictRow)
       fs.writeFileSync(file, JSON.stringify(shape));
     }
     const second = analyzeProfile(profile, { now: NOW, persist: true }).report.sessions.find((s) => s.id === session.id)!;
@@ -189,6 +189,35 @@ describe('engine: analyses kept on disk between status runs', function () {
     const fresh = analyzeProfile(profile, { now: NOW }).report.sessions.find((s) => s.id === stale.id)!;
     assert.notDeepEqual(fresh.reasons, stale.reasons);
     assert.equal(fresh.transcriptTokens, 0);
+  });
+
+  it('takes a kept verdict whichever model the session asking for it first is on', () => {
+    // A verdict is one per prompt and cwd, whatever the sessions' models: a status whose first
+    // session holding the text is on another model than the last status's takes it all the same.
+    const hashed = demo.profiles.find((p) => p.layout === 'v30')!;
+    const profile = profiles().find((p) => p.name === hashed.name)!;
+    const live = analyzeProfile(profile, { now: NOW }).report.sessions.filter((s) => s.state !== 'ended' && s.state !== 'no-prompt' && s.cwd === undefined);
+    const openai = live.find((s) => s.model?.startsWith('gpt-5'))!;
+    const other = live.find((s) => s.model?.startsWith('claude-'))!;
+    assert.ok(openai && other, 'the demo has a session of each kind without a cwd');
+    hermesWrite(hashed.dbFile, (db) => {
+      db.prepare('UPDATE sessions SET system_prompt_hash = (SELECT system_prompt_hash FROM sessions WHERE id = ?) WHERE id = ?').run(other.id, openai.id);
+    });
+    const first = analyzeProfile(profile, { now: NOW, persist: true }).report;
+    const at = (report: typeof first, id: string) => report.sessions.findIndex((s) => s.id === id);
+    // The session listed after the other now had the latest turn, so it is listed (and asks) first.
+    const later = at(first, openai.id) > at(first, other.id) ? openai.id : other.id;
+    hermesWrite(hashed.dbFile, (db) => {
+      db.prepare('UPDATE sessions SET last_activity_at = ? WHERE id = ?').run(NOW - 1, later);
+      // Behind the lens's back (the hash no longer matches the text): only judging again can tell.
+      db.prepare('UPDATE system_prompts SET prompt = ? WHERE hash = (SELECT system_prompt_hash FROM sessions WHERE id = ?)').run('You are a replacement.', other.id);
+    });
+    const second = analyzeProfile(profile, { now: NOW, persist: true }).report;
+    assert.ok(at(second, later) < at(second, later === openai.id ? other.id : openai.id), 'the other session now asks first');
+    const reasons = (report: typeof first, id: string) => report.sessions.find((s) => s.id === id)!.reasons;
+    assert.deepEqual(reasons(second, openai.id), reasons(first, openai.id));
+    assert.deepEqual(reasons(second, other.id), reasons(first, other.id));
+    assert.notDeepEqual(reasons(analyzeProfile(profile, { now: NOW }).report, other.id), reasons(first, other.id), 'judging again tells');
   });
 
   it('takes no verdict kept by a build that judged differently (another JUDGING_VERSION)', () => {

@@ -71,13 +71,23 @@ describe('client: package.json contributions', () => {
     assert.ok(pkg.engines.vscode.startsWith('^1.100'));
   });
 
+  it('has a marketplace icon: a square PNG of 128 or 256 pixels', () => {
+    assert.match(pkg.icon, /\.png$/, 'vsce refuses an SVG icon');
+    const png = fs.readFileSync(path.join(rootDir(), pkg.icon));
+    assert.equal(png.toString('latin1', 1, 4), 'PNG', pkg.icon);
+    // The IHDR chunk comes first: width and height at bytes 16 and 20.
+    const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+    assert.equal(width, height, `${width}x${height}`);
+    assert.ok(width === 128 || width === 256, `${width}x${height}`);
+  });
+
   it('ships a whitelist .vscodeignore and a LICENSE', () => {
     const lines = readRootFile('.vscodeignore')
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#'));
     assert.equal(lines[0], '**');
-    for (const keep of ['!dist/extension.js', '!dist/server.js', '!dist/cli.js', '!dist/cliMain.js', '!dist/o200kEncoder.js', '!dist/genaiPrices.js', '!dist/yamlBundle.js', '!dist/tokenCountRelay.js', '!dist/tokenCountHelper.js', '!dist/native/**', '!syntaxes/**', '!README.md', '!package.json', '!LICENSE']) {
+    for (const keep of ['!dist/extension.js', '!dist/server.js', '!dist/cli.js', '!dist/cliMain.js', '!dist/o200kEncoder.js', '!dist/genaiPrices.js', '!dist/yamlBundle.js', '!dist/tokenCountRelay.js', '!dist/tokenCountHelper.js', '!dist/native/**', '!syntaxes/**', `!${pkg.icon}`, '!README.md', '!package.json', '!LICENSE']) {
       assert.ok(lines.includes(keep), keep);
     }
     assert.ok(lines.every((l) => l === '**' || l.startsWith('!')), 'only re-inclusions after **');

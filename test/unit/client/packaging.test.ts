@@ -61,4 +61,8 @@ describe('client: packaging with vsce', function () {
     assert.match(output, /DONE\s+Packaged:/, output);
     assert.ok(files.includes('package.json') && files.includes('readme.md'), files.join(', '));
   });
+
+  it('ships the icon the manifest names', () => {
+    assert.ok(files.includes(packageJson().icon), files.join(', '));
+  });
 });

@@ -71,6 +71,17 @@ describe('client: package.json contributions', () => {
     assert.ok(pkg.engines.vscode.startsWith('^1.100'));
   });
 
+  it('lists categories of VS Code\'s own list and at most 30 unique keywords (the marketplace\'s limit)', () => {
+    // EXTENSION_CATEGORIES of VS Code 1.100 (src/vs/platform/extensions/common/extensions.ts).
+    const known = ['AI', 'Azure', 'Chat', 'Data Science', 'Debuggers', 'Extension Packs', 'Education', 'Formatters', 'Keymaps', 'Language Packs', 'Linters', 'Machine Learning', 'Notebooks', 'Programming Languages', 'SCM Providers', 'Snippets', 'Testing', 'Themes', 'Visualization', 'Other'];
+    assert.ok(pkg.categories.length > 0);
+    for (const c of pkg.categories) assert.ok(known.includes(c), c);
+    const keywords: string[] = pkg.keywords;
+    assert.ok(keywords.length > 0 && keywords.length <= 30, `${keywords.length} keywords`);
+    assert.equal(new Set(keywords.map((k) => k.toLowerCase())).size, keywords.length, 'no keyword twice');
+    assert.ok(keywords.includes('hermes'));
+  });
+
   it('has a marketplace icon: a square PNG of 128 or 256 pixels', () => {
     assert.match(pkg.icon, /\.png$/, 'vsce refuses an SVG icon');
     const png = fs.readFileSync(path.join(rootDir(), pkg.icon));

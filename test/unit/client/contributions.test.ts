@@ -92,16 +92,17 @@ describe('client: package.json contributions', () => {
     assert.ok(width === 128 || width === 256, `${width}x${height}`);
   });
 
-  it('ships a whitelist .vscodeignore and a LICENSE', () => {
+  it('ships a whitelist .vscodeignore, a LICENSE and a CHANGELOG', () => {
     const lines = readRootFile('.vscodeignore')
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#'));
     assert.equal(lines[0], '**');
-    for (const keep of ['!dist/extension.js', '!dist/server.js', '!dist/cli.js', '!dist/cliMain.js', '!dist/o200kEncoder.js', '!dist/genaiPrices.js', '!dist/yamlBundle.js', '!dist/tokenCountRelay.js', '!dist/tokenCountHelper.js', '!dist/native/**', '!syntaxes/**', `!${pkg.icon}`, '!README.md', '!package.json', '!LICENSE']) {
+    for (const keep of ['!dist/extension.js', '!dist/server.js', '!dist/cli.js', '!dist/cliMain.js', '!dist/o200kEncoder.js', '!dist/genaiPrices.js', '!dist/yamlBundle.js', '!dist/tokenCountRelay.js', '!dist/tokenCountHelper.js', '!dist/native/**', '!syntaxes/**', `!${pkg.icon}`, '!README.md', '!CHANGELOG.md', '!package.json', '!LICENSE']) {
       assert.ok(lines.includes(keep), keep);
     }
     assert.ok(lines.every((l) => l === '**' || l.startsWith('!')), 'only re-inclusions after **');
     assert.match(readRootFile('LICENSE'), /^MIT License/);
+    assert.match(readRootFile('CHANGELOG.md'), new RegExp(`^## \\[${pkg.version.replace(/\./g, '\\.')}\\]`, 'm'), 'the CHANGELOG has an entry for this version');
   });
 });

@@ -62,7 +62,8 @@ describe('client: packaging with vsce', function () {
     assert.ok(files.includes('package.json') && files.includes('readme.md'), files.join(', '));
   });
 
-  it('ships the icon the manifest names', () => {
+  it('ships the icon the manifest names and the CHANGELOG', () => {
     assert.ok(files.includes(packageJson().icon), files.join(', '));
+    assert.ok(files.includes('changelog.md'), files.join(', '));
   });
 });

@@ -66,4 +66,8 @@ describe('client: packaging with vsce', function () {
     assert.ok(files.includes(packageJson().icon), files.join(', '));
     assert.ok(files.includes('changelog.md'), files.join(', '));
   });
+
+  it('ships every page of the walkthrough', () => {
+    for (const step of packageJson().contributes.walkthroughs[0].steps) assert.ok(files.includes(step.media.markdown), step.media.markdown);
+  });
 });

@@ -27,6 +27,8 @@ describe('client: the walkthrough', () => {
     assert.equal(new Set(steps.map((s) => s.id)).size, steps.length, 'step ids');
     for (const step of steps) {
       assert.ok(step.title && step.description, step.id);
+      // VS Code shows a step's description as plain text with links: no code spans, no emphasis.
+      assert.doesNotMatch(step.description.replace(/\[[^\]]*\]\([^)]*\)/g, ''), /[`*_]/, `${step.id}: markdown in the description`);
       assert.ok(step.media.markdown && fs.existsSync(path.join(rootDir(), step.media.markdown)), `${step.id}: ${step.media.markdown}`);
     }
   });

@@ -59,7 +59,8 @@ export function proseDifference(fingerprint: string, reference: string): string 
   const words = [...areas].map(([area, n]) =>
     area === 'tier' ? "skills index's tier" : area === 'g' || area === 'c' ? `${n} paragraph${n === 1 ? '' : 's'} of ${AREA_WORDS[area]}` : AREA_WORDS[area as ProseArea],
   );
-  return `its ${words.join(', ')} differ${areas.size === 1 && [...areas.values()][0] === 1 ? 's' : ''} from the newest session's`;
+  const listed = words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` : words[0]!;
+  return `its ${listed} differ${areas.size === 1 && [...areas.values()][0] === 1 ? 's' : ''} from the newest session's`;
 }
 
 /** The skills block without its list: the heading, instructions and closing words of its build. */

@@ -1,7 +1,7 @@
 // The Hermes Sessions tree: profiles, then their sessions with a state icon. It redraws whenever
 // the server pushes a new session list (SessionListChangedNotification → ctx.onDidChangeSessions).
 import * as vscode from 'vscode';
-import type { ProfileDto, SessionDto } from '../shared/protocol';
+import { OTHER_BUILD, type ProfileDto, type SessionDto } from '../shared/protocol';
 import type { Ctx } from './ctx';
 import { formatCost, formatInt, formatTimestamp, formatUsd, plural } from './format';
 import { COMMANDS, SESSIONS_VIEW_ID } from './ids';
@@ -117,6 +117,7 @@ function sessionTooltip(s: SessionDto): vscode.MarkdownString {
     for (const r of s.reasons) md.appendMarkdown(`- ${escapeMd(r.source)} ${r.change}: \`${r.path}\`${r.detail ? ` — ${escapeMd(r.detail)}` : ''}\n`);
     md.appendMarkdown('\n');
   }
+  if (s.otherBuild) md.appendMarkdown(`$(versions) ${OTHER_BUILD[0]!.toUpperCase()}${OTHER_BUILD.slice(1)}: ${escapeMd(s.otherBuild)} (not stale)\n\n`);
   md.appendMarkdown(`- Id: \`${s.id}\`${s.source ? ` (${escapeMd(s.source)})` : ''}\n`);
   md.appendMarkdown(`- Model: ${s.model ? `\`${s.model}\`` : 'unknown'}\n`);
   md.appendMarkdown(`- Last activity: ${formatTimestamp(s.lastActivityAt)}\n`);

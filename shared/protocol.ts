@@ -12,6 +12,9 @@ export interface StaleReasonDto {
   detail: string;
 }
 
+/** The words every view uses for SessionDto.otherBuild. */
+export const OTHER_BUILD = 'built by another Hermes build';
+
 export interface SessionDto {
   profile: string;
   id: string;
@@ -21,6 +24,11 @@ export interface SessionDto {
   provider: string | null;
   state: SessionStateName;
   reasons: StaleReasonDto[];
+  /**
+   * Set when another Hermes build wrote this session's prompt than the profile's newest session's:
+   * how that shows, a phrase to follow OTHER_BUILD. Not staleness: in no stale count or cost.
+   */
+  otherBuild: string | null;
   tipSessionId: string | null;
   lastActivityAt: number | null;
   requestedEpoch: number;

@@ -78,6 +78,7 @@ function copyOf(s: SessionDto): SessionDto {
     provider: s.provider,
     state: s.state,
     reasons: s.reasons,
+    otherBuild: s.otherBuild,
     tipSessionId: s.tipSessionId,
     lastActivityAt: s.lastActivityAt,
     requestedEpoch: s.requestedEpoch,

@@ -5,9 +5,11 @@
 // (engine/judgement.ts).
 import path = require('node:path');
 import { hintIsIdentity } from './anatomy/locate';
-import type { PromptAnatomy } from './anatomy/types';
+import type { PromptAnatomy, SkillIndexLine } from './anatomy/types';
 import { memo } from './engine/memo';
 import type { ChangeKind, StaleReason } from './model';
+import { MEMORY_RULE } from './sources/literals';
+import { isParentFolderLabel } from './sources/projectContext';
 import { DEFAULT_IDENTITY_OPENING } from './sources/soul';
 import type { FileContribution, MemorySource, RenderedSources, SkillEntry } from './sources/types';
 
@@ -118,9 +120,7 @@ function skillReasons(stored: PromptAnatomy, { skills, soul }: RenderedSources):
   }
   for (const [name, line] of storedLines) {
     if (!today.has(name)) {
-      // A skill directly under skills/ has category `general` (FACTS §4): no such folder exists.
-      const category = line.category === 'general' ? [] : line.category.split('/');
-      const where = path.join(skillsDir, ...category, name, 'SKILL.md');
+      const where = path.join(skillsDir, ...formerSkillFolder(line), 'SKILL.md');
       reasons.push({ source: 'skill', path: where, change: 'removed', detail: name });
     }
   }
@@ -133,16 +133,31 @@ function skillReasons(stored: PromptAnatomy, { skills, soul }: RenderedSources):
   return reasons;
 }
 
+/**
+ * Where a skill the index no longer lists lived, best guess from its line: a skill directly under
+ * skills/ is filed under its own folder's name (so category and name match), one at the root of
+ * skills/ under `general`, any other under its category's folders.
+ */
+function formerSkillFolder(line: SkillIndexLine): string[] {
+  if (line.category === 'general') return [];
+  if (line.category === line.name) return [line.name];
+  return [...line.category.split('/'), line.name];
+}
+
 function projectContextReasons(stored: PromptAnatomy, { projectContext }: RenderedSources, cwd: string | undefined): StaleReason[] {
   const reasons: StaleReason[] = [];
   const storedSections = new Map(stored.projectSections.map((s) => [s.label, s.body]));
   const todayByLabel = new Map<string, FileContribution>();
   for (const file of projectContext.files) todayByLabel.set(file.label ?? path.basename(file.path), file);
+  const parentFolders = loadsParentFolders(stored);
 
   for (const [label, file] of todayByLabel) {
     const body = storedSections.get(label);
-    if (body === undefined) reasons.push({ source: 'project-context', path: file.path, change: 'added', detail: label });
-    else if (sectionBody(file) !== body.trim()) reasons.push({ source: 'project-context', path: file.path, change: 'changed', detail: label });
+    if (body === undefined) {
+      // Not carried because the prompt's build does not read parent folders: not the file's doing.
+      if (isParentFolderLabel(label) && !parentFolders) continue;
+      reasons.push({ source: 'project-context', path: file.path, change: 'added', detail: label });
+    } else if (sectionBody(file) !== body.trim()) reasons.push({ source: 'project-context', path: file.path, change: 'changed', detail: label });
   }
   for (const label of storedSections.keys()) {
     if (!todayByLabel.has(label)) {
@@ -150,6 +165,27 @@ function projectContextReasons(stored: PromptAnatomy, { projectContext }: Render
     }
   }
   return reasons;
+}
+
+/**
+ * What the prompt's build does differently with the user's files, when that shows: a build that
+ * reads AGENTS.md in the session's folder only (before Hermes 0.20.3) leaves out the parent
+ * folders' files that today's Hermes reads. Undefined when nothing shows.
+ */
+export function buildNoteOf(stored: PromptAnatomy, { projectContext }: RenderedSources): string | undefined {
+  if (loadsParentFolders(stored)) return undefined;
+  const left = projectContext.files.map((f) => f.label ?? '').filter((label) => isParentFolderLabel(label) && !stored.projectSections.some((s) => s.label === label));
+  if (left.length === 0) return undefined;
+  return `it reads AGENTS.md from the session's folder only, not ${left.join(', ')}`;
+}
+
+/**
+ * Whether the prompt's build reads context files of parent folders, as far as the prompt shows: it
+ * carries one (`../AGENTS.md`), or it carries no project context at all (then whatever is there
+ * today is new to it, and today's Hermes reads them).
+ */
+function loadsParentFolders(stored: PromptAnatomy): boolean {
+  return stored.projectSections.length === 0 || stored.projectSections.some((s) => isParentFolderLabel(s.label));
 }
 
 /** A contribution's text without its `## label` header, as the anatomy stores section bodies. */
@@ -160,8 +196,16 @@ function sectionBody(file: FileContribution): string {
 }
 
 function memoryReasons(storedBlock: string, source: MemorySource): StaleReason[] {
-  if (storedBlock.trim() === source.block.trim()) return [];
+  // The entries are the input; the header's wording and figures are Hermes' rendering of them.
+  if (memoryEntries(storedBlock) === memoryEntries(source.block)) return [];
   const change = storedBlock === '' ? 'added' : source.block === '' ? 'removed' : 'changed';
   const what = source.kind === 'memory' ? 'MEMORY.md entries' : 'USER.md entries';
   return [{ source: source.kind, path: source.path, change, detail: what }];
+}
+
+/** A ═-framed block's content: what follows its header and second rule ('' for no block). */
+function memoryEntries(block: string): string {
+  const trimmed = block.trim();
+  const second = trimmed.indexOf(`\n${MEMORY_RULE}\n`);
+  return second < 0 ? trimmed : trimmed.slice(second + MEMORY_RULE.length + 2);
 }

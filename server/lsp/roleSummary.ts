@@ -20,6 +20,8 @@ export interface RoleSummary {
   readonly costUsd: number;
   readonly unknownCost: number;
   readonly warm: number;
+  /** Sessions carrying the file whose prompt another Hermes build wrote (not stale for that). */
+  readonly otherBuild: number;
   readonly byProfile: readonly ProfileStale[];
 }
 
@@ -47,6 +49,7 @@ export function summarizeRole(role: SourceRole): RoleSummary {
     costUsd: byProfile.reduce((n, p) => n + p.costUsd, 0),
     unknownCost: byProfile.reduce((n, p) => n + p.unknownCost, 0),
     warm: all.filter((s) => s.cacheWarm).length,
+    otherBuild: role.uses.reduce((n, u) => n + u.sessions.filter((s) => s.otherBuild !== undefined).length, 0),
     byProfile,
   };
 }

@@ -6,6 +6,7 @@ import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
 import { formatUsd } from '../../hermes/cost/refreshCost';
 import { commonOptions, parse } from '../args';
 import { cacheText, costText, printable, relativeTime, table, tokensText, truncate } from '../format';
+import { OTHER_BUILD } from '../../../shared/protocol';
 import { outJson, type CommandIO } from '../io';
 import { MappedItems } from '../jsonPieces';
 
@@ -54,9 +55,12 @@ function renderProfile(report: ProfileReport, now: number): string {
   report.sessions.forEach((s, i) => {
     lines.push(rendered[i + 1]!);
     for (const r of s.reasons) lines.push(printable(`      ↳ ${r.source} ${r.change}: ${r.detail} (${r.path})`));
+    if (s.otherBuild) lines.push(printable(`      · ${OTHER_BUILD}: ${s.otherBuild}`));
   });
   const t = report.totals;
   const unknown = t.unknownCost ? ` + ${t.unknownCost} of unknown cost` : '';
-  const totals = `  Totals: ${t.sessions} session(s) · ${t.stale} stale (${formatUsd(t.staleRefreshCostUsd, true)} to refresh now${unknown}) · ${t.pending} pending · ${t.fresh} fresh`;
+  const otherBuilds = report.sessions.filter((s) => s.otherBuild).length;
+  const others = otherBuilds ? ` · ${otherBuilds} ${OTHER_BUILD} (not stale)` : '';
+  const totals = `  Totals: ${t.sessions} session(s) · ${t.stale} stale (${formatUsd(t.staleRefreshCostUsd, true)} to refresh now${unknown}) · ${t.pending} pending · ${t.fresh} fresh${others}`;
   return [header, ...problems, rendered[0]!, ...lines, totals].join('\n');
 }

@@ -15,7 +15,6 @@ import {
   RUNTIME_END,
   RUNTIME_HEADING,
   SKILLS_CLOSE,
-  SKILLS_HEADING,
   SKILLS_OPEN,
   TRAILER_LABELS,
   USER_HEADER_LABEL,
@@ -115,17 +114,10 @@ export function locateBlocks(text: string, options: LocateOptions = {}): Located
   const user = memoryBlock(text, 'user-profile', USER_HEADER_LABEL, memory?.end ?? 0, volatileTailStart, paraStarts);
   if (user) found.push(user);
 
-  // Skills index: the last `## Skills` paragraph that holds the tags, before the memory blocks.
+  // Skills index: found by its tags, which every build writes, never by its heading, which changes.
   const skillsLimit = Math.min(memory?.start ?? volatileTailStart, user?.start ?? volatileTailStart, volatileTailStart);
-  for (const start of paraStarts(SKILLS_HEADING, 0, skillsLimit).reverse()) {
-    const open = text.indexOf(`\n${SKILLS_OPEN}`, start);
-    const close = open >= 0 ? text.indexOf(SKILLS_CLOSE, open) : -1;
-    if (open < 0 || close < 0 || close >= skillsLimit) continue;
-    const after = close + SKILLS_CLOSE.length;
-    const end = text.startsWith('\n\n', after) ? paraEnd(after + 2, skillsLimit) : after;
-    found.push({ kind: 'skills-index', start, end: trimNewlines(text, start, end) });
-    break;
-  }
+  const skills = skillsBlock(text, skillsLimit, paraStarts, isParaStart);
+  if (skills) found.push(skills);
 
   // Context-tier markers.
   const volatileFound = () => found.filter((f) => f.kind !== 'skills-index').map((f) => f.start);
@@ -234,6 +226,59 @@ function hintedIdentityEnd(text: string, hint: string, firstMarker: number): num
 
 function opensGuidance(text: string, at: number): boolean {
   return text.startsWith(HERMES_HELP_OPENING, at) || DEFAULT_GUIDANCE_HEADINGS.some((h) => text.startsWith(`${h}\n`, at));
+}
+
+/**
+ * The skills index block: the last `<available_skills>` list opening a paragraph before `limit`,
+ * with the paragraphs of Hermes' own prose around it that speak of skills (the heading and its
+ * instructions before, the closing sentence after). Headings and instructions differ between
+ * builds, so they are taken by what they are about, not by their words.
+ */
+function skillsBlock(
+  text: string,
+  limit: number,
+  paraStarts: (needle: string, from?: number, to?: number) => number[],
+  isParaStart: (i: number) => boolean,
+): Found | undefined {
+  for (const open of paraStarts(SKILLS_OPEN, 0, limit).reverse()) {
+    const close = text.indexOf(`\n${SKILLS_CLOSE}`, open);
+    if (close < 0 || close >= limit) continue;
+    let start = open;
+    for (let steps = 0; steps < SKILLS_PROSE_PARAGRAPHS && start > 0; steps++) {
+      const before = text.lastIndexOf('\n\n', start - 3);
+      const paragraphStart = before < 0 ? 0 : before + 2;
+      const paragraph = text.slice(paragraphStart, start - 2);
+      if (!isParaStart(paragraphStart) || !SPEAKS_OF_SKILLS.test(paragraph) || isOtherBlock(paragraph)) break;
+      start = paragraphStart;
+      if (paragraph.startsWith('#')) break; // the heading opens the block
+    }
+    let end = close + 1 + SKILLS_CLOSE.length;
+    if (text.startsWith('\n\n', end)) {
+      const next = end + 2;
+      const nextEnd = Math.min(limit, endOfParagraph(text, next));
+      const paragraph = text.slice(next, nextEnd);
+      if (SPEAKS_OF_SKILLS.test(paragraph) && !paragraph.startsWith('#') && !isOtherBlock(paragraph)) end = nextEnd;
+    }
+    return { kind: 'skills-index', start, end: trimNewlines(text, start, end) };
+  }
+  return undefined;
+}
+
+/** At most this many paragraphs of prose before the list belong to the skills block. */
+const SKILLS_PROSE_PARAGRAPHS = 3;
+const SPEAKS_OF_SKILLS = /skill/i;
+
+/** A paragraph that opens a block of another kind, which the skills block never swallows. */
+function isOtherBlock(paragraph: string): boolean {
+  return (
+    paragraph.startsWith(PROJECT_CONTEXT_HEADING) ||
+    paragraph.startsWith(`${MEMORY_RULE}\n`) ||
+    paragraph.startsWith(CONVERSATION_STARTED) ||
+    paragraph.startsWith(PLUGIN_START) ||
+    paragraph.startsWith(ACTIVE_PROFILE) ||
+    paragraph.startsWith(WORKSPACE_SNAPSHOT) ||
+    paragraph.startsWith(RUNTIME_HEADING)
+  );
 }
 
 function endOfParagraph(text: string, from: number): number {
@@ -366,7 +411,14 @@ function dedupe(found: Found[]): Found[] {
   return out;
 }
 
-const CONTEXT_KINDS = new Set<BlockKind>(['caller-system', 'project-context', 'git-snapshot', 'active-profile', 'platform-hints']);
+/** Blocks that open the context tier wherever they sit. */
+const CONTEXT_KINDS = new Set<BlockKind>(['caller-system', 'project-context', 'git-snapshot']);
+/**
+ * Blocks whose tier is where they sit: the profile line and the platform hint close the stable tier
+ * when the session has no workspace snapshot, follow the snapshot in the context tier when it has
+ * one, and ride in the volatile tier in builds since late September 2026 (docs/HERMES-FORMATS.md).
+ */
+const POSITIONAL_KINDS = new Set<BlockKind>(['active-profile', 'platform-hints', 'identity', 'skills-index']);
 
 /** Tier boundaries from the markers, then filler blocks for the text between them. */
 function withTiers(text: string, found: Found[], runtimeStart: number): Located {
@@ -374,7 +426,7 @@ function withTiers(text: string, found: Found[], runtimeStart: number): Located 
   const firstContext = context[0]?.start;
   const lastContext = context[context.length - 1]?.start ?? -1;
   const skills = found.find((f) => f.kind === 'skills-index');
-  const volatileMarkers = found.filter((f) => !CONTEXT_KINDS.has(f.kind) && f.kind !== 'skills-index' && f.kind !== 'identity' && f.start > lastContext);
+  const volatileMarkers = found.filter((f) => !CONTEXT_KINDS.has(f.kind) && !POSITIONAL_KINDS.has(f.kind) && f.start > lastContext);
   const nextVolatile = (from: number) => volatileMarkers.find((f) => f.start >= from)?.start ?? text.length;
 
   let skillsTier: TierName | undefined;

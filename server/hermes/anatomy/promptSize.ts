@@ -1,6 +1,7 @@
 // What `hermes prompt-size` reports for a stored prompt: the size of each tier, of the skills
-// index, of the memory and of the user profile, in UTF-8 bytes (and tokens). Hermes also counts the
-// tool schemas, which are not part of the prompt text.
+// index, of the memory, of the user profile and of the project context, in UTF-8 bytes (and
+// tokens), each found by what it carries wherever the prompt's build put it. Hermes also counts
+// the tool schemas, which are not part of the prompt text.
 import type { BlockKind } from '../model';
 import type { PromptAnatomy } from './types';
 
@@ -30,6 +31,7 @@ export function promptSizeReport(anatomy: PromptAnatomy, tokensExact: boolean): 
     blockRow('skills index', 'skills-index'),
     blockRow('memory', 'memory'),
     blockRow('user profile', 'user-profile'),
+    blockRow('project context', 'project-context'),
     { label: 'total', bytes: anatomy.bytes, tokens: anatomy.tokens },
   ];
   return { rows, totalBytes: anatomy.bytes, totalTokens: anatomy.tokens, tokensExact, skillsIndexTier: anatomy.skillsIndex.tier };

@@ -145,15 +145,17 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     // session only that entry changes. A compaction tip depends on every session, so when ended
     // sessions are reported nothing is kept.
     const reports = everything ? new Map<string, ReusableReport>() : cache.reports;
+    const judging: JudgingContext = { cache, config, sourcesFor, digests, verdicts: new Map() };
     const pass = new SessionPass(
       listed,
       everything ? undefined : cache.lastReports,
       reports,
       { world, profileName: profile.name, everything, now, priceOverrides: options.priceOverrides, prices: new Map(), tools: new Map() },
-      { cache, config, sourcesFor, digests, verdicts: new Map() },
+      judging,
       prompts,
       persisted,
       cache.mustRecheckAny(),
+      referenceProse(listed, judging, prompts, persisted),
     );
     for (let i = 0; i < listed.length; i++) pass.report(i);
     const { sessions, inOrder } = pass;
@@ -286,10 +288,11 @@ class SessionPass {
     private readonly prompts: PromptReader,
     private readonly persisted: PersistedAnalyses | undefined,
     private readonly recheckInline: boolean,
+    referenceProse: string | undefined,
   ) {
     this.sessions = new Array<SessionReport>(listed.length);
     this.inOrder = new Array<ReusableReport>(listed.length);
-    this.inputs = { record: undefined!, config: judging.config, prompt: undefined, transcript: undefined!, judged: NOT_JUDGED, requestedEpoch: 0 };
+    this.inputs = { record: undefined!, config: judging.config, prompt: undefined, transcript: undefined!, judged: NOT_JUDGED, requestedEpoch: 0, referenceProse };
     this.near = previous && new NearPosition(previous.listed);
   }
 
@@ -297,7 +300,7 @@ class SessionPass {
     const record = this.listed[i]!;
     const world = this.context.world;
     const last = this.lastOf(i, record.id);
-    if (stillGood(last, world, record, this.context.now) && !(this.recheckInline && this.judging.cache.mustRecheck(record.promptKey))) {
+    if (stillGood(last, world, record, this.inputs.referenceProse, this.context.now) && !(this.recheckInline && this.judging.cache.mustRecheck(record.promptKey))) {
       this.sessions[i] = last.report;
       this.inOrder[i] = last;
       return;
@@ -330,13 +333,26 @@ class SessionPass {
   }
 }
 
+/**
+ * The prose fingerprint of the prompt of the newest live session holding one: the Hermes build now
+ * in use most likely wrote it, and sessions whose prose differs were built by another.
+ */
+function referenceProse(listed: readonly SessionRecord[], ctx: JudgingContext, prompts: PromptReader, persisted: PersistedAnalyses | undefined): string | undefined {
+  let newest: SessionRecord | undefined;
+  for (const record of listed) {
+    if (!record.promptKey || record.endedAt !== undefined) continue;
+    if (!newest || (record.startedAt ?? 0) > (newest.startedAt ?? 0)) newest = record;
+  }
+  return newest && promptVerdict(ctx, newest, newest.promptKey!, prompts, persisted).prompt.prose;
+}
+
 /** An empty map by session cwd, for memo (a function made once, not a closure per session). */
 function newMap<V>(): Map<string, V> {
   return new Map();
 }
 
 /** A session without a stored prompt: nothing to judge. */
-const NOT_JUDGED: JudgedPrompt = { reasons: [], deltaTokens: 0 };
+const NOT_JUDGED: JudgedPrompt = { reasons: [], deltaTokens: 0, buildNote: undefined };
 const NO_PROMPT: { readonly prompt: undefined; readonly judged: JudgedPrompt } = { prompt: undefined, judged: NOT_JUDGED };
 
 /**

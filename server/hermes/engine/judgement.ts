@@ -15,13 +15,15 @@ import { hintOpens } from '../anatomy/locate';
 import type { PromptAnatomy } from '../anatomy/types';
 import { countTokens, countTokensAfterEdit, isTokenBoundary, opensParagraph } from '../cost/tokens';
 import type { BlockKind, StaleReason } from '../model';
-import { rebuildPromptEdit } from '../sources/promptBuilder';
+import { projectContextFor, rebuildPromptEdit, skillsBlockFor } from '../sources/promptBuilder';
 import type { RenderedSources, SoulSource } from '../sources/types';
-import { partReasons, sameReasons, SOURCE_PARTS, type SourcePart } from '../staleness';
+import { buildNoteOf, partReasons, sameReasons, SOURCE_PARTS, type SourcePart } from '../staleness';
 
 export interface JudgedPrompt {
   readonly reasons: readonly StaleReason[];
   readonly deltaTokens: number;
+  /** What the prompt's Hermes build does differently with the user's files, when that shows (buildNoteOf). */
+  readonly buildNote: string | undefined;
 }
 
 /** A judgement and what it was made from: the next one re-judges only the parts that changed. */
@@ -89,7 +91,8 @@ export function judgePrompt(stored: PromptAnatomy, sources: RenderedSources, cwd
   // The same reasons keep the same array, so a report that shows them need not be sent again.
   const reasons = sameAsBase ? base!.reasons : byPart.flat();
   const rebuild = (base?.rebuild && remeasured(base, changed, sources)) ?? (reasons.length > 0 ? measureRebuild(stored, sources) : undefined);
-  return { stored, sources, byPart, reasons, deltaTokens: reasons.length > 0 ? rebuild!.deltaTokens : 0, rebuild };
+  const buildNote = base && !changed.includes('projectContext') ? base.buildNote : buildNoteOf(stored, sources);
+  return { stored, sources, byPart, reasons, deltaTokens: reasons.length > 0 ? rebuild!.deltaTokens : 0, rebuild, buildNote };
 }
 
 /** The first judgement's way: rebuild the whole prompt and count what the rebuild changed. */
@@ -118,7 +121,7 @@ function remeasured(previous: Judgement, changed: readonly SourcePart[], sources
   for (const part of changed) {
     const at = SOURCE_PARTS.indexOf(part);
     const block = rebuild.blocks[at];
-    const text = renderedText(part, sources);
+    const text = renderedText(part, sources, previous.stored);
     // A block added or removed, or one whose new first character would join the paragraph before.
     if (!block || !text || !opensParagraph(text)) return undefined;
     if (part === 'soul' && !blocksFoundAlike(previous.stored.text, previous.sources.soul, sources.soul)) return undefined;
@@ -130,9 +133,11 @@ function remeasured(previous: Judgement, changed: readonly SourcePart[], sources
   return blocks ? { deltaTokens, blocks } : rebuild;
 }
 
-/** What `part` puts into a rebuilt prompt; undefined when that depends on the stored prompt (no SOUL.md). */
-function renderedText(part: SourcePart, sources: RenderedSources): string | undefined {
+/** What `part` puts into the rebuild of `stored`; undefined when that depends on more of the stored prompt (no SOUL.md). */
+function renderedText(part: SourcePart, sources: RenderedSources, stored: PromptAnatomy): string | undefined {
   if (part === 'soul') return sources.soul.exists ? sources.soul.block : undefined;
+  if (part === 'skills') return skillsBlockFor(stored.blocks.find((b) => b.kind === 'skills-index')?.text, sources.skills.block);
+  if (part === 'projectContext') return projectContextFor(stored.blocks.find((b) => b.kind === 'project-context')?.text, sources.projectContext);
   return sources[part].block;
 }
 

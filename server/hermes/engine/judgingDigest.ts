@@ -12,8 +12,10 @@ import type { RenderedSources } from '../sources/types';
  * by an older build are then not reused. 2: a SOUL.md whose last paragraphs were deleted is stale
  * (build 1 kept such prompts as fresh). 3: a verdict keeps whether its prompt's tokens were
  * counted (exact for o200k models), not whether they were exact for the model it was parsed for.
+ * 4: prompts are read by the inputs they carry (the skills index by its tags, parent-folder
+ * context files only where the prompt's build loads them) and keep a fingerprint of Hermes' prose.
  */
-export const JUDGING_VERSION = 3;
+export const JUDGING_VERSION = 4;
 
 // The profile's own parts are the same objects for every cwd: hashed once each.
 const profilePartDigests = new WeakMap<object, string>();

@@ -28,7 +28,19 @@ const FOLDER = 'analyses-v1';
 type TranscriptRow = [id: string, fingerprint: string, messages: number, chars: number, recordedTokens: number, uncountedChars: number];
 type ReasonRow = [source: SourceKind, path: string, change: ChangeKind, detail: string];
 // Rows of earlier builds, which also held the model the prompt was parsed for (9 fields), are not taken.
-type VerdictRow = [key: string, cwd: string, digest: string, tokens: number, counted: 0 | 1, skillsTier: TierName | null, deltaTokens: number, reasons: ReasonRow[]];
+type VerdictRow = [
+  key: string,
+  cwd: string,
+  digest: string,
+  tokens: number,
+  counted: 0 | 1,
+  skillsTier: TierName | null,
+  deltaTokens: number,
+  reasons: ReasonRow[],
+  prose: string,
+  buildNote: string | null,
+  promptModel: string | null,
+];
 type InlineRow = [sessionId: string, identity: string];
 
 interface FileShape {
@@ -136,6 +148,9 @@ export class PersistedAnalyses {
       prompt.skillsTier ?? null,
       judged.deltaTokens,
       judged.reasons.map((r) => [r.source, r.path, r.change, r.detail]),
+      prompt.prose,
+      judged.buildNote ?? null,
+      prompt.model ?? null,
     ];
     if (JSON.stringify(this.verdicts.get(key)?.row) === JSON.stringify(row)) return;
     this.verdicts.set(key, { row, kept: verdict });
@@ -266,8 +281,12 @@ function verdictKey(promptKey: string, cwd: string | undefined): string {
 
 function verdictOf(row: VerdictRow): PromptVerdict {
   return {
-    prompt: { tokens: row[3], tokensCounted: row[4] === 1, skillsTier: row[5] ?? undefined },
-    judged: { deltaTokens: row[6], reasons: row[7].map(([source, path, change, detail]): StaleReason => ({ source, path, change, detail })) },
+    prompt: { tokens: row[3], tokensCounted: row[4] === 1, skillsTier: row[5] ?? undefined, prose: row[8], model: row[10] ?? undefined },
+    judged: {
+      deltaTokens: row[6],
+      reasons: row[7].map(([source, path, change, detail]): StaleReason => ({ source, path, change, detail })),
+      buildNote: row[9] ?? undefined,
+    },
   };
 }
 
@@ -301,8 +320,8 @@ function isKeptSources(value: unknown): value is KeptSources {
 }
 
 function isVerdictRow(row: unknown): row is VerdictRow {
-  if (!Array.isArray(row) || row.length !== 8) return false;
-  const [key, cwd, digest, tokens, counted, tier, delta, reasons] = row as unknown[];
+  if (!Array.isArray(row) || row.length !== 11) return false;
+  const [key, cwd, digest, tokens, counted, tier, delta, reasons, prose, buildNote, promptModel] = row as unknown[];
   return (
     typeof key === 'string' &&
     typeof cwd === 'string' &&
@@ -313,6 +332,9 @@ function isVerdictRow(row: unknown): row is VerdictRow {
     typeof delta === 'number' &&
     Number.isFinite(delta) &&
     Array.isArray(reasons) &&
-    reasons.every((r) => Array.isArray(r) && r.length === 4 && SOURCES.has(r[0]) && typeof r[1] === 'string' && CHANGES.has(r[2]) && typeof r[3] === 'string')
+    reasons.every((r) => Array.isArray(r) && r.length === 4 && SOURCES.has(r[0]) && typeof r[1] === 'string' && CHANGES.has(r[2]) && typeof r[3] === 'string') &&
+    typeof prose === 'string' &&
+    (buildNote === null || typeof buildNote === 'string') &&
+    (promptModel === null || typeof promptModel === 'string')
   );
 }

@@ -20,6 +20,7 @@ const SESSION_JSON = {
   provider: (v) => v ?? null,
   state: (v) => v,
   reasons: (v) => v.map(reasonJson),
+  otherBuild: (v) => v ?? null,
   tipSessionId: (v) => v ?? null,
   lastActivityAt: (v) => v ?? null,
   requestedEpoch: (v) => v,

@@ -22,6 +22,7 @@ import { cacheTtlSeconds } from '../cost/ttl';
 import type { SessionRecord, SessionState, TranscriptSize } from '../model';
 import { compactionTip } from '../refresh/compactionTip';
 import { stampedEpoch } from '../refresh/epochs';
+import { proseDifference } from '../anatomy/hermesProse';
 import type { JudgedPrompt } from './judgement';
 import type { PromptFacts } from './promptFacts';
 import { memo } from './memo';
@@ -35,13 +36,15 @@ export interface ReportInputs {
   readonly transcript: TranscriptSize;
   readonly judged: JudgedPrompt;
   readonly requestedEpoch: number;
+  /** The prose fingerprint of the profile's newest stored prompt (hermesProse.ts), if any. */
+  readonly referenceProse: string | undefined;
 }
 
 /**
  * The fields of a report's verdict: all that an update in place writes (updateVerdict). A report
  * object's other fields never change: a new basis makes a new report.
  */
-export const VERDICT_FIELDS = ['state', 'reasons', 'requestedEpoch', 'deltaTokens', 'cacheWarm', 'cacheExpiresAt', 'refreshCostUsd', 'refreshCostColdUsd'] as const;
+export const VERDICT_FIELDS = ['state', 'reasons', 'otherBuild', 'requestedEpoch', 'deltaTokens', 'cacheWarm', 'cacheExpiresAt', 'refreshCostUsd', 'refreshCostColdUsd'] as const;
 
 /**
  * A session's report and what it was made from, kept by the cache between evaluations and updated
@@ -96,11 +99,11 @@ export interface ReportContext {
 }
 
 /**
- * `previous` as it is when it was made in `world` from `record` and its prompt cache is on the same
- * side of its expiry: nothing it depends on changed.
+ * `previous` as it is when it was made in `world` from `record`, against the same newest prompt, and
+ * its prompt cache is on the same side of its expiry: nothing it depends on changed.
  */
-export function stillGood(previous: ReusableReport | undefined, world: ReportWorld, record: SessionRecord, now: number): previous is ReusableReport {
-  return previous !== undefined && previous.world === world && previous.inputs.record === record && sameWarmth(previous, now);
+export function stillGood(previous: ReusableReport | undefined, world: ReportWorld, record: SessionRecord, referenceProse: string | undefined, now: number): previous is ReusableReport {
+  return previous !== undefined && previous.world === world && previous.inputs.record === record && previous.inputs.referenceProse === referenceProse && sameWarmth(previous, now);
 }
 
 /**
@@ -137,6 +140,7 @@ function copyInputs(into: Writable<ReportInputs>, from: ReportInputs): void {
   into.transcript = from.transcript;
   into.judged = from.judged;
   into.requestedEpoch = from.requestedEpoch;
+  into.referenceProse = from.referenceProse;
 }
 
 function sameWarmth(previous: ReusableReport, now: number): boolean {
@@ -148,18 +152,26 @@ function sameBasis(was: ReportInputs, now: ReportInputs): boolean {
 }
 
 function sameVerdictInputs(was: ReportInputs, now: ReportInputs): boolean {
-  return was.judged.reasons === now.judged.reasons && was.judged.deltaTokens === now.judged.deltaTokens && was.requestedEpoch === now.requestedEpoch;
+  return (
+    was.judged.reasons === now.judged.reasons &&
+    was.judged.deltaTokens === now.judged.deltaTokens &&
+    was.judged.buildNote === now.judged.buildNote &&
+    was.requestedEpoch === now.requestedEpoch &&
+    was.referenceProse === now.referenceProse
+  );
 }
 
 /** A new report: its basis from the inputs, and the verdict worked out now. */
 function newReport(ctx: ReportContext, inputs: ReportInputs): { report: Writable<SessionReport>; prices: ModelPrices | undefined } {
   const { record, prompt, config, judged, requestedEpoch } = inputs;
   const provider = providerOf(record);
+  // The model the prompt says it was built for: after a `/model`, builds before 0.20.3 left the column behind.
+  const model = prompt?.model ?? record.model;
   const tip = record.endedAt !== undefined && record.endReason === 'compression' && ctx.everything ? compactionTip(record, ctx.everything) : undefined;
   const transcriptTokens = inputs.transcript.recordedTokens + estimateTokensFromChars(inputs.transcript.uncountedChars);
   const toolTokens = memo(ctx.tools, record.toolNames, toolSchemaTokens);
   const systemPromptTokens = prompt?.tokens ?? 0;
-  const prices = memo(ctx.prices, `${record.model ?? ''}\u0000${provider ?? ''}`, () => lookupPrices(record.model, provider, ctx.priceOverrides) ?? null) ?? undefined;
+  const prices = memo(ctx.prices, `${model ?? ''}\u0000${provider ?? ''}`, () => lookupPrices(model, provider, ctx.priceOverrides) ?? null) ?? undefined;
   const stamped = stampedEpoch(record.modelConfig);
   const prefixTokens = systemPromptTokens + toolTokens + transcriptTokens;
   const ttlSeconds = cacheTtlSeconds(config.cacheTtl, record.source, prices);
@@ -171,11 +183,12 @@ function newReport(ctx: ReportContext, inputs: ReportInputs): { report: Writable
     id: record.id,
     title: record.title,
     source: record.source,
-    model: record.model,
+    model,
     provider,
     cwd: record.cwd,
     state: v.state,
     reasons: judged.reasons,
+    otherBuild: otherBuildOf(inputs),
     tipSessionId: tip && tip.id !== record.id ? tip.id : undefined,
     startedAt: record.startedAt,
     lastActivityAt: record.lastActivityAt,
@@ -187,7 +200,7 @@ function newReport(ctx: ReportContext, inputs: ReportInputs): { report: Writable
     toolTokens,
     transcriptTokens,
     prefixTokens,
-    tokensExact: prompt !== undefined && prompt.tokensCounted && countsExactlyFor(record.model),
+    tokensExact: prompt !== undefined && prompt.tokensCounted && countsExactlyFor(model),
     deltaTokens: judged.deltaTokens,
     ttlSeconds,
     cacheWarm: v.cacheWarm,
@@ -210,6 +223,8 @@ function updateVerdict(report: Writable<SessionReport>, prices: ModelPrices | un
   let changed = false;
   if (report.state !== v.state) (report.state = v.state), (changed = true);
   if (report.reasons !== judged.reasons) (report.reasons = judged.reasons), (changed = true);
+  const otherBuild = otherBuildOf(inputs);
+  if (report.otherBuild !== otherBuild) (report.otherBuild = otherBuild), (changed = true);
   if (report.requestedEpoch !== requestedEpoch) (report.requestedEpoch = requestedEpoch), (changed = true);
   if (report.deltaTokens !== judged.deltaTokens) (report.deltaTokens = judged.deltaTokens), (changed = true);
   if (report.cacheWarm !== v.cacheWarm) (report.cacheWarm = v.cacheWarm), (changed = true);
@@ -266,6 +281,17 @@ function refreshCostOf(prefixTokens: number, ttlSeconds: number, prices: ModelPr
   costInput.billingMode = inputs.record.billingMode;
   refreshCostInto(costFigures, costInput);
   return costFigures;
+}
+
+/**
+ * How another Hermes build than the newest session's shows in this session's prompt, if it does:
+ * a phrase to follow "built by another Hermes build:".
+ */
+function otherBuildOf({ record, prompt, referenceProse, judged }: ReportInputs): string | undefined {
+  if (!prompt || record.endedAt !== undefined) return undefined;
+  const prose = referenceProse === undefined ? undefined : proseDifference(prompt.prose, referenceProse);
+  if (prose && judged.buildNote) return `${prose}; ${judged.buildNote}`;
+  return prose ?? judged.buildNote;
 }
 
 function stateOf(record: SessionRecord, prompt: PromptFacts | undefined, pending: boolean, judged: JudgedPrompt): SessionState {

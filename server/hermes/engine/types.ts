@@ -11,6 +11,12 @@ export interface SessionReport {
   readonly cwd: string | undefined;
   readonly state: SessionState;
   readonly reasons: readonly StaleReason[];
+  /**
+   * Set when another Hermes build wrote the stored prompt than the profile's newest session's: how
+   * that shows. Not staleness (it counts in no stale total or cost): a refresh would also bring the
+   * newer build's own text.
+   */
+  readonly otherBuild: string | undefined;
   /** For an ended session of a compacted chain: where the conversation continues. */
   readonly tipSessionId: string | undefined;
   readonly startedAt: number | undefined;

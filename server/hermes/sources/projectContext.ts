@@ -93,6 +93,14 @@ interface Ctx {
 }
 
 /** What Hermes does with a context file that another one beats (FACTS §4), and the fix. */
+/**
+ * Whether a context file's label names a parent folder's file (`../AGENTS.md`): Hermes reads
+ * those only from 0.20.3 on (the AGENTS chain from the git root down).
+ */
+export function isParentFolderLabel(label: string): boolean {
+  return label.startsWith('../') || label.startsWith('..\\');
+}
+
 export function shadowedMessage(winner: string): string {
   return (
     `No session loads this file: Hermes loads only the first kind of project context it finds (.hermes.md/HERMES.md, then the AGENTS chain, ` +

@@ -7,9 +7,11 @@ import { locateBlocksWithHint, type LocatedBlock } from '../anatomy/locate';
 import type { BlockKind, TierName } from '../model';
 import { DEFAULT_GUIDANCE } from './guidance';
 import { activeProfileLine, pluginSectionsBlock, runtimeBlock, trailer, type ActiveProfile, type PluginSection, type RuntimeInput, type TrailerInput } from './promptLines';
+import { PROJECT_CONTEXT_PREFIX, SKILLS_CLOSE, SKILLS_OPEN } from './literals';
+import { isParentFolderLabel } from './projectContext';
 import { pyStrip } from './pyText';
 import { DEFAULT_IDENTITY_OPENING } from './soul';
-import type { RenderedSources } from './types';
+import type { ProjectContext, RenderedSources } from './types';
 
 export { DEFAULT_GUIDANCE } from './guidance';
 
@@ -51,16 +53,13 @@ export function buildSystemPromptTiers(input: BuildPromptInput): PromptTiers {
   const skills = sources.skills.block;
   const skillsTier = input.skillsIndexTier ?? 'volatile';
   const identity = sources.soul.exists ? sources.soul.block : (input.defaultIdentity ?? DEFAULT_IDENTITY);
+  // Hermes puts the profile line and the platform hint after the workspace snapshot in the context
+  // tier, or at the end of the stable tier when the session has none (docs/HERMES-FORMATS.md §1).
+  const closing = [input.activeProfile ? activeProfileLine(input.activeProfile) : undefined, input.platformHint];
+  const snapshot = input.gitSnapshot ? [input.gitSnapshot, ...closing] : [];
   return {
-    stable: joinTier([identity, ...(input.guidance ?? DEFAULT_GUIDANCE), skillsTier === 'stable' ? skills : '']),
-    context: joinTier([
-      input.callerSystemMessage,
-      sources.projectContext.block,
-      input.gitSnapshot,
-      input.platformHint,
-      // FACTS §3: the profile line sits in the context tier (seed 004), after the platform hint.
-      input.activeProfile ? activeProfileLine(input.activeProfile) : undefined,
-    ]),
+    stable: joinTier([identity, ...(input.guidance ?? DEFAULT_GUIDANCE), skillsTier === 'stable' ? skills : '', ...(input.gitSnapshot ? [] : closing)]),
+    context: joinTier([...snapshot, input.callerSystemMessage, sources.projectContext.block]),
     volatile: joinTier([
       skillsTier === 'volatile' ? skills : '',
       sources.memory.block,
@@ -163,12 +162,47 @@ export function rebuildPromptEdit(stored: string, sources: RenderedSources, opti
   };
 
   setBlock(items, 'identity', 'stable', identity, () => 0);
-  setBlock(items, 'project-context', 'context', sources.projectContext.block, () => after('caller-system') ?? firstIn('context') ?? firstIn('volatile') ?? items.length);
-  setBlock(items, 'skills-index', 'volatile', sources.skills.block, () => firstIn('volatile') ?? items.length);
+  const storedProject = items.find((i) => i.kind === 'project-context')?.text;
+  setBlock(items, 'project-context', 'context', projectContextFor(storedProject, sources.projectContext), () => after('caller-system') ?? firstIn('context') ?? firstIn('volatile') ?? items.length);
+  const storedSkills = items.find((i) => i.kind === 'skills-index')?.text;
+  setBlock(items, 'skills-index', 'volatile', skillsBlockFor(storedSkills, sources.skills.block), () => firstIn('volatile') ?? items.length);
   setBlock(items, 'memory', 'volatile', sources.memory.block, () => firstIn('volatile', ['skills-index']) ?? items.length);
   setBlock(items, 'user-profile', 'volatile', sources.user.block, () => after('memory') ?? firstIn('volatile', ['skills-index', 'memory']) ?? items.length);
   return { text: prefix + items.map((i) => i.text + i.gapAfter).join(''), kept: keptRuns(prefix, items), blocks: placed(prefix, items) };
 }
+
+/**
+ * The skills block a refresh would write: today's list in the stored block's own heading and
+ * instructions (Hermes' text, which the user's files do not change), or today's rendering where the
+ * prompt had none. '' when no skill is visible today.
+ */
+export function skillsBlockFor(storedBlock: string | undefined, todays: string): string {
+  if (!todays || !storedBlock) return todays;
+  const list = (block: string) => {
+    const open = block.indexOf(SKILLS_OPEN);
+    const close = block.lastIndexOf(`\n${SKILLS_CLOSE}`);
+    return open < 0 || close < open ? undefined : { start: open + SKILLS_OPEN.length, end: close };
+  };
+  const was = list(storedBlock);
+  const now = list(todays);
+  if (!was || !now) return todays;
+  return storedBlock.slice(0, was.start) + todays.slice(now.start, now.end) + storedBlock.slice(was.end);
+}
+
+/**
+ * The project context a refresh would write, as far as the user's files decide it: today's block,
+ * but without parent folders' files when the stored prompt's build shows it does not read them (it
+ * loaded the session folder's own file and no `## ../…` section): those are the build's doing, not
+ * the files' (staleness.ts judges alike). A prompt that had no project context gets today's.
+ */
+export function projectContextFor(storedBlock: string | undefined, today: ProjectContext): string {
+  if (storedBlock === undefined || PARENT_SECTION.test(storedBlock)) return today.block;
+  const own = today.files.filter((f) => !isParentFolderLabel(f.label ?? ''));
+  if (own.length === today.files.length) return today.block;
+  return own.length === 0 ? '' : PROJECT_CONTEXT_PREFIX + own.map((f) => f.rendered).join('\n\n');
+}
+
+const PARENT_SECTION = /(?:^|\n\n)## \.\.[\\/]/;
 
 function placed(prefix: string, items: readonly Item[]): RebuiltBlock[] {
   let at = prefix.length;

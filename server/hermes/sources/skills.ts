@@ -126,8 +126,9 @@ function placeFromParts(relative: string[], dirName: string): SkillPlace {
     orgId = parts[1];
     parts = parts.slice(2);
   }
-  // FACTS §4: a skill directly under skills/ is `general` (Hermes' code uses its directory name).
-  const category = parts.length > 2 ? parts.slice(0, -2).join('/') : 'general';
+  // `skills/a/b/x/SKILL.md` is filed under `a/b`; a skill directly under skills/ under its own
+  // directory name; only a SKILL.md at the root itself under `general` (docs/HERMES-FORMATS.md §4).
+  const category = parts.length > 2 ? parts.slice(0, -2).join('/') : parts.length === 2 ? parts[0]! : 'general';
   return { dirName, category, orgId };
 }
 

@@ -9,6 +9,7 @@ import { parseFrontmatter } from '../../hermes/sources/frontmatter';
 import type { HermesModel, SourceRole } from '../hermesModel';
 import { summarizeRole } from '../roleSummary';
 import { uriToPath } from '../uri';
+import { OTHER_BUILD } from '../../../shared/protocol';
 
 const TIER_WHY: Record<string, string> = {
   stable: 'shared by every profile and home; an edit here re-writes the whole cache',
@@ -67,6 +68,9 @@ function figures(role: SourceRole): string[] {
     );
   } else {
     out.push('Every session that carries it already holds this version.');
+  }
+  if (summary.otherBuild > 0) {
+    out.push(`${summary.otherBuild} of them ${summary.otherBuild === 1 ? 'was' : 'were'} ${OTHER_BUILD}: Hermes' own text in ${summary.otherBuild === 1 ? 'its prompt' : 'their prompts'} differs from the newest session's (not stale; a refresh would bring the newer text too).`);
   }
   return out;
 }

@@ -18,10 +18,11 @@ describe('anatomy: parsePrompt', () => {
       [
         'stable:identity',
         'stable:guidance',
+        // Without a workspace snapshot Hermes closes the stable tier with these two.
+        'stable:active-profile',
+        'stable:platform-hints',
         'context:caller-system',
         'context:project-context',
-        'context:platform-hints',
-        'context:active-profile',
         'volatile:skills-index',
         'volatile:memory',
         'volatile:user-profile',
@@ -58,9 +59,10 @@ describe('anatomy: parsePrompt', () => {
     assert.equal(anatomy.tiers.reduce((n, t) => n + t.bytes, 0), anatomy.bytes);
     assert.ok(anatomy.tokens > 0);
     const report = promptSizeReport(anatomy, false);
-    assert.deepEqual(report.rows.map((r) => r.label), ['stable tier', 'context tier', 'volatile tier', 'skills index', 'memory', 'user profile', 'total']);
+    assert.deepEqual(report.rows.map((r) => r.label), ['stable tier', 'context tier', 'volatile tier', 'skills index', 'memory', 'user profile', 'project context', 'total']);
     assert.equal(report.rows[3]!.bytes, Buffer.byteLength(anatomy.skillsIndex.text));
-    assert.equal(report.rows[6]!.bytes, anatomy.bytes);
+    assert.equal(report.rows[6]!.bytes, Buffer.byteLength(anatomy.blocks.find((b) => b.kind === 'project-context')!.text));
+    assert.equal(report.rows[7]!.bytes, anatomy.bytes);
   });
 
   it('reads the project sections, the skills lines and the trailer values', () => {
@@ -72,7 +74,8 @@ describe('anatomy: parsePrompt', () => {
     ]);
     assert.deepEqual(anatomy.skillsIndex.lines, [
       { category: 'devops', name: 'deploy', description: 'Deploy the service' },
-      { category: 'general', name: 'notes', description: 'Take notes' },
+      // A skill directly under skills/ is filed under its own folder's name.
+      { category: 'notes', name: 'notes', description: 'Take notes' },
     ]);
     assert.equal(anatomy.model, 'claude-sonnet-4-6');
     assert.equal(anatomy.provider, 'anthropic');

@@ -24,6 +24,7 @@ function session(over: Partial<SessionDto> = {}): SessionDto {
     provider: 'anthropic',
     state: 'fresh',
     reasons: [],
+    otherBuild: null,
     tipSessionId: null,
     lastActivityAt: 1_000_000,
     requestedEpoch: 0,
@@ -139,6 +140,8 @@ describe('client: sessions tree model', () => {
     const now = (1_000_000 + 7200) * 1000;
     assert.equal(sessionDescription(session({ state: 'stale' }), now), 'claude-sonnet-4 · 2h ago · ≈ $0.12');
     assert.equal(sessionDescription(session(), now), 'claude-sonnet-4 · 2h ago');
+    // Another Hermes build's prompt is said once, and is no stale cost.
+    assert.equal(sessionDescription(session({ otherBuild: 'its 1 paragraph of guidance differs' }), now), 'claude-sonnet-4 · 2h ago · other build');
   });
 
   it('gives context values the menus match on', () => {

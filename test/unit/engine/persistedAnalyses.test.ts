@@ -152,8 +152,8 @@ describe('engine: analyses kept on disk between status runs', function () {
   });
 
   it('a text held by sessions of two kinds of model: its counts are exact for the o200k one only, whichever session was judged first', () => {
-    // A session keeps its stored prompt when the user switches models (/model): another session of
-    // another model can hold the same text. One anatomy and one verdict serve both.
+    // A text naming no model (no `Model:` line) can be held by sessions of two models, each priced
+    // by its own column. One anatomy and one verdict serve both.
     const inline = demo.profiles.find((p) => p.layout === 'v24')!;
     const profile = profiles().find((p) => p.name === inline.name)!;
     const sessions = analyzeProfile(profile, { now: NOW }).report.sessions.filter((s) => demo.sessions[s.id]?.promptStorage === 'inline' && s.state !== 'ended');
@@ -162,7 +162,8 @@ describe('engine: analyses kept on disk between status runs', function () {
     assert.ok(openai && other, 'the demo has an inline session of each kind');
     check('first run');
     hermesWrite(inline.dbFile, (db) => {
-      db.prepare('UPDATE sessions SET system_prompt = (SELECT system_prompt FROM sessions WHERE id = ?) WHERE id = ?').run(other.id, openai.id);
+      const text = (db.prepare('SELECT system_prompt FROM sessions WHERE id = ?').get(other.id) as { system_prompt: string }).system_prompt.replace(/^Model: .*\n/m, '');
+      for (const id of [openai.id, other.id]) db.prepare('UPDATE sessions SET system_prompt = ? WHERE id = ?').run(text, id);
     });
     check('the same text in both');
     const report = analyzeProfile(profile, { now: NOW, persist: true }).report;

@@ -19,6 +19,7 @@ function session(profile: string, id: string, version: number): SessionDto {
     provider: 'anthropic',
     state: version % 3 === 0 ? 'fresh' : 'stale',
     reasons: version % 3 === 0 ? [] : [{ source: 'soul', path: '/h/SOUL.md', change: 'changed', detail: `edit ${version % 2}` }],
+    otherBuild: version % 5 === 0 ? `its guidance differs (${version})` : null,
     tipSessionId: null,
     lastActivityAt: 1_795_000_000 + version,
     requestedEpoch: 0,

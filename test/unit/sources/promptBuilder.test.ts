@@ -1,22 +1,33 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildSystemPrompt, DEFAULT_IDENTITY, rebuildPrompt } from '../../../server/hermes/sources/promptBuilder';
-import { profileFixture } from '../anatomy/profileFixture';
+import { buildSystemPrompt, buildSystemPromptTiers, DEFAULT_IDENTITY, rebuildPrompt } from '../../../server/hermes/sources/promptBuilder';
+import { PLATFORM_HINT, profileFixture } from '../anatomy/profileFixture';
 import { cleanup, write } from './fixtures';
 
 describe('sources: prompt builder', () => {
   after(cleanup);
 
-  it('writes the tiers in Hermes order with the profile line in the context tier', () => {
+  it('writes the tiers in Hermes order: the profile line and platform hint close the stable tier without a workspace snapshot', () => {
     const { prompt, tiers, sources } = profileFixture().build();
     assert.equal(prompt, `${tiers.stable}\n\n${tiers.context}\n\n${tiers.volatile}`);
     assert.ok(tiers.stable.startsWith(sources.soul.block + '\n\n# '));
-    assert.ok(tiers.context.endsWith('unless the user explicitly directs you to.'));
-    assert.ok(tiers.context.includes('Active Hermes profile: coder. This session reads and writes '));
+    assert.ok(tiers.stable.includes('\n\nActive Hermes profile: coder. This session reads and writes '));
+    assert.ok(tiers.stable.endsWith(PLATFORM_HINT));
+    assert.ok(tiers.context.endsWith(sources.projectContext.block));
+    assert.ok(!tiers.context.includes('Active Hermes profile'));
     assert.ok(tiers.volatile.startsWith(sources.skills.block + '\n\n' + sources.memory.block + '\n\n' + sources.user.block + '\n\n'));
     assert.ok(tiers.volatile.includes('\nSession ID: 20260105_103000_a1b2c3\nModel: claude-sonnet-4-6\nProvider: anthropic\nPlatform: telegram\n\n# Hermes runtime environment\n\nHost: Linux (6.8.0)\n'));
     assert.ok(prompt.endsWith('<!-- End Hermes runtime environment -->'));
+  });
+
+  it('puts the profile line and platform hint after the workspace snapshot, in the context tier, when there is one', () => {
+    const f = profileFixture();
+    const snapshot = 'Workspace (snapshot at session start — re-check with `git` before acting on it):\n- Root: /repo\n- Branch: main';
+    const tiers = buildSystemPromptTiers(f.input(f.render(), { gitSnapshot: snapshot }));
+    assert.ok(tiers.context.startsWith(`${snapshot}\n\nActive Hermes profile: coder.`));
+    assert.ok(tiers.context.includes(`${PLATFORM_HINT}\n\n`));
+    assert.ok(!tiers.stable.includes('Active Hermes profile'));
   });
 
   it('uses the default identity when SOUL.md is missing, and a UTC date without a zone', () => {

@@ -16,7 +16,8 @@ function vary(base: RenderedSources, v: { soul: Variant; skills: Variant; projec
   return {
     ...base,
     soul: v.soul === 'gone' ? { ...base.soul, exists: false, block: '' } : { ...base.soul, block: text(base.soul.block, v.soul, 'Now in Lisbon.') },
-    skills: { ...base.skills, block: text(base.skills.block, v.skills, '  more: entries') },
+    // The skills index's own prose is Hermes' (a rebuild keeps the stored one): an edit is in its list.
+    skills: { ...base.skills, block: v.skills === 'same' ? base.skills.block : v.skills === 'gone' ? '' : base.skills.block.replace('\n</available_skills>', '\n  more: entries\n</available_skills>') },
     projectContext: { ...base.projectContext, block: text(base.projectContext.block, v.project, '## extra.md\n\nMore rules.') },
     memory: { ...base.memory, block: text(base.memory.block, v.memory, '§ one more') },
     user: { ...base.user, block: text(base.user.block, v.user, '§ likes tea') },

@@ -30,17 +30,17 @@ describe('sources: skills index', () => {
     assert.equal(index.entries.find((e) => e.name === 'lint')!.promptDescription, SIXTY);
   });
 
-  it('renders the exact block: categories sorted, general for top-level skills, nested category paths', () => {
+  it('renders the exact block: categories sorted, a skill directly under skills/ filed under its own folder, nested category paths', () => {
     const index = readSkillsIndex(setup(), DEFAULT_CONFIG, 'linux');
     const lines = index.block.slice(index.block.indexOf('<available_skills>\n') + 19, index.block.indexOf('\n</available_skills>')).split('\n');
     assert.deepEqual(lines, [
       '  devops: Shipping and CI',
       `    - deploy: ${LONG.slice(0, 57)}...`,
       `    - lint: ${SIXTY}`,
-      '  general:',
-      '    - solo: A skill directly under skills/',
       '  research/papers:',
       '    - arxiv: Search arXiv',
+      '  solo:',
+      '    - solo: A skill directly under skills/',
     ]);
     assert.ok(index.block.startsWith('## Skills\nBefore replying, scan the skills below.'));
     assert.ok(index.block.includes('basic tools like web_search or terminal. '));

@@ -1,0 +1,446 @@
+"""The corpus scenario: the files of a Hermes home and its workspaces, and the
+sessions to drive through Hermes.  The same scenario is used for every build.
+
+Everything here is our own test content.  Nothing in this module imports
+Hermes; the orchestrator (generate.py) writes the files and the worker
+(worker.py) drives one session per process.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List
+
+# ---------------------------------------------------------------------------
+# Files of the default profile (paths relative to home/).
+
+SOUL_MD = """\
+# Ada — the careful pair programmer
+
+You are Ada, a calm and exacting engineering partner. You read before you write, you say what you checked and what you did not, and you prefer a small verified change to a large hopeful one. When a request is ambiguous you name the ambiguity in one sentence and pick the most reasonable reading.
+
+You write plainly: short paragraphs, concrete nouns, no filler. You keep the user's vocabulary — if they say "café" you don't correct it to "cafe", and if they name a function you quote it exactly. You never pretend a command ran when it did not.
+
+Outside of code you are warm but brief. You like good tea, well-kept changelogs, and résumés that fit on one page — and you say so only when asked.
+"""
+
+CONFIG_YAML = """\
+# Hermes configuration for the corpus home (default profile).
+model:
+  default: anthropic/claude-sonnet-4.6
+  provider: openrouter
+  base_url: https://openrouter.ai/api/v1
+  context_length: 200000
+
+timezone: Europe/Berlin
+
+agent:
+  max_turns: 60
+  reasoning_effort: medium
+
+terminal:
+  backend: local
+  cwd: "."
+  timeout: 180
+
+memory:
+  memory_enabled: true
+  user_profile_enabled: true
+
+compression:
+  enabled: true
+  threshold: 0.5
+
+display:
+  compact: false
+  streaming: false
+  show_reasoning: false
+
+security:
+  # No network in this home: tirith would try to download its scanner.
+  tirith_enabled: false
+
+platforms:
+  telegram:
+    enabled: true
+"""
+
+MEMORY_MD = "\n§\n".join([
+    "The corpus monorepo lives in work/repo-a; its Go services build with `make build` and the Python tools with `uv run`.",
+    "CI runs on every push to main; flaky test test_sync_retry is quarantined — do not re-enable without asking.",
+    "Deploys go through the devops/deploy skill; staging is eu-west-1, production is eu-central-1.",
+])
+
+USER_MD = "\n§\n".join([
+    "Name: Jordan Müller. Timezone Europe/Berlin. Prefers answers in English, short and direct.",
+    "Uses VS Code with the Hermes Prompt Lens extension; likes diffs over prose.",
+])
+
+CATEGORY_DEVOPS = """\
+---
+description: Deployment, infrastructure and cluster debugging workflows.
+---
+# DevOps
+
+Skills for shipping and operating the services.
+"""
+
+CATEGORY_RESEARCH = """\
+---
+description: Finding, reading and citing papers and technical sources.
+---
+# Research
+"""
+
+SKILL_DEPLOY = """\
+---
+name: deploy
+description: Deploy a service to staging or production with the release checklist.
+version: 1.2.0
+---
+# Deploy
+
+1. Check that CI on main is green.
+2. Run `make release TAG=<version>` and push the tag.
+3. Watch the rollout with `kubectl rollout status`.
+"""
+
+SKILL_K8S = """\
+---
+name: k8s-debug
+description: Diagnose crashing pods, pending scheduling and failing probes in Kubernetes clusters without changing them.
+---
+# Kubernetes debugging
+
+Start with `kubectl get pods -A | grep -v Running`, then describe the pod and
+read its previous logs. Never delete a pod to "fix" it before you know why it
+failed.
+
+If the pod is Pending, check node capacity and taints before anything else.
+If it is CrashLoopBackOff, the previous container's logs usually say why.
+
+Write down what you found in the incident channel, even when it was nothing.
+"""
+
+SKILL_ARXIV = """\
+---
+name: arxiv-search
+description: Search arXiv and summarise the most relevant recent papers.
+---
+# arXiv search
+
+Query the arXiv API, keep the five most relevant results, and cite them with
+their arXiv ids.
+"""
+
+SKILL_SCRATCHPAD = """\
+---
+name: scratchpad
+description: Keep a running scratchpad of findings in NOTES.md.
+---
+# Scratchpad
+
+Append findings to NOTES.md in the workspace root, newest first.
+"""
+
+# The directory is "release-notes", the frontmatter name is "changelog-writer".
+SKILL_CHANGELOG = """\
+---
+name: changelog-writer
+description: Draft release notes from merged pull requests.
+---
+# Changelog writer
+
+Group merged PRs by area and write one line per user-visible change.
+"""
+
+SKILL_MAC = """\
+---
+name: mac-screenshots
+description: Capture and annotate macOS screenshots with screencapture.
+platforms: [macos]
+---
+# macOS screenshots
+
+Use `screencapture -i` and annotate with Preview.
+"""
+
+HOME_FILES: Dict[str, str] = {
+    "SOUL.md": SOUL_MD,
+    "config.yaml": CONFIG_YAML,
+    "memories/MEMORY.md": MEMORY_MD,
+    "memories/USER.md": USER_MD,
+    "skills/devops/DESCRIPTION.md": CATEGORY_DEVOPS,
+    "skills/devops/deploy/SKILL.md": SKILL_DEPLOY,
+    "skills/devops/k8s-debug/SKILL.md": SKILL_K8S,
+    "skills/devops/release-notes/SKILL.md": SKILL_CHANGELOG,
+    "skills/research/DESCRIPTION.md": CATEGORY_RESEARCH,
+    "skills/research/papers/arxiv-search/SKILL.md": SKILL_ARXIV,
+    "skills/scratchpad/SKILL.md": SKILL_SCRATCHPAD,
+    "skills/apple/mac-screenshots/SKILL.md": SKILL_MAC,
+}
+
+# ---------------------------------------------------------------------------
+# The named profile "work" (paths relative to home/profiles/work/).
+
+WORK_SOUL_MD = """\
+# Work mode
+
+You are Hermes in work mode: terse, ticket-driven, and careful with production. Every answer names the ticket it belongs to, if any.
+
+Prefer checklists to prose, and stop to ask before touching anything shared.
+"""
+
+WORK_CONFIG_YAML = """\
+# Hermes configuration for the "work" profile.
+model:
+  default: anthropic/claude-opus-4.8
+  provider: openrouter
+  base_url: https://openrouter.ai/api/v1
+  context_length: 200000
+
+timezone: Europe/Berlin
+
+memory:
+  memory_enabled: true
+  user_profile_enabled: true
+
+display:
+  streaming: false
+
+security:
+  tirith_enabled: false
+"""
+
+WORK_MEMORY_MD = "\n§\n".join([
+    "Tickets live in the ACME Jira project; branch names are ACME-<number>-<slug>.",
+    "Production changes need a second reviewer from the platform team.",
+])
+
+WORK_USER_MD = "Works on the platform team; on call every other week."
+
+WORK_SKILL_TICKET = """\
+---
+name: ticket-triage
+description: Triage an incoming Jira ticket and propose labels and an owner.
+---
+# Ticket triage
+
+Read the ticket, find the owning service, propose labels and one owner.
+"""
+
+WORK_SKILL_ONCALL = """\
+---
+name: oncall-handover
+description: Write the weekly on-call handover note.
+---
+# On-call handover
+
+List open incidents, noisy alerts and follow-ups.
+"""
+
+WORK_FILES: Dict[str, str] = {
+    "SOUL.md": WORK_SOUL_MD,
+    "config.yaml": WORK_CONFIG_YAML,
+    "memories/MEMORY.md": WORK_MEMORY_MD,
+    "memories/USER.md": WORK_USER_MD,
+    "skills/ops/ticket-triage/SKILL.md": WORK_SKILL_TICKET,
+    "skills/oncall-handover/SKILL.md": WORK_SKILL_ONCALL,
+}
+
+# ---------------------------------------------------------------------------
+# Workspaces (paths relative to work/).
+
+WORK_TREE: Dict[str, str] = {
+    "repo-a/AGENTS.md": """\
+# repo-a
+
+Monorepo for the corpus services. Run `make test` before proposing a change.
+Keep commits small; one concern per commit.
+""",
+    "repo-a/pkg/AGENTS.md": """\
+# pkg
+
+Shared Go packages. Exported functions need doc comments; no new dependencies
+without a note in DEPENDENCIES.md.
+""",
+    "repo-a/pkg/util.go": "package pkg\n\n// Clamp limits v to [lo, hi].\nfunc Clamp(v, lo, hi int) int {\n\tif v < lo {\n\t\treturn lo\n\t}\n\tif v > hi {\n\t\treturn hi\n\t}\n\treturn v\n}\n",
+    "repo-a/README.md": "# repo-a\n\nCorpus monorepo.\n",
+    "repo-b/.hermes.md": """\
+---
+owner: platform
+review: required
+---
+# repo-b (Hermes instructions)
+
+This is the billing service. Never print customer data in answers; use the
+fixtures in testdata/ instead. Migrations go through `make migrate-check`.
+""",
+    "repo-b/AGENTS.md": """\
+# repo-b AGENTS
+
+Generic agent notes. Hermes should load .hermes.md instead of this file.
+""",
+    "repo-b/README.md": "# repo-b\n\nBilling service.\n",
+    "repo-c/CLAUDE.md": """\
+# repo-c
+
+Static site. Build with `npm run build`; the output goes to dist/ and is never
+committed.
+""",
+    "plain/AGENTS.md": """\
+# plain
+
+A scratch folder that is not a git repository. Anything here is disposable.
+""",
+    "empty/notes.txt": "Nothing to see here.\n",
+}
+
+# Git roots (relative to the generation root).  The generator runs `git init`
+# in each before driving sessions; the .git folders are not committed.
+GIT_ROOTS: List[str] = ["work/repo-a", "work/repo-b"]
+
+# ---------------------------------------------------------------------------
+# Conversation text.
+
+SHORT_TURNS = [
+    ("What does the Clamp helper in this package do?",
+     "Clamp limits an int to the closed range [lo, hi]: values below lo become lo, values above hi become hi."),
+    ("Does it handle lo > hi?",
+     "No. With lo > hi it returns lo for small values and hi for large ones, so the result is not monotonic. A guard or a panic would make that explicit."),
+    ("Add a note about that to the doc comment, please.",
+     "Done in my head only — I have not edited the file. The doc comment would read: \"Clamp limits v to [lo, hi]; lo must not exceed hi.\""),
+]
+
+
+def long_turns(topic: str, n: int) -> List[tuple]:
+    """Turns for a session that gets compacted.
+
+    Hermes keeps the first three and the last six messages verbatim and only
+    summarises what lies between, and it refuses a compaction whose summary
+    (about 3 kB with its fixed preamble) would not shrink the conversation.  So
+    only the messages in that middle window are long; the rest stay short to
+    keep the databases small.
+    """
+    turns = []
+    long_reply = (f"For the {topic} review: the change touches the request path, the retry policy and "
+                  f"the metrics emitted on failure. The edge cases are an empty payload, a payload at the "
+                  f"size limit, and a timeout during the second retry. The unit tests cover the first two; "
+                  f"the third is only covered by the integration suite, which I would run once more before "
+                  f"merging. ") * 5
+    for i in range(1, n + 1):
+        user = f"Step {i} of the {topic} review: what changes here, and what still needs checking?"
+        reply = f"Step {i} of the {topic} review looks fine; nothing else to check for this part."
+        if i == 3:
+            user = (user + " Please go through the edge cases and the tests in detail. ") * 4
+        if i in (2, 3):
+            reply = f"Step {i}. " + long_reply
+        turns.append((user.strip(), reply.strip()))
+    return turns
+
+
+SUMMARY_TEXT = (
+    "Earlier in this session the user and the assistant reviewed a change step by step: the request "
+    "path, the retry policy and the failure metrics. Edge cases named: empty payload, payload at the "
+    "size limit, timeout during the second retry. Open item: rerun the integration suite before merging."
+)
+
+# ---------------------------------------------------------------------------
+# Sessions.  Each spec is driven in its own Python process (like a real
+# `hermes` launch).  Times are local (Europe/Berlin); "day" is 0 or 1,
+# counted from the build's first scenario day.
+
+SESSIONS: List[dict] = [
+    {"key": "a-pkg", "profile": "default", "kind": "cli", "cwd": "work/repo-a/pkg",
+     "day": 0, "time": "09:12:05", "role": "live", "turns": SHORT_TURNS,
+     "title": "Clamp helper edge cases"},
+    {"key": "a-root", "profile": "default", "kind": "cli", "cwd": "work/repo-a",
+     "day": 0, "time": "09:40:31", "role": "live",
+     "turns": [("Which make targets does this repo have?",
+                "From AGENTS.md I only know `make test`; I would read the Makefile to list the rest."),
+               ("Fine, that's enough for now.", "OK.")],
+     "title": "Repo-a make targets"},
+    {"key": "b-hermes", "profile": "default", "kind": "cli", "cwd": "work/repo-b",
+     "day": 0, "time": "10:05:47", "role": "live",
+     "turns": [("How do I check a migration before applying it?",
+                "Run `make migrate-check`; it dry-runs the pending migrations against the fixtures in testdata/."),
+               ("And where are the fixtures?", "In testdata/, next to the migrations.")],
+     "title": "Billing migration check"},
+    {"key": "c-claude", "profile": "default", "kind": "cli", "cwd": "work/repo-c",
+     "day": 0, "time": "11:20:13", "role": "ended",
+     "turns": [("Build the site and tell me where the output goes.",
+                "`npm run build` writes to dist/, which is not committed."),
+               ("Thanks, that's all.", "You're welcome.")],
+     "end": "cli_close", "title": "Static site build output"},
+    {"key": "rotation", "profile": "default", "kind": "cli", "cwd": "work/repo-a",
+     "day": 0, "time": "14:02:09", "role": "rotation-parent",
+     "turns": long_turns("retry-policy", 6),
+     "compress": {"in_place": False, "summary": SUMMARY_TEXT},
+     "after_turns": [("Let's continue: rerun the integration suite plan.",
+                      "Plan: run `make test-integration` with the retry fault injector on, then compare the failure metrics."),
+                     ("Good. Anything else before merge?", "Only the changelog entry.")],
+     "title": "Retry policy review"},
+    {"key": "plain", "profile": "default", "kind": "cli", "cwd": "work/plain",
+     "day": 1, "time": "08:55:40", "role": "live",
+     "turns": [("Is this folder under version control?",
+                "No — there is no git repository here, and AGENTS.md says everything in it is disposable."),
+               ("Ok, keep it that way.", "Understood.")],
+     "title": "Plain folder version control"},
+    {"key": "compact", "profile": "default", "kind": "cli", "cwd": "work/repo-b",
+     "day": 1, "time": "09:30:18", "role": "compacted-in-place",
+     "turns": long_turns("billing-export", 6),
+     "compress": {"in_place": True, "summary": SUMMARY_TEXT},
+     "after_turns": [("Continue with the export format question.",
+                      "The export stays CSV with a header row; the new column goes last so old readers keep working.")],
+     "title": "Billing export review"},
+    {"key": "model", "profile": "default", "kind": "cli", "cwd": "work/empty",
+     "day": 1, "time": "10:45:02", "role": "model-switched",
+     "turns": [("Give me a one-line summary of what a prefix cache is.",
+                "A prefix cache reuses the model's work on a prompt prefix it has already seen.")],
+     "model_switch": "openai/gpt-5.5",
+     "after_turns": [("Same question, one line, from the new model.",
+                      "It stores the computed state of an already-seen prompt prefix so it is not recomputed.")],
+     "title": "Prefix cache one-liner"},
+    {"key": "telegram", "profile": "default", "kind": "telegram", "cwd": None,
+     "day": 1, "time": "12:15:55", "role": "live",
+     "turns": [("remind me what the staging region is",
+                "Staging runs in eu-west-1."),
+               ("and prod?", "Production is eu-central-1.")],
+     "chat_id": "424242", "user_id": "424242", "user_name": "Jordan",
+     "title": "Staging and production regions"},
+    # The named profile "work".
+    {"key": "work-a", "profile": "work", "kind": "cli", "cwd": "work/repo-a/pkg",
+     "day": 0, "time": "16:10:44", "role": "live",
+     "turns": [("ACME-1412: is Clamp used anywhere outside pkg?",
+                "I have not searched yet; `grep -rn Clamp --include=*.go` from the repo root would answer it."),
+               ("Do that next time.", "Noted for ACME-1412.")],
+     "title": "ACME-1412 Clamp usages"},
+    {"key": "work-c", "profile": "work", "kind": "cli", "cwd": "work/repo-c",
+     "day": 1, "time": "15:20:09", "role": "ended",
+     "turns": [("ACME-1500: where does the site build output go?", "dist/, per CLAUDE.md; it is not committed.")],
+     "end": "cli_close", "title": "ACME-1500 site build output"},
+    {"key": "work-empty", "profile": "work", "kind": "cli", "cwd": "work/empty",
+     "day": 1, "time": "16:02:27", "role": "live",
+     "turns": [("Draft the on-call handover skeleton.", "Open incidents: none. Noisy alerts: none. Follow-ups: none.")],
+     "title": "On-call handover skeleton"},
+]
+
+# Sessions the newer build adds on top of the older build's home in the
+# mixed folder.  Their days are counted from the newer build's first day.
+MIXED_EXTRA_SESSIONS: List[dict] = [
+    {"key": "mixed-a-pkg", "profile": "default", "kind": "cli", "cwd": "work/repo-a/pkg",
+     "day": 0, "time": "09:05:00", "role": "live", "turns": SHORT_TURNS[:2],
+     "title": "Clamp helper after upgrade"},
+    {"key": "mixed-b-hermes", "profile": "default", "kind": "cli", "cwd": "work/repo-b",
+     "day": 0, "time": "10:10:10", "role": "ended",
+     "turns": [("Migration check again after the upgrade?", "Still `make migrate-check`.")],
+     "end": "cli_close", "title": "Migration check after upgrade"},
+    {"key": "mixed-telegram", "profile": "default", "kind": "telegram", "cwd": None,
+     "day": 1, "time": "08:30:00", "role": "live",
+     "turns": [("staging region again?", "eu-west-1.")],
+     "chat_id": "515151", "user_id": "515151", "user_name": "Jordan",
+     "title": "Staging region again"},
+    {"key": "mixed-work", "profile": "work", "kind": "cli", "cwd": "work/plain",
+     "day": 1, "time": "09:45:00", "role": "live",
+     "turns": [("ACME-1600: can I delete this folder?", "AGENTS.md says it is disposable, so yes.")],
+     "title": "ACME-1600 delete plain folder"},
+]

@@ -1,0 +1,93 @@
+// Hermes' own text in a stored prompt (its guidance, the skills index's heading and instructions),
+// as opposed to what the user's files put there. It changes between Hermes builds, so it never makes
+// a session stale; a session whose prose differs from that of the profile's newest session was
+// built by another Hermes build, which the reports say once per session.
+//
+// A prompt's prose is kept as a fingerprint of hashes, never as text: verdicts kept on disk carry
+// it (persistedAnalyses.ts), and prompt text never goes to disk.
+import { SKILLS_CLOSE, SKILLS_OPEN } from '../sources/literals';
+import type { PromptAnatomy } from './types';
+
+/** Where a paragraph of prose sits, for the reports' words. */
+type ProseArea = 'g' | 's' | 'c';
+const AREA_WORDS: Readonly<Record<ProseArea, string>> = {
+  g: 'guidance',
+  s: "skills index's heading or instructions",
+  c: 'context-tier text',
+};
+
+/**
+ * The prose paragraphs of a prompt, each as area, hash of its first line and hash of its text:
+ * `g1a2b3c4d5e6f7a8b,…`. Two builds' paragraphs are compared by first line (gated paragraphs,
+ * present for some models or platforms only, are then simply absent, not different).
+ */
+export function proseFingerprint(anatomy: PromptAnatomy): string {
+  const entries: string[] = [];
+  for (const block of anatomy.blocks) {
+    if (block.kind === 'skills-index') {
+      const prose = skillsProse(block.text);
+      if (prose) entries.push(`s${hash8('skills')}${hash8(prose)}`);
+      entries.push(`t${hash8('skills-tier')}${hash8(block.tier)}`);
+    } else if (block.kind === 'guidance' || block.kind === 'other') {
+      const area: ProseArea = block.tier === 'stable' ? 'g' : 'c';
+      for (const paragraph of block.text.split('\n\n')) {
+        if (!paragraph.trim() || isFactParagraph(paragraph)) continue;
+        const firstLine = paragraph.slice(0, Math.min(paragraph.length, FIRST_LINE_CHARS)).split('\n', 1)[0]!;
+        entries.push(`${area}${hash8(firstLine)}${hash8(paragraph)}`);
+      }
+    }
+  }
+  return entries.join(',');
+}
+
+/**
+ * How the prose of `fingerprint` differs from `reference`'s, in words; undefined when it does not
+ * (paragraphs only one of them has are not a difference: models and platforms gate some).
+ */
+export function proseDifference(fingerprint: string, reference: string): string | undefined {
+  if (fingerprint === reference) return undefined;
+  const theirs = new Map<string, string>();
+  for (const entry of reference ? reference.split(',') : []) theirs.set(entry.slice(0, 9), entry.slice(9));
+  const areas = new Map<string, number>();
+  for (const entry of fingerprint ? fingerprint.split(',') : []) {
+    const other = theirs.get(entry.slice(0, 9));
+    if (other === undefined || other === entry.slice(9)) continue;
+    const area = entry[0] === 't' ? 'tier' : (entry[0] as ProseArea);
+    areas.set(area, (areas.get(area) ?? 0) + 1);
+  }
+  if (areas.size === 0) return undefined;
+  const words = [...areas].map(([area, n]) =>
+    area === 'tier' ? "skills index's tier" : area === 'g' || area === 'c' ? `${n} paragraph${n === 1 ? '' : 's'} of ${AREA_WORDS[area]}` : AREA_WORDS[area as ProseArea],
+  );
+  const listed = words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` : words[0]!;
+  return `its ${listed} differ${areas.size === 1 && [...areas.values()][0] === 1 ? 's' : ''} from the newest session's`;
+}
+
+/** The skills block without its list: the heading, instructions and closing words of its build. */
+function skillsProse(block: string): string {
+  const open = block.indexOf(SKILLS_OPEN);
+  const close = block.lastIndexOf(SKILLS_CLOSE);
+  return open < 0 || close < open ? block : block.slice(0, open) + block.slice(close);
+}
+
+const FIRST_LINE_CHARS = 120;
+const FACT_LINE = /^[A-Z][A-Za-z0-9 ()/._-]{0,40}: \S/;
+
+/**
+ * A paragraph of facts about the session or machine (`Host: …`, `Current working directory: …`,
+ * `Python toolchain: …`): every line a `Label: value`. Their values differ between sessions of one
+ * build, so they say nothing about the build.
+ */
+function isFactParagraph(paragraph: string): boolean {
+  return paragraph.split('\n').every((line) => FACT_LINE.test(line));
+}
+
+/** FNV-1a over UTF-16 units, 8 hex digits: enough to tell paragraphs apart, and no text. */
+function hash8(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}

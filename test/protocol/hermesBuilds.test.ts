@@ -1,0 +1,55 @@
+// The language server over stdio on a home two Hermes builds wrote (test/fixtures/hermes-builds):
+// what an editor shows of Hermes' own data, not of homes our renderer made.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Hover, MarkupContent } from 'vscode-languageserver-protocol/node';
+import { OTHER_BUILD, type SessionListResult, type StatusParams } from '../../shared/protocol';
+import { copyCorpusHome, type CorpusHome } from '../support/hermesCorpus';
+import { TestLspClient } from '../support/lspClient';
+
+describe('language server over stdio on a home Hermes 0.19.1 and 0.20.3 wrote', function () {
+  this.timeout(60_000);
+  let corpus: CorpusHome;
+  let client: TestLspClient;
+  beforeEach(() => {
+    corpus = copyCorpusHome('mixed-v0.19.1-then-v0.20.3');
+    client = new TestLspClient({ home: corpus.home });
+  });
+  afterEach(() => {
+    client.kill();
+    corpus.remove();
+  });
+
+  it('shows no stale session, and marks the old build\'s sessions once each', async () => {
+    await client.initialize({ isTrusted: true });
+    const status = await client.waitFor<StatusParams>('hermes/status');
+    const list = await client.waitFor<SessionListResult>('hermes/sessionListChanged');
+    assert.equal(status.stale, 0);
+    const byBuild = new Map(corpus.manifest.sessions.map((s) => [s.id, s.written_by]));
+    const live = list.profiles.flatMap((p) => p.sessions).filter((s) => s.state !== 'ended');
+    assert.ok(live.length > 0);
+    for (const s of live) {
+      assert.equal(s.state, 'fresh', s.id);
+      assert.equal(s.otherBuild !== null, byBuild.get(s.id)!.startsWith('v0.19'), `${s.id}: ${s.otherBuild}`);
+    }
+  });
+
+  it('hovers SOUL.md with how many sessions another build wrote, and after an edit counts them stale', async () => {
+    await client.initialize({ isTrusted: true });
+    await client.waitFor<SessionListResult>('hermes/sessionListChanged');
+    const soul = path.join(corpus.home, 'SOUL.md');
+    const uri = await client.open(soul, fs.readFileSync(soul, 'utf8'));
+    const before = ((await client.hover(uri, 2, 1)) as Hover).contents as MarkupContent;
+    assert.match(before.value, new RegExp(`\\d+ of them were ${OTHER_BUILD}`));
+    assert.match(before.value, /already holds this version/);
+    const edited = fs.readFileSync(soul, 'utf8').replace('You are Ada,', 'You are Ada Lovelace,');
+    fs.writeFileSync(soul, edited);
+    await client.save(uri);
+    const after = await client.waitFor<SessionListResult>('hermes/sessionListChanged', (l) => l.profiles.some((p) => p.stale > 0));
+    const defaults = after.profiles.find((p) => p.name === 'default')!;
+    const live = defaults.sessions.filter((s) => s.state !== 'ended');
+    assert.equal(defaults.stale, live.length);
+    for (const s of live) assert.deepEqual(s.reasons.map((r) => r.path), [soul], s.id);
+  });
+});

@@ -1,0 +1,86 @@
+// The homes Hermes' own code wrote (test/fixtures/hermes-builds), made usable by a test: each
+// folder is copied to a temporary place, the sessions' working directories are moved there with
+// it, and the git roots git cannot commit are made again. The stored prompts are left byte for
+// byte as Hermes wrote them.
+import Database = require('better-sqlite3');
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export const CORPUS_DIR = path.resolve(__dirname, '../../../test/fixtures/hermes-builds');
+
+export interface CorpusSession {
+  readonly id: string;
+  readonly profile: string;
+  readonly written_by: string;
+  readonly source: string;
+  readonly role: string;
+  /** Relative to the folder; null for the gateway session. */
+  readonly cwd: string | null;
+  readonly ended: boolean;
+  readonly context_labels: readonly string[];
+  readonly context_files: readonly string[];
+}
+
+export interface CorpusManifest {
+  readonly name: string;
+  readonly builds: ReadonlyArray<{ readonly name: string; readonly commit: string; readonly version: string; readonly schema_version: number }>;
+  readonly generation_root: string;
+  readonly profiles: Readonly<Record<string, string>>;
+  readonly git_roots: ReadonlyArray<{ readonly path: string }>;
+  readonly user_home: { readonly path: string };
+  readonly sessions: readonly CorpusSession[];
+}
+
+/** A copy of one corpus folder, ready to read. */
+export interface CorpusHome {
+  readonly manifest: CorpusManifest;
+  /** The copy's folder (its `home/` is the Hermes home). */
+  readonly root: string;
+  readonly home: string;
+  /** A profile's directory in the copy. */
+  profileDir(profile: string): string;
+  /** A path of the folder (as the manifest gives them), in the copy. */
+  at(relative: string): string;
+  /** The live sessions of a profile that hold a stored prompt. */
+  liveSessions(profile?: string): CorpusSession[];
+  remove(): void;
+}
+
+/** The corpus folders' names. */
+export function corpusFolders(): string[] {
+  return fs
+    .readdirSync(CORPUS_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+}
+
+export function copyCorpusHome(folder: string): CorpusHome {
+  const source = path.join(CORPUS_DIR, folder);
+  const manifest = JSON.parse(fs.readFileSync(path.join(source, 'manifest.json'), 'utf8')) as CorpusManifest;
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), `hermes-corpus-${folder}-`));
+  fs.cpSync(source, root, { recursive: true });
+  for (const gitRoot of manifest.git_roots) fs.mkdirSync(path.join(root, gitRoot.path, '.git'), { recursive: true });
+  fs.mkdirSync(path.join(root, manifest.user_home.path), { recursive: true });
+  for (const profileDir of Object.values(manifest.profiles)) relocateSessions(path.join(root, profileDir, 'state.db'), manifest.generation_root, root);
+  return {
+    manifest,
+    root,
+    home: path.join(root, 'home'),
+    profileDir: (profile) => path.join(root, manifest.profiles[profile]!),
+    at: (relative) => path.join(root, relative),
+    liveSessions: (profile = 'default') => manifest.sessions.filter((s) => s.profile === profile && !s.ended),
+    remove: () => fs.rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/** The sessions' working directories follow the folder to its new place (this copy's database only). */
+function relocateSessions(dbFile: string, from: string, to: string): void {
+  const db = new Database(dbFile);
+  try {
+    db.prepare('UPDATE sessions SET cwd = ? || substr(cwd, ?) WHERE cwd LIKE ? || \'%\'').run(to, from.length + 1, from);
+  } finally {
+    db.close();
+  }
+}

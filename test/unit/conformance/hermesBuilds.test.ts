@@ -1,0 +1,241 @@
+// The reader against homes written by Hermes' own code at several upstream builds
+// (test/fixtures/hermes-builds): what a user sees after each kind of edit, for every build. The
+// prompts are Hermes' bytes; only our own edits of the input files make sessions stale.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parsePrompt } from '../../../server/hermes/anatomy/parsePrompt';
+import { promptSizeReport } from '../../../server/hermes/anatomy/promptSize';
+import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
+import { diffPrompt } from '../../../server/hermes/engine/promptDiff';
+import type { SessionReport } from '../../../server/hermes/engine/types';
+import { readHome, selectProfile } from '../../../server/hermes/home';
+import { copyCorpusHome, corpusFolders, type CorpusHome } from '../../support/hermesCorpus';
+
+const NOW = 1_795_000_000;
+
+function report(corpus: CorpusHome, profile = 'default') {
+  const home = readHome({ root: corpus.home, origin: 'argument' });
+  return analyzeProfile(selectProfile(home, profile), { now: NOW });
+}
+
+/** The live sessions holding a prompt, by id. */
+function live(corpus: CorpusHome, profile = 'default'): Map<string, SessionReport> {
+  return new Map(report(corpus, profile).report.sessions.filter((s) => s.state !== 'ended' && s.state !== 'no-prompt').map((s) => [s.id, s]));
+}
+
+function staleIds(sessions: Map<string, SessionReport>): string[] {
+  return [...sessions.values()].filter((s) => s.state === 'stale').map((s) => s.id).sort();
+}
+
+function reasonsOf(s: SessionReport): string[] {
+  return s.reasons.map((r) => `${r.source} ${r.change}: ${r.detail}`);
+}
+
+function edit(file: string, change: (text: string) => string): void {
+  const before = fs.readFileSync(file, 'utf8');
+  const after = change(before);
+  assert.notEqual(after, before, `the edit changes ${file}`);
+  fs.writeFileSync(file, after);
+}
+
+for (const folder of corpusFolders()) {
+  describe(`conformance: a home written by Hermes ${folder}`, function () {
+    this.timeout(30000);
+    let corpus: CorpusHome;
+    beforeEach(() => (corpus = copyCorpusHome(folder)));
+    afterEach(() => corpus.remove());
+
+    it('untouched: no session is stale, in any profile', () => {
+      for (const profile of Object.keys(corpus.manifest.profiles)) {
+        const sessions = live(corpus, profile);
+        assert.ok(sessions.size >= 2, `${profile} has live sessions`);
+        for (const s of sessions.values()) assert.equal(s.state, 'fresh', `${profile} ${s.id}: ${reasonsOf(s).join('; ')}`);
+      }
+    });
+
+    it('SOUL.md edited: every live session is stale because of SOUL.md and nothing else', () => {
+      edit(path.join(corpus.home, 'SOUL.md'), (t) => t.replace('You are Ada,', 'You are Ada Lovelace,'));
+      const sessions = live(corpus);
+      for (const s of sessions.values()) assert.deepEqual(reasonsOf(s), ['soul changed: persona text edited'], s.id);
+      // The other profile has its own SOUL.md.
+      for (const s of live(corpus, 'work').values()) assert.equal(s.state, 'fresh', s.id);
+    });
+
+    it("a skill's body edited: no session is stale", () => {
+      edit(path.join(corpus.home, 'skills/devops/k8s-debug/SKILL.md'), (t) => `${t}\n## One more step\n\nCheck the node's disk pressure first.\n`);
+      assert.deepEqual(staleIds(live(corpus)), []);
+    });
+
+    it("one skill's description edited: stale because of that skill only", () => {
+      edit(path.join(corpus.home, 'skills/research/papers/arxiv-search/SKILL.md'), (t) => t.replace(/^description: .*$/m, 'description: Search arXiv and bioRxiv for recent papers.'));
+      const sessions = live(corpus);
+      assert.ok(sessions.size > 0);
+      for (const s of sessions.values()) assert.deepEqual(reasonsOf(s), ['skill changed: arxiv-search: description'], s.id);
+    });
+
+    it("the flat skill's description edited: stale because of it, under its own folder's name", () => {
+      edit(path.join(corpus.home, 'skills/scratchpad/SKILL.md'), (t) => t.replace(/^description: .*$/m, 'description: Keep findings in NOTES.md as you go.'));
+      for (const s of live(corpus).values()) {
+        assert.deepEqual(s.reasons.map((r) => [r.change, r.detail, path.relative(corpus.home, r.path)]), [['changed', 'scratchpad: description', 'skills/scratchpad/SKILL.md']], s.id);
+      }
+    });
+
+    it('a skill added: `skill added` for that one, and nothing else', () => {
+      const file = path.join(corpus.home, 'skills/devops/rollback/SKILL.md');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, '---\nname: rollback\ndescription: Roll a release back to the previous version.\n---\n\nSteps.\n');
+      for (const s of live(corpus).values()) assert.deepEqual(reasonsOf(s), ['skill added: rollback'], s.id);
+    });
+
+    it('an AGENTS.md edited: only the sessions whose prompt carries it are stale, because of it', () => {
+      const agents = 'work/repo-a/AGENTS.md';
+      edit(corpus.at(agents), (t) => `${t}\nAlways run \`make lint\` before committing.\n`);
+      for (const profile of Object.keys(corpus.manifest.profiles)) {
+        const sessions = live(corpus, profile);
+        const carrying = corpus.manifest.sessions.filter((s) => s.profile === profile && !s.ended && s.context_files.includes(agents)).map((s) => s.id);
+        assert.deepEqual(staleIds(sessions), carrying.filter((id) => sessions.has(id)).sort(), profile);
+        for (const id of carrying) {
+          const s = sessions.get(id);
+          if (!s) continue;
+          assert.deepEqual(s.reasons.map((r) => [r.source, r.change, r.path]), [['project-context', 'changed', corpus.at(agents)]], id);
+        }
+      }
+    });
+
+    it('a memory entry edited: stale because of memory', () => {
+      edit(path.join(corpus.home, 'memories/MEMORY.md'), (t) => t.replace('eu-central-1', 'eu-north-1'));
+      for (const s of live(corpus).values()) assert.deepEqual(reasonsOf(s), ['memory changed: MEMORY.md entries'], s.id);
+    });
+
+    it('prompt-size: the skills index, memory and project context are measured wherever they sit', () => {
+      const analysis = report(corpus);
+      for (const s of analysis.report.sessions) {
+        const anatomy = analysis.anatomyOf(s.id);
+        if (!anatomy) continue;
+        const text = anatomy.text;
+        const rows = new Map(promptSizeReport(anatomy, false).rows.map((r) => [r.label, r.bytes]));
+        // The skills block's section: its heading paragraph through the sentence after the list.
+        const open = text.indexOf('<available_skills>');
+        const heading = text.lastIndexOf('\n\n## ', open) + 2;
+        const closing = text.indexOf('\n\n', text.indexOf('</available_skills>') + '</available_skills>\n\n'.length);
+        const section = Buffer.byteLength(text.slice(heading, closing < 0 ? text.length : closing));
+        assert.ok(Math.abs(rows.get('skills index')! - section) <= section * 0.02, `${s.id}: skills index ${rows.get('skills index')} bytes against ${section}`);
+        const banner = '═'.repeat(46);
+        assert.ok(rows.get('memory')! > 0 && rows.get('user profile')! > 0, s.id);
+        assert.ok(text.includes(`${banner}\nMEMORY`));
+        const session = corpus.manifest.sessions.find((m) => m.id === s.id)!;
+        assert.equal(rows.get('project context')! > 0, session.context_labels.length > 0, s.id);
+      }
+    });
+
+    it('diff: a description edit changes the skills index alone, a SOUL.md edit the identity alone', () => {
+      edit(path.join(corpus.home, 'skills/devops/deploy/SKILL.md'), (t) => t.replace(/^description: .*$/m, 'description: Ship a service.'));
+      let analysis = report(corpus);
+      for (const s of analysis.report.sessions.filter((r) => r.state === 'stale')) {
+        const diff = diffPrompt(analysis.anatomyOf(s.id)!, analysis.sourcesFor(s.cwd));
+        assert.deepEqual(diff.sections.map((d) => [d.section, d.change]), [['skills-index', 'changed']], s.id);
+        assert.ok(diff.sections[0]!.hunks.join('\n').includes('+    - deploy: Ship a service.'), s.id);
+        // Only the list moved: the build's own heading and instructions are kept.
+        assert.equal(diff.after.length - diff.before.length, 'Ship a service.'.length - 'Deploy a service to staging or production with the releas...'.length, s.id);
+      }
+      edit(path.join(corpus.home, 'skills/devops/deploy/SKILL.md'), (t) => t.replace('description: Ship a service.', 'description: Deploy a service to staging or production with the release checklist.'));
+      edit(path.join(corpus.home, 'SOUL.md'), (t) => t.replace('You are Ada,', 'You are Ada Lovelace,'));
+      analysis = report(corpus);
+      for (const s of analysis.report.sessions.filter((r) => r.state === 'stale')) {
+        const diff = diffPrompt(analysis.anatomyOf(s.id)!, analysis.sourcesFor(s.cwd));
+        assert.deepEqual(diff.sections.map((d) => [d.section, d.change]), [['identity', 'changed']], s.id);
+      }
+    });
+
+    it("a newer build's text (another heading, an extra guidance paragraph) changes no verdict", () => {
+      // What a later Hermes might write: rewrite every stored prompt of this copy, keeping the inputs.
+      const newer = (prompt: string) =>
+        prompt
+          .replace('## Skills (mandatory)\n', '## Skills\n')
+          .replace('\n\n<available_skills>', '\n\nSkills may be pinned; an unknown paragraph about skills.\n\n<available_skills>')
+          .replace('\n\n# Finishing the job', '\n\n# A brand-new section\nGuidance no build we know writes.\n\n# Finishing the job');
+      rewritePrompts(corpus, newer);
+      for (const s of live(corpus).values()) assert.equal(s.state, 'fresh', `${s.id}: ${reasonsOf(s).join('; ')}`);
+      edit(path.join(corpus.home, 'SOUL.md'), (t) => t.replace('You are Ada,', 'You are Ada Lovelace,'));
+      for (const s of live(corpus).values()) assert.deepEqual(reasonsOf(s), ['soul changed: persona text edited'], s.id);
+    });
+
+    it('after a /model switch, reports and prices the model the prompt was rebuilt for', () => {
+      const switched = corpus.manifest.sessions.filter((s) => s.role === 'model-switched');
+      assert.ok(switched.length > 0);
+      const sessions = report(corpus).report.sessions;
+      for (const m of switched) assert.equal(sessions.find((s) => s.id === m.id)?.model, 'openai/gpt-5.5', m.id);
+    });
+
+    it('finds every block of every stored prompt by what it carries', () => {
+      const analysis = report(corpus);
+      for (const s of analysis.report.sessions) {
+        const anatomy = analysis.anatomyOf(s.id);
+        if (!anatomy) continue;
+        const session = corpus.manifest.sessions.find((m) => m.id === s.id)!;
+        assert.deepEqual(anatomy.projectSections.map((p) => p.label), session.context_labels, s.id);
+        assert.ok(anatomy.identity.startsWith('# '), `${s.id} opens with its SOUL.md`);
+        const skills = new Set(anatomy.skillsIndex.lines.map((l) => `${l.category}/${l.name}`));
+        if (session.profile === 'default') {
+          assert.deepEqual([...skills].sort(), ['devops/changelog-writer', 'devops/deploy', 'devops/k8s-debug', 'research/papers/arxiv-search', 'scratchpad/scratchpad']);
+        }
+        assert.ok(anatomy.memoryBlock && anatomy.userBlock, s.id);
+        assert.equal(parsePrompt(anatomy.text).blocks.find((b) => b.kind === 'project-context')?.text.includes('<available_skills>') ?? false, false, `${s.id}: the project context stops before the skills index`);
+      }
+    });
+  });
+}
+
+describe('conformance: a home two Hermes builds wrote', function () {
+  this.timeout(30000);
+  let corpus: CorpusHome;
+  beforeEach(() => (corpus = copyCorpusHome('mixed-v0.19.1-then-v0.20.3')));
+  afterEach(() => corpus.remove());
+
+  it("says which sessions another build wrote, once each, outside the stale count and cost", () => {
+    const analysis = report(corpus);
+    const written = new Map(corpus.manifest.sessions.map((s) => [s.id, s.written_by]));
+    const newest = corpus.manifest.builds[corpus.manifest.builds.length - 1]!.name;
+    for (const s of analysis.report.sessions.filter((r) => r.state !== 'ended')) {
+      assert.equal(s.otherBuild !== undefined, written.get(s.id) !== newest, `${s.id} (${written.get(s.id)}): ${s.otherBuild}`);
+      assert.equal(s.state, 'fresh');
+    }
+    assert.equal(analysis.report.totals.stale, 0);
+    assert.equal(analysis.report.totals.staleRefreshCostUsd, 0);
+  });
+
+  it("an old build's session in a subfolder is not stale for the parent AGENTS.md it never read", () => {
+    const analysis = report(corpus);
+    const old = corpus.manifest.sessions.find((s) => s.cwd === 'work/repo-a/pkg' && s.profile === 'default' && s.written_by.startsWith('v0.19'))!;
+    const s = analysis.report.sessions.find((r) => r.id === old.id)!;
+    assert.equal(s.state, 'fresh');
+    assert.match(s.otherBuild ?? '', /not \.\.\/AGENTS\.md/);
+  });
+});
+
+/** Every stored prompt of the copy's default profile rewritten (inline or in system_prompts, hashes kept consistent). */
+function rewritePrompts(corpus: CorpusHome, change: (prompt: string) => string): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Database = require('better-sqlite3') as typeof import('better-sqlite3');
+  const { createHash } = require('node:crypto') as typeof import('node:crypto');
+  const db = new Database(path.join(corpus.home, 'state.db'));
+  try {
+    const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'system_prompts'").get() !== undefined;
+    db.transaction(() => {
+      for (const row of db.prepare('SELECT id, system_prompt FROM sessions WHERE system_prompt IS NOT NULL').all() as Array<{ id: string; system_prompt: string }>) {
+        db.prepare('UPDATE sessions SET system_prompt = ? WHERE id = ?').run(change(row.system_prompt), row.id);
+      }
+      if (!hasTable) return;
+      db.pragma('foreign_keys = OFF');
+      for (const row of db.prepare('SELECT hash, prompt FROM system_prompts').all() as Array<{ hash: string; prompt: string }>) {
+        const text = change(row.prompt);
+        const hash = createHash('sha256').update(text, 'utf8').digest('hex');
+        db.prepare('INSERT OR IGNORE INTO system_prompts (hash, prompt) VALUES (?, ?)').run(hash, text);
+        db.prepare('UPDATE sessions SET system_prompt_hash = ? WHERE system_prompt_hash = ?').run(hash, row.hash);
+      }
+    })();
+  } finally {
+    db.close();
+  }
+}

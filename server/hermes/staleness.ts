@@ -204,7 +204,7 @@ function memoryReasons(storedBlock: string, source: MemorySource): StaleReason[]
 }
 
 /** A ═-framed block's content: what follows its header and second rule ('' for no block). */
-function memoryEntries(block: string): string {
+export function memoryEntries(block: string): string {
   const trimmed = block.trim();
   const second = trimmed.indexOf(`\n${MEMORY_RULE}\n`);
   return second < 0 ? trimmed : trimmed.slice(second + MEMORY_RULE.length + 2);

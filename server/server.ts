@@ -23,7 +23,7 @@ import { provideCodeLenses } from './lsp/features/codeLens';
 import { diagnoseDocument, diagnosticsFollowSessions } from './lsp/features/diagnostics';
 import { DiagnosticsSent } from './lsp/diagnosticsSent';
 import { provideHover } from './lsp/features/hover';
-import { anatomyDto, diffDto } from './lsp/features/promptViews';
+import { anatomyDto, diffDto, mapDto } from './lsp/features/promptViews';
 import { statusOf } from './lsp/dto';
 import { HermesModel } from './lsp/hermesModel';
 import { Log } from './lsp/log';
@@ -37,6 +37,7 @@ import {
   Commands,
   PromptAnatomyRequest,
   PromptDiffRequest,
+  PromptMapRequest,
   RefreshPreviewRequest,
   RefreshRequest,
   SavedSourceNotification,
@@ -44,6 +45,7 @@ import {
   SessionListRequest,
   StatusNotification,
   TrustChangedNotification,
+  type HermesInitializationOptions,
   type RefreshParams,
 } from '../shared/protocol';
 import type { HermesLensSettings } from '../shared/settings';
@@ -55,6 +57,7 @@ export function startServer(connection: Connection): void {
   const log = new Log(connection);
   const model = new HermesModel();
   let trusted = false;
+  let hoverCommandLinks = false;
   let canPullConfiguration = false;
   let canRefreshLenses = false;
   let settings: HermesLensSettings | undefined;
@@ -94,9 +97,10 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onInitialize((params: InitializeParams) => {
-    const options = (params.initializationOptions ?? {}) as { isTrusted?: boolean };
+    const options = (params.initializationOptions ?? {}) as Partial<HermesInitializationOptions>;
     // Clients that do not speak of trust (Neovim, a plain LSP client) are trusted like a CLI.
     trusted = options.isTrusted ?? true;
+    hoverCommandLinks = options.hoverCommandLinks === true;
     canPullConfiguration = Boolean(params.capabilities.workspace?.configuration);
     canRefreshLenses = Boolean(params.capabilities.workspace?.codeLens?.refreshSupport);
     folders = (params.workspaceFolders ?? []).map((f) => f.uri);
@@ -227,7 +231,7 @@ export function startServer(connection: Connection): void {
   }
 
 
-  connection.onHover((params) => guard(() => provideHover(model, documents.get(params.textDocument.uri), params), null));
+  connection.onHover((params) => guard(() => provideHover(model, documents.get(params.textDocument.uri), params, hoverCommandLinks), null));
   connection.onCodeLens((params) => guard(() => provideCodeLenses(model, params), []));
   connection.onCodeAction((params) => guard(() => provideCodeActions(model, params, trusted), []));
 
@@ -243,6 +247,7 @@ export function startServer(connection: Connection): void {
   });
   connection.onRequest(PromptAnatomyRequest, (params) => asResponse(() => anatomyDto(model, params)));
   connection.onRequest(PromptDiffRequest, (params) => asResponse(() => diffDto(model, params)));
+  connection.onRequest(PromptMapRequest, (params) => asResponse(() => mapDto(model, params)));
 
   function runRefresh(params: RefreshParams) {
     return asResponse(() => {

@@ -228,6 +228,47 @@ export interface PromptDiffDto {
 /** client → server: the stored prompt and what a refresh would build instead. */
 export const PromptDiffRequest = new RequestType<SessionRef, PromptDiffDto, void>('hermes/promptDiff');
 
+/** Where one part of a stored prompt comes from, for the prompt anatomy view. Carries no prompt text. */
+export interface PromptPartDto {
+  /** The anatomy's block kind (`identity`, `project-context`, `skills-index`, `memory`, …). */
+  kind: string;
+  tier: TierName;
+  /** The source's name: `SOUL.md`, a context file's label (`../AGENTS.md`), `skills/`, `MEMORY.md`, or "Hermes' own text". */
+  label: string;
+  origin: 'file' | 'folder' | 'config' | 'hermes';
+  /** Absolute path of the file (the skills folder for the index); null for Hermes' own text. */
+  path: string | null;
+  /** 0-based line where the part's text starts in the file, when found. */
+  line: number | null;
+  /** UTF-16 offsets into the stored prompt (as PromptAnatomyDto's). */
+  start: number;
+  end: number;
+  bytes: number;
+  tokens: number;
+  /** Share of the prompt's tokens in tenths of a percent; the parts' shares add up to 1000. */
+  shareTenths: number;
+  /** The session's stale reasons that concern this part. */
+  stale: StaleReasonDto[];
+  /** For the skills index: each line's skill, with its SKILL.md and the line of its description. */
+  entries: Array<{ name: string; category: string; path: string | null; line: number | null; stale: StaleReasonDto | null }>;
+}
+
+export interface PromptMapDto {
+  profile: string;
+  sessionId: string;
+  bytes: number;
+  tokens: number;
+  tokensExact: boolean;
+  tiers: Array<{ name: TierName; bytes: number; tokens: number; shareTenths: number }>;
+  /** In the order of the prompt. */
+  parts: PromptPartDto[];
+  /** Stale reasons of files the prompt does not carry yet (a context file or memory added since). */
+  unplaced: StaleReasonDto[];
+}
+
+/** client → server: a session's stored prompt as parts with their files, sizes and stale marks (the prompt anatomy view). */
+export const PromptMapRequest = new RequestType<SessionRef, PromptMapDto, void>('hermes/promptMap');
+
 export interface StatusParams {
   severity: 'ok' | 'warning' | 'error';
   /** Short text for the status item, e.g. `3 stale · ≈ $0.84`. */
@@ -260,6 +301,8 @@ export const SavedSourceNotification = new NotificationType<SavedSourceParams>('
 export interface HermesInitializationOptions {
   /** false in Restricted Mode: the server reads but refuses to write (refresh requests). */
   isTrusted: boolean;
+  /** The client runs ClientCommands from `command:` links in hovers (VS Code does; other editors would show the link as text). */
+  hoverCommandLinks?: boolean;
 }
 
 /** Commands the server executes through `workspace/executeCommand`. */
@@ -272,6 +315,8 @@ export const Commands = {
 export const ClientCommands = {
   /** Reveal the Hermes Sessions view. */
   showSessions: 'hermesLens.showSessions',
+  /** Open the prompt anatomy view. args: [{ profile, sessionId?, path? }] (path: the file whose part to select). */
+  showPromptAnatomy: 'hermesLens.showPromptAnatomy',
 } as const;
 
 /** client → server: workspace trust changed (the server starts with `initializationOptions.isTrusted`). */

@@ -149,7 +149,7 @@ export class TestLspClient {
     this.listBeforeDelta.clear();
   }
 
-  async initialize(options: { isTrusted?: boolean; rootDir?: string } = {}): Promise<InitializeResult> {
+  async initialize(options: { isTrusted?: boolean; rootDir?: string; hoverCommandLinks?: boolean } = {}): Promise<InitializeResult> {
     const result = await this.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       rootUri: options.rootDir ? pathToFileURL(options.rootDir).toString() : null,
@@ -159,7 +159,7 @@ export class TestLspClient {
         textDocument: { hover: { contentFormat: ['markdown'] }, codeAction: { disabledSupport: true } },
         window: { workDoneProgress: true },
       },
-      initializationOptions: options.isTrusted === undefined ? undefined : { isTrusted: options.isTrusted },
+      initializationOptions: options.isTrusted === undefined ? undefined : { isTrusted: options.isTrusted, hoverCommandLinks: options.hoverCommandLinks },
     });
     await this.connection.sendNotification(InitializedNotification.type, {});
     return result;

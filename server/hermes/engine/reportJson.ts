@@ -163,7 +163,7 @@ function sameJsonValue(a: unknown, b: unknown): boolean {
   return a === b || (a == null && b == null) || (a !== a && b !== b);
 }
 
-function reasonJson(r: StaleReason) {
+export function reasonJson(r: StaleReason) {
   return { source: r.source, path: r.path, change: r.change, detail: r.detail };
 }
 

@@ -9,7 +9,7 @@ import { parseFrontmatter } from '../../hermes/sources/frontmatter';
 import type { HermesModel, SourceRole } from '../hermesModel';
 import { summarizeRole } from '../roleSummary';
 import { uriToPath } from '../uri';
-import { OTHER_BUILD } from '../../../shared/protocol';
+import { ClientCommands, OTHER_BUILD } from '../../../shared/protocol';
 
 const TIER_WHY: Record<string, string> = {
   stable: 'shared by every profile and home; an edit here re-writes the whole cache',
@@ -17,12 +17,14 @@ const TIER_WHY: Record<string, string> = {
   volatile: 'the last tier: memory, skills index, date and model lines',
 };
 
-export function provideHover(model: HermesModel, document: TextDocument | undefined, params: HoverParams): Hover | null {
+/** `commandLinks`: the client runs ClientCommands from `command:` links (HermesInitializationOptions.hoverCommandLinks). */
+export function provideHover(model: HermesModel, document: TextDocument | undefined, params: HoverParams, commandLinks = false): Hover | null {
   const file = uriToPath(params.textDocument.uri);
   const role = file ? model.roleOf(file) : undefined;
   if (!role) return null;
   // Markdown paragraphs: each figure on its own line in the hover.
   const lines = [...headline(role, document, params.position.line), '', ...figures(role).flatMap((line) => [line, ''])];
+  if (commandLinks) lines.push(...anatomyLinks(role));
   return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n').trimEnd() } };
 }
 
@@ -73,4 +75,19 @@ function figures(role: SourceRole): string[] {
     out.push(`${summary.otherBuild} of them ${summary.otherBuild === 1 ? 'was' : 'were'} ${OTHER_BUILD}: Hermes' own text in ${summary.otherBuild === 1 ? 'its prompt' : 'their prompts'} differs from the newest session's (not stale; a refresh would bring the newer text too).`);
   }
   return out;
+}
+
+/**
+ * A link per profile to the prompt anatomy view of the newest live session carrying the file,
+ * with the file's part selected.
+ */
+function anatomyLinks(role: SourceRole): string[] {
+  const links = role.uses.flatMap((use) => {
+    const newest = use.sessions.reduce<(typeof use.sessions)[number] | undefined>((a, s) => (!a || (s.lastActivityAt ?? 0) > (a.lastActivityAt ?? 0) ? s : a), undefined);
+    if (!newest) return [];
+    const args = encodeURIComponent(JSON.stringify([{ profile: use.analysis.profile.name, sessionId: newest.id, path: role.file }]));
+    const where = role.uses.length > 1 ? ` (${use.analysis.profile.name})` : '';
+    return [`[$(pie-chart) Show the prompt anatomy${where}](command:${ClientCommands.showPromptAnatomy}?${args})`];
+  });
+  return links.length ? [links.join(' · ')] : [];
 }

@@ -1,7 +1,9 @@
-// The custom requests behind the read-only prompt document and the diff editor.
+// The custom requests behind the read-only prompt document, the diff editor and the prompt anatomy view.
 import { diffPrompt } from '../../hermes/engine/promptDiff';
+import { promptMap } from '../../hermes/engine/promptMap';
+import { reasonJson } from '../../hermes/engine/reportJson';
 import { HermesError } from '../../hermes/errors';
-import type { PromptAnatomyDto, PromptDiffDto, SessionRef } from '../../../shared/protocol';
+import type { PromptAnatomyDto, PromptDiffDto, PromptMapDto, SessionRef } from '../../../shared/protocol';
 import type { HermesModel } from '../hermesModel';
 
 function sessionAnatomy(model: HermesModel, ref: SessionRef) {
@@ -31,4 +33,33 @@ export function diffDto(model: HermesModel, ref: SessionRef): PromptDiffDto {
   const { analysis, anatomy, session } = sessionAnatomy(model, ref);
   const diff = diffPrompt(anatomy, analysis.sourcesFor(session?.cwd));
   return { ...ref, before: diff.before, after: diff.after, sections: diff.sections.map((s) => ({ ...s, hunks: [...s.hunks] })) };
+}
+
+/** The prompt as parts with their files, sizes and stale marks: sizes, labels and paths, never its text. */
+export function mapDto(model: HermesModel, ref: SessionRef): PromptMapDto {
+  const { analysis, anatomy, session } = sessionAnatomy(model, ref);
+  const map = promptMap({ anatomy, reasons: session?.reasons ?? [], sources: analysis.sourcesFor(session?.cwd), profileDir: analysis.profile.dir, cwd: session?.cwd });
+  return {
+    ...ref,
+    bytes: map.bytes,
+    tokens: map.tokens,
+    tokensExact: session?.tokensExact ?? false,
+    tiers: map.tiers.map((t) => ({ ...t })),
+    parts: map.parts.map((p) => ({
+      kind: p.kind,
+      tier: p.tier,
+      label: p.label,
+      origin: p.origin,
+      path: p.path ?? null,
+      line: p.line ?? null,
+      start: p.start,
+      end: p.end,
+      bytes: p.bytes,
+      tokens: p.tokens,
+      shareTenths: p.shareTenths,
+      stale: p.stale.map(reasonJson),
+      entries: p.entries.map((e) => ({ name: e.name, category: e.category, path: e.path ?? null, line: e.line ?? null, stale: e.stale ? reasonJson(e.stale) : null })),
+    })),
+    unplaced: map.unplaced.map(reasonJson),
+  };
 }

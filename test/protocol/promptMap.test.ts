@@ -1,0 +1,68 @@
+// The prompt anatomy view's request over stdio (bundled dist/server.js): a session's stored prompt
+// as parts with their files, sizes and stale marks, and never a word of the prompt itself; and the
+// hover's link to the view, only for a client that runs such links.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Hover, MarkupContent } from 'vscode-languageserver-protocol/node';
+import { ClientCommands, PromptAnatomyRequest, PromptMapRequest, type SessionListResult } from '../../shared/protocol';
+import { demoServerPerTest } from './support/demoServer';
+
+const SESSION_LIST = 'hermes/sessionListChanged';
+
+describe('language server over stdio: the prompt anatomy view', function () {
+  this.timeout(60_000);
+  const fixture = demoServerPerTest('hl-map-');
+
+  it('answers hermes/promptMap with the parts, their files and stale marks, and none of the prompt text', async () => {
+    const { client, demo } = fixture;
+    await client.initialize({ isTrusted: true });
+    const list = await client.waitFor<SessionListResult>(SESSION_LIST);
+    const soul = path.join(demo.root, 'SOUL.md');
+    const session = list.profiles.find((p) => p.name === 'default')!.sessions.find((s) => s.state === 'stale' && s.reasons.some((r) => r.path === soul));
+    assert.ok(session, 'the demo has a session made stale by SOUL.md');
+    const ref = { profile: 'default', sessionId: session.id };
+    const map = await client.connection.sendRequest(PromptMapRequest, ref);
+
+    assert.equal(map.parts.reduce((n, p) => n + p.shareTenths, 0), 1000);
+    assert.equal(map.tokens, session.systemPromptTokens);
+    const identity = map.parts.find((p) => p.kind === 'identity')!;
+    assert.equal(identity.path, soul);
+    assert.deepEqual(identity.stale.map((r) => r.path), [soul]);
+    const marked = [...map.parts.flatMap((p) => p.stale), ...map.unplaced];
+    assert.deepEqual(marked.map((r) => `${r.path} ${r.detail}`).sort(), session.reasons.map((r) => `${r.path} ${r.detail}`).sort());
+
+    // No paragraph of the stored prompt (nor of SOUL.md) travels with the map.
+    const { text } = await client.connection.sendRequest(PromptAnatomyRequest, ref);
+    const json = JSON.stringify(map);
+    const paragraphs = [...text.split('\n\n'), ...fs.readFileSync(soul, 'utf8').split('\n\n')].map((p) => p.trim()).filter((p) => p.length >= 24);
+    assert.ok(paragraphs.length > 5);
+    for (const p of paragraphs) assert.ok(!json.includes(JSON.stringify(p).slice(1, 25)), `prompt text in the map: ${p.slice(0, 40)}`);
+  });
+
+  it('links the hover of SOUL.md to the view of the newest session, for a client that runs command links only', async () => {
+    const { client, demo } = fixture;
+    const soul = path.join(demo.root, 'SOUL.md');
+    await client.initialize({ isTrusted: true, hoverCommandLinks: true });
+    const list = await client.waitFor<SessionListResult>(SESSION_LIST);
+    const uri = await client.open(soul, fs.readFileSync(soul, 'utf8'));
+    const value = ((await client.hover(uri, 0, 1)) as Hover).contents as MarkupContent;
+    const link = new RegExp(`\\(command:${ClientCommands.showPromptAnatomy.replace(/\./g, '\\.')}\\?([^)]+)\\)`).exec(value.value);
+    assert.ok(link, value.value);
+    const [arg] = JSON.parse(decodeURIComponent(link[1]!)) as Array<{ profile: string; sessionId: string; path: string }>;
+    const live = list.profiles.find((p) => p.name === 'default')!.sessions.filter((s) => s.state !== 'ended' && s.state !== 'no-prompt');
+    const newest = live.reduce((a, s) => ((s.lastActivityAt ?? 0) > (a.lastActivityAt ?? 0) ? s : a));
+    assert.deepEqual(arg, { profile: 'default', sessionId: newest.id, path: soul });
+  });
+
+  it('puts no command link in the hover of a client that did not ask for them (Neovim, any LSP editor)', async () => {
+    const { client, demo } = fixture;
+    const soul = path.join(demo.root, 'SOUL.md');
+    await client.initialize({ isTrusted: true });
+    await client.waitFor(SESSION_LIST);
+    const uri = await client.open(soul, fs.readFileSync(soul, 'utf8'));
+    const value = ((await client.hover(uri, 0, 1)) as Hover).contents as MarkupContent;
+    assert.match(value.value, /stable tier/);
+    assert.doesNotMatch(value.value, /command:/);
+  });
+});

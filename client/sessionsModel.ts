@@ -1,6 +1,7 @@
 // What the Hermes Sessions tree shows, computed from a SessionListResult. Pure (no vscode import):
 // sessionsTree.ts turns these into TreeItems, and the unit tests check labels and context values.
 import type { ProfileDto, SessionDto, SessionListResult, SessionStateName } from '../shared/protocol';
+import { byRecentActivity } from '../shared/sessionOrder';
 import { formatAgo, formatCost, plural } from './format';
 
 export interface ProfileNode {
@@ -63,8 +64,18 @@ export function endedChildren(group: EndedGroupNode): SessionsTreeNode[] {
   return group.sessions.map((session) => ({ kind: 'session', profile: group.profile, session }));
 }
 
+/** A live session holding a stored prompt (fresh, stale or pending). */
+export function isLiveWithPrompt(s: SessionDto): boolean {
+  return s.state !== 'ended' && s.state !== 'no-prompt';
+}
+
+/** The profile's live sessions holding a prompt, the most recently active first. */
+export function liveWithPrompt(profile: ProfileDto): SessionDto[] {
+  return sortSessions(profile.sessions).filter(isLiveWithPrompt);
+}
+
 export function sortSessions(sessions: readonly SessionDto[]): SessionDto[] {
-  return [...sessions].sort((a, b) => (b.lastActivityAt ?? 0) - (a.lastActivityAt ?? 0) || a.id.localeCompare(b.id));
+  return [...sessions].sort(byRecentActivity);
 }
 
 export function profileContextValue(p: ProfileDto): string {

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Hover, MarkupContent } from 'vscode-languageserver-protocol/node';
 import { ClientCommands, PromptAnatomyRequest, PromptMapRequest, type SessionListResult } from '../../shared/protocol';
+import { byRecentActivity } from '../../shared/sessionOrder';
 import { demoServerPerTest } from './support/demoServer';
 
 const SESSION_LIST = 'hermes/sessionListChanged';
@@ -50,8 +51,7 @@ describe('language server over stdio: the prompt anatomy view', function () {
     const link = new RegExp(`\\(command:${ClientCommands.showPromptAnatomy.replace(/\./g, '\\.')}\\?([^)]+)\\)`).exec(value.value);
     assert.ok(link, value.value);
     const [arg] = JSON.parse(decodeURIComponent(link[1]!)) as Array<{ profile: string; sessionId: string; path: string }>;
-    const live = list.profiles.find((p) => p.name === 'default')!.sessions.filter((s) => s.state !== 'ended' && s.state !== 'no-prompt');
-    const newest = live.reduce((a, s) => ((s.lastActivityAt ?? 0) > (a.lastActivityAt ?? 0) ? s : a));
+    const newest = list.profiles.find((p) => p.name === 'default')!.sessions.filter((s) => s.state !== 'ended' && s.state !== 'no-prompt').sort(byRecentActivity)[0]!;
     assert.deepEqual(arg, { profile: 'default', sessionId: newest.id, path: soul });
   });
 

@@ -10,6 +10,7 @@ import type { HermesModel, SourceRole } from '../hermesModel';
 import { summarizeRole } from '../roleSummary';
 import { uriToPath } from '../uri';
 import { ClientCommands, OTHER_BUILD } from '../../../shared/protocol';
+import { byRecentActivity } from '../../../shared/sessionOrder';
 
 const TIER_WHY: Record<string, string> = {
   stable: 'shared by every profile and home; an edit here re-writes the whole cache',
@@ -83,7 +84,7 @@ function figures(role: SourceRole): string[] {
  */
 function anatomyLinks(role: SourceRole): string[] {
   const links = role.uses.flatMap((use) => {
-    const newest = use.sessions.reduce<(typeof use.sessions)[number] | undefined>((a, s) => (!a || (s.lastActivityAt ?? 0) > (a.lastActivityAt ?? 0) ? s : a), undefined);
+    const newest = use.sessions.reduce<(typeof use.sessions)[number] | undefined>((a, s) => (!a || byRecentActivity(s, a) < 0 ? s : a), undefined);
     if (!newest) return [];
     const args = encodeURIComponent(JSON.stringify([{ profile: use.analysis.profile.name, sessionId: newest.id, path: role.file }]));
     const where = role.uses.length > 1 ? ` (${use.analysis.profile.name})` : '';

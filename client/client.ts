@@ -51,12 +51,12 @@ export function createClient(setup: ClientSetup): { client: LanguageClient; disp
     // The server pulls `hermesLens` per resource through workspace/configuration; this makes the
     // client send workspace/didChangeConfiguration when any of it changes.
     synchronize: { configurationSection: SETTINGS_SECTION, fileEvents: watcher },
-    initializationOptions: (): HermesInitializationOptions => ({ isTrusted: vscode.workspace.isTrusted }),
+    initializationOptions: (): HermesInitializationOptions => ({ isTrusted: vscode.workspace.isTrusted, hoverCommandLinks: true }),
     outputChannel: setup.output,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     diagnosticCollectionName: 'hermes',
-    // Hovers may link to our commands (they confirm before writing); nothing else runs from them.
-    markdown: { isTrusted: { enabledCommands: Object.values(COMMANDS) }, supportThemeIcons: true },
+    // Hovers link to the prompt anatomy view; no other command runs from them.
+    markdown: { isTrusted: { enabledCommands: [COMMANDS.showPromptAnatomy] }, supportThemeIcons: true },
     middleware: {
       executeCommand: (command, args, next) => setup.executeCommand(command, args, next),
     },

@@ -1,5 +1,6 @@
 // Entry point: wiring only. Each concern lives in its own file (see ANCHORS.md, rust-analyzer style).
 import type * as vscode from 'vscode';
+import { AnatomyPanel } from './anatomy/anatomyPanel';
 import { createApi, type HermesLensApi } from './api';
 import { registerCommands } from './commands/index';
 import { restartOnRuntimeChange } from './config';
@@ -15,11 +16,13 @@ let ctx: Ctx | undefined;
 export function activate(context: vscode.ExtensionContext): HermesLensApi {
   const c = (ctx = new Ctx(context));
   const prompts = new PromptDocuments(c);
+  const anatomy = new AnatomyPanel(c, prompts);
   context.subscriptions.push(
     prompts,
+    anatomy,
     ...registerSessionsView(c),
     ...registerStatus(c),
-    ...registerCommands({ ctx: c, prompts }),
+    ...registerCommands({ ctx: c, prompts, anatomy }),
     registerTrust(c),
     restartOnRuntimeChange(c),
   );

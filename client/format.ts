@@ -47,12 +47,19 @@ export function formatAgo(epochSeconds: number | null | undefined, nowMs = Date.
   return new Date(epochSeconds * 1000).toISOString().slice(0, 10);
 }
 
+const pad = (n: number) => String(n).padStart(2, '0');
+
 /** `2026-11-29 17:35` in local time, for tooltips. */
 export function formatTimestamp(epochSeconds: number | null | undefined): string {
   if (epochSeconds === null || epochSeconds === undefined || !Number.isFinite(epochSeconds)) return 'unknown';
   const d = new Date(epochSeconds * 1000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${formatClock(epochSeconds)}`;
+}
+
+/** `17:35` in local time. */
+export function formatClock(epochSeconds: number): string {
+  const d = new Date(epochSeconds * 1000);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
 /** The base name of a file URI or path, for messages. */

@@ -10,6 +10,7 @@ export const COMMANDS = {
   reloadSessions: 'hermesLens.reloadSessions',
   showOutput: 'hermesLens.showOutput',
   restartServer: 'hermesLens.restartServer',
+  showPromptAnatomy: 'hermesLens.showPromptAnatomy',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -19,6 +20,9 @@ export const VIEW_CONTAINER_ID = 'hermesLens';
 export const SESSIONS_VIEW_ID = 'hermesLens.sessions';
 /** VS Code's generated "focus this view" command. */
 export const FOCUS_SESSIONS_COMMAND = `${SESSIONS_VIEW_ID}.focus`;
+
+/** The prompt anatomy webview panel. */
+export const ANATOMY_VIEW_TYPE = 'hermesLens.promptAnatomy';
 
 /** Language id and URI scheme of the stored-prompt documents. */
 export const PROMPT_LANGUAGE_ID = 'hermes-prompt';

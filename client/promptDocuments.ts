@@ -81,14 +81,14 @@ export class PromptDocuments implements vscode.TextDocumentContentProvider, vsco
     return diff;
   }
 
-  /** Opens (or reloads) a session's stored prompt in a read-only editor. */
-  async show(ref: SessionRef, selection?: { start: number; end: number }): Promise<vscode.TextEditor> {
+  /** Opens (or reloads) a session's stored prompt in a read-only editor (in the active column unless told). */
+  async show(ref: SessionRef, selection?: { start: number; end: number }, viewColumn?: vscode.ViewColumn): Promise<vscode.TextEditor> {
     const uri = promptUri(ref);
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (open) this.changed.fire(uri);
     const doc = await vscode.workspace.openTextDocument(uri);
     await this.ensureLanguage(doc);
-    const editor = await vscode.window.showTextDocument(doc, { preview: true });
+    const editor = await vscode.window.showTextDocument(doc, { preview: true, viewColumn });
     if (selection) {
       const range = new vscode.Range(doc.positionAt(selection.start), doc.positionAt(selection.end));
       editor.selection = new vscode.Selection(range.start, range.end);

@@ -1,4 +1,5 @@
-// Bundles the entry points (the CLI in two parts), the tokenizer and the server's token-count helper with esbuild,
+// Bundles the entry points (the CLI in two parts), the tokenizer, the server's token-count helper and the
+// prompt anatomy webview's script with esbuild,
 // and puts better-sqlite3's native binary next to the server bundle, where the store loads it
 // through `nativeBinding` (VS Code's own runtime cannot resolve node_modules inside a packaged
 // extension).
@@ -60,6 +61,18 @@ await Promise.all([
   // The language server counts uncached text through a relay thread in a helper process (helperTokenCounter.ts).
   esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/tokenCountRelay.ts')], outfile: join(root, 'dist/tokenCountRelay.js') }),
   esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/tokenCountHelper.ts')], outfile: join(root, 'dist/tokenCountHelper.js') }),
+  // The prompt anatomy webview's script and style: a page in the editor, not Node (the panel's only local resource root).
+  esbuild.build({
+    entryPoints: [join(root, 'client/webview/anatomy.ts'), join(root, 'client/webview/anatomy.css')],
+    outdir: join(root, 'dist/webview'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    minify: production,
+    sourcemap: false,
+    logLevel: 'warning',
+  }),
 ]);
 chmodSync(join(root, 'dist/cli.js'), 0o755);
 

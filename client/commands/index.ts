@@ -1,10 +1,12 @@
 // The command registry: each command is a small factory over the CommandContext (rust-analyzer
 // style), registered under its id from ids.ts (which the schema test checks against package.json).
 import * as vscode from 'vscode';
+import type { AnatomyPanel } from '../anatomy/anatomyPanel';
 import type { Ctx } from '../ctx';
 import { ClientCommands } from '../../shared/protocol';
 import { COMMANDS, FOCUS_SESSIONS_COMMAND, type CommandName } from '../ids';
 import type { PromptDocuments } from '../promptDocuments';
+import { showPromptAnatomy } from './anatomy';
 import { diffPrompt, showPrompt, showPromptSize } from './prompt';
 import { interceptServerRefresh, refreshProfile, refreshSession } from './refresh';
 import { reloadSessions, restartServer, showOutput } from './server';
@@ -12,6 +14,7 @@ import { reloadSessions, restartServer, showOutput } from './server';
 export interface CommandContext {
   readonly ctx: Ctx;
   readonly prompts: PromptDocuments;
+  readonly anatomy: AnatomyPanel;
 }
 
 export type Cmd = (...args: any[]) => unknown;
@@ -26,6 +29,7 @@ const factories: Record<CommandName, CmdFactory> = {
   reloadSessions,
   showOutput,
   restartServer,
+  showPromptAnatomy,
 };
 
 export function registerCommands(c: CommandContext): vscode.Disposable[] {

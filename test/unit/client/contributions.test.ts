@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ClientCommands } from '../../../shared/protocol';
 import { COMMANDS, PROMPT_EXTENSION, PROMPT_LANGUAGE_ID, PROMPT_SCHEME, SESSIONS_VIEW_ID, VIEW_CONTAINER_ID } from '../../../client/ids';
 import { packageJson, readRootFile, rootDir } from './packageJson';
 
@@ -38,6 +39,19 @@ describe('client: package.json contributions', () => {
     );
     assert.ok(inline.some((m) => m.command === COMMANDS.refreshProfile && m.when.includes('viewItem == profile.stale')));
     assert.ok(inline.some((m) => m.command === COMMANDS.refreshSession && m.when.includes('viewItem == session.stale')));
+  });
+
+  it('offers the prompt anatomy inline and in the context menu of live sessions and of profiles, under the id hover links name', () => {
+    assert.equal(COMMANDS.showPromptAnatomy, ClientCommands.showPromptAnatomy);
+    const entries = (pkg.contributes.menus['view/item/context'] as Array<{ command: string; group: string; when: string }>).filter((m) => m.command === COMMANDS.showPromptAnatomy);
+    assert.deepEqual(entries.map((m) => m.group.split('@')[0]).sort(), ['2_prompt', 'inline']);
+    for (const m of entries) {
+      const items = /viewItem =~ \/(.+)\/$/.exec(m.when)?.[1];
+      assert.ok(items, m.when);
+      const re = new RegExp(items);
+      for (const value of ['session.stale', 'session.fresh', 'session.pending', 'profile', 'profile.stale']) assert.ok(re.test(value), `${m.group}: ${value}`);
+      for (const value of ['session.no-prompt', 'session.ended', 'profile.unavailable', 'endedGroup']) assert.ok(!re.test(value), `${m.group}: not ${value}`);
+    }
   });
 
   it('has the sessions view in a container of its own, with an icon that ships', () => {
@@ -98,7 +112,7 @@ describe('client: package.json contributions', () => {
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#'));
     assert.equal(lines[0], '**');
-    for (const keep of ['!dist/extension.js', '!dist/server.js', '!dist/cli.js', '!dist/cliMain.js', '!dist/o200kEncoder.js', '!dist/genaiPrices.js', '!dist/yamlBundle.js', '!dist/tokenCountRelay.js', '!dist/tokenCountHelper.js', '!dist/native/**', '!syntaxes/**', `!${pkg.icon}`, '!README.md', '!CHANGELOG.md', '!package.json', '!LICENSE']) {
+    for (const keep of ['!dist/extension.js', '!dist/webview/**', '!dist/server.js', '!dist/cli.js', '!dist/cliMain.js', '!dist/o200kEncoder.js', '!dist/genaiPrices.js', '!dist/yamlBundle.js', '!dist/tokenCountRelay.js', '!dist/tokenCountHelper.js', '!dist/native/**', '!syntaxes/**', `!${pkg.icon}`, '!README.md', '!CHANGELOG.md', '!package.json', '!LICENSE']) {
       assert.ok(lines.includes(keep), keep);
     }
     assert.ok(lines.every((l) => l === '**' || l.startsWith('!')), 'only re-inclusions after **');

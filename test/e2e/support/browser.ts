@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { pollUntil, testOutputDir } from './codeServer';
 
 export const CHROMIUM_PATH = process.env.HERMES_LENS_CHROMIUM || '/usr/bin/chromium';
@@ -760,4 +760,12 @@ export async function parkMouse(page: Page): Promise<void> {
   await page.locator('.monaco-hover:not(.hidden), .workbench-hover-container').filter({ visible: true }).first()
     .waitFor({ state: 'hidden', timeout: STEP_TIMEOUT })
     .catch(() => {});
+}
+
+/**
+ * The document of the visible webview panel: VS Code puts an extension's page in an iframe
+ * (`active-frame`) inside its own webview iframe.
+ */
+export function webviewContent(page: Page): FrameLocator {
+  return page.locator('iframe.webview.ready').filter({ visible: true }).first().contentFrame().frameLocator('iframe#active-frame');
 }

@@ -75,6 +75,11 @@ export interface CliSession {
   stampedEpoch: number;
   cacheWarm: boolean;
   refreshCostUsd: number | null;
+  refreshCostColdUsd: number | null;
+  lastActivityAt: number | null;
+  ttlSeconds: number;
+  cacheExpiresAt: number | null;
+  systemPromptTokens: number;
 }
 
 export interface CliProfile {
@@ -97,6 +102,13 @@ export function cliStatus(root: string): CliStatus {
   const r = spawnSync(process.execPath, [CLI, 'status', '--json', '--home', root, '--all-profiles'], { encoding: 'utf8', timeout: 60_000 });
   if (r.status !== 0) throw new Error(`hermes-lens status failed (exit ${r.status}):\n${r.stderr}`);
   return JSON.parse(r.stdout) as CliStatus;
+}
+
+/** `node dist/cli.js prompt-size --json --session <id>`: the size of each tier of a session's stored prompt. */
+export function cliPromptSize(root: string, profile: string, sessionId: string): { rows: Array<{ label: string; bytes: number; tokens: number }>; totalBytes: number; totalTokens: number } {
+  const r = spawnSync(process.execPath, [CLI, 'prompt-size', '--json', '--home', root, '-p', profile, '--session', sessionId], { encoding: 'utf8', timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`hermes-lens prompt-size failed (exit ${r.status}):\n${r.stderr}`);
+  return JSON.parse(r.stdout);
 }
 
 export function cliProfile(status: CliStatus, name: string): CliProfile {

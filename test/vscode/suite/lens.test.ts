@@ -4,22 +4,13 @@
 // Nothing sleeps: the extension's API `ready` promise and its `onDidChangeSessions` event say when
 // the server has caught up. Hermes' state.db is read outside the host (../outside.ts).
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HermesLensApi } from '../../../client/api';
-import type { DemoManifest } from '../../../server/demo/demoHome';
 import { Commands, type RefreshResultDto, type SessionListResult, type SessionStateName } from '../../../shared/protocol';
 import { expectedStatusText, staleBecauseOf, totals, usd, type CliStatus } from '../../e2e/support/hermesHome';
 import { outside } from '../outside';
-
-const EXTENSION_ID = 'hermes-lens.hermes-prompt-lens';
-
-function manifest(): DemoManifest {
-  const file = process.env.HERMES_LENS_TEST_MANIFEST;
-  if (!file || !fs.existsSync(file)) throw new Error(`HERMES_LENS_TEST_MANIFEST does not name the demo manifest (${file})`);
-  return JSON.parse(fs.readFileSync(file, 'utf8')) as DemoManifest;
-}
+import { activateLens, manifest } from './host';
 
 const cli = (root: string) => outside<CliStatus>('cliStatus', root);
 const stateMeta = (dbFile: string) => outside<Record<string, string>>('stateMeta', dbFile);
@@ -68,10 +59,7 @@ describe('Hermes Prompt Lens in the extension host', function () {
 
   before(async function () {
     this.timeout(120_000);
-    const ext = vscode.extensions.getExtension<HermesLensApi>(EXTENSION_ID);
-    assert.ok(ext, `${EXTENSION_ID} is loaded in this host`);
-    api = await ext.activate();
-    await api.ready;
+    api = await activateLens();
     await vscode.workspace.openTextDocument(soulUri);
   });
 

@@ -1,8 +1,8 @@
 // Engine reports → the plain DTOs of shared/protocol.ts (the same JSON as `status --json`, plus
 // the totals flattened for the views).
-import { profileSummaryJson, sessionJson, usdJson } from '../hermes/engine/reportJson';
+import { profileSummaryJson, usdJson } from '../hermes/engine/reportJson';
 import type { ProfileReport } from '../hermes/engine/types';
-import type { ProfileDto, ProfileSummaryDto, StatusParams } from '../../shared/protocol';
+import type { ProfileSummaryDto, StatusParams } from '../../shared/protocol';
 import { formatUsd } from '../hermes/cost/refreshCost';
 import type { HermesModel } from './hermesModel';
 
@@ -14,10 +14,6 @@ export function profileSummaryDto(r: ProfileReport): ProfileSummaryDto {
     staleRefreshCostUsd: usdJson(r.totals.staleRefreshCostUsd) ?? 0,
     unknownCost: r.totals.unknownCost,
   };
-}
-
-export function profileDto(r: ProfileReport): ProfileDto {
-  return { ...profileSummaryDto(r), sessions: r.sessions.map(sessionJson) };
 }
 
 /** The status item's text: `3 stale · ≈ $0.84`, or what is wrong. */

@@ -145,7 +145,11 @@ export interface RefreshParams {
   profile: string;
   /** These sessions (each one's compaction tip), or the whole profile when absent. */
   sessionIds?: string[];
-  /** The profile's stale sessions (the "Refresh N stale sessions" action); ignored with sessionIds. */
+  /**
+   * The profile's stale sessions (the "Refresh N stale sessions" action); ignored with sessionIds.
+   * With the epoch strategy this records the profile-wide request (stale sessions are the ones it
+   * costs); with clear-prompt it clears the stale sessions' prompts.
+   */
   onlyStale?: boolean;
   strategy?: 'epoch' | 'clear-prompt';
   dryRun?: boolean;
@@ -168,6 +172,9 @@ export const RefreshRequest = new RequestType<RefreshParams, RefreshResultDto, v
 
 export interface RefreshPreviewDto {
   profile: string;
+  /** `profile`: the profile-wide request; `session`: a request about the sessions named (or cleared). */
+  scope: 'profile' | 'session';
+  /** The sessions the refresh costs: the ones named, or the profile's stale ones. */
   sessions: number;
   warm: number;
   cold: number;
@@ -175,6 +182,8 @@ export interface RefreshPreviewDto {
   coldCostUsd: number;
   unknownCost: number;
   apiEquivalent: boolean;
+  /** Fresh sessions a profile-wide request also reaches: they rebuild the same bytes and keep their cache (no cost). */
+  alsoRebuiltFresh: number;
 }
 
 /** client → server: what a refresh would touch and cost (for the confirmation dialog). */

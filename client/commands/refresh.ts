@@ -125,13 +125,21 @@ export function confirmDetail(p: RefreshParams, preview: RefreshPreviewDto): str
   if (preview.unknownCost > 0) lines.push(`${plural(preview.unknownCost, 'session')} without known prices for the model.`);
   if (preview.apiEquivalent) lines.push('Amounts are API-equivalent: the sessions are billed under a subscription.');
   lines.push('');
-  lines.push(
-    p.strategy === 'clear-prompt'
-      ? 'Clears the stored prompt of each session (for Hermes builds without refresh support); each rebuilds it on its next turn.'
-      : 'Each session rebuilds its system prompt at the start of its next turn; history and session ids are kept.',
-  );
+  lines.push(howItRefreshes(p, preview));
   lines.push(`Turn off ${fullKey('confirmRefresh')} to skip this question.`);
   return lines.join('\n');
+}
+
+/** What the refresh does, in a line; a profile-wide request says why its fresh sessions are not counted. */
+function howItRefreshes(p: RefreshParams, preview: RefreshPreviewDto): string {
+  if (p.strategy === 'clear-prompt') {
+    return 'Clears the stored prompt of each session (for Hermes builds without refresh support); each rebuilds it on its next turn.';
+  }
+  const rebuild = 'Each session rebuilds its system prompt at the start of its next turn; history and session ids are kept.';
+  if (preview.scope !== 'profile') return rebuild;
+  const fresh = preview.alsoRebuiltFresh;
+  const also = fresh > 0 ? ` The ${plural(fresh, 'fresh session')} rebuild${fresh === 1 ? 's' : ''} the same prompt and keep${fresh === 1 ? 's' : ''} ${fresh === 1 ? 'its' : 'their'} cache: no cost, not counted above.` : '';
+  return `Records Hermes' profile-wide refresh request. ${rebuild}${also}`;
 }
 
 async function showFailure(ctx: Ctx, message: string): Promise<void> {

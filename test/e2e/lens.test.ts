@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { savedSourceMessage } from '../../client/format';
-import { adoptRefresh } from '../../server/demo/hermesWriter';
+import { adoptRefresh, startSession } from '../../server/demo/hermesWriter';
 import {
   answerDialog,
   beforeDecorations,
@@ -37,7 +37,6 @@ import {
   expectedStatusText,
   readModelConfig,
   readStateMeta,
-  requestedEpochOf,
   staleBecauseOf,
   totals,
   usd,
@@ -194,11 +193,19 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
     await runCommand(page(), 'View: Close All Editors');
   });
 
-  it('4. the quick fix on SOUL.md refreshes the stale sessions after a modal confirmation, writing the epoch keys', async () => {
+  it('4. the quick fix on SOUL.md refreshes the stale sessions after a modal confirmation, writing the profile-wide request', async () => {
+    // Hermes starts a session after the edit: its prompt holds today's SOUL.md, so it is fresh.
+    const def = home().profile('default');
+    const now = Date.now() / 1000;
+    startSession(def.dbFile, def.dir, { source: 'cli', model: 'claude-sonnet-4-5', title: 'Started after the edit', startedAt: now - 30, lastActivityAt: now - 20, messages: 2 });
+    await waitForTreeStates(page(), 'default', ['Started after the edit'], 'fresh');
     const cli = cliStatus(home().root);
     const stale = soulStale(cli);
     const n = stale.sessions.length;
-    const db = home().profile('default').dbFile;
+    const profile = cliProfile(cli, 'default');
+    assert.equal(profile.totals.stale, n, 'in the demo SOUL.md made every stale session of default stale');
+    const fresh = profile.sessions.filter((s) => s.state === 'fresh').length;
+    const db = def.dbFile;
     const metaBefore = readStateMeta(db);
 
     await openFile(page(), 'SOUL.md');
@@ -211,29 +218,30 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
     await page().locator(SEL.actionWidget).filter({ visible: true }).first().waitFor({ state: 'hidden', timeout: 20_000 });
     await openQuickFix(page(), { at: { line: 1, column: 1 }, pick: expectedTitle, untilOffered: true });
 
-    // The real modal: count and the warm/cold split of the cost.
+    // The real modal: count and the warm/cold split of the cost, and why the fresh sessions are not counted.
     const dialog = await waitForDialog(page(), `Refresh ${n} stale sessions in profile default?`);
     const warm = stale.sessions.filter((s) => s.cacheWarm).length;
     if (warm > 0) assert.match(dialog.text, new RegExp(`${warm} sessions? with a warm cache: `));
     if (warm < n) assert.match(dialog.text, new RegExp(`${n - warm} sessions? with an expired cache: `));
+    assert.equal(fresh, 1, 'the session started after the edit');
+    assert.match(dialog.text, new RegExp(`Records Hermes' profile-wide refresh request\\. .* The ${fresh} fresh sessions? rebuilds? the same prompt and keeps? (its|their) cache: no cost, not counted above\\.`));
     assert.ok(dialog.buttons.includes('Refresh'), JSON.stringify(dialog.buttons));
     await screenshot(page(), 'lens-07-confirm-refresh');
     await answerDialog(page(), `Refresh ${n} stale sessions in profile default?`, 'Refresh');
 
     const message = await waitForNotification(page(), /^Requested a system prompt refresh/);
-    assert.match(message, new RegExp(`^Requested a system prompt refresh for ${n} sessions`));
+    assert.match(message, /^Requested a system prompt refresh for every session in this profile \(\d+ session\(s\) with a stored prompt\)/);
 
     // The tree follows by itself: the sessions turn pending.
-    await waitForTreeStates(page(), 'default', stale.sessions.map((s) => s.title!), 'pending');
+    await waitForTreeStates(page(), 'default', [...stale.sessions.map((s) => s.title!), 'Started after the edit'], 'pending');
 
-    // The state.db, read from here: one epoch key per session, ahead of what each session stamped.
+    // The state.db, read from here: the profile-wide request, ahead of every stamp, and no key per session.
     const meta = readStateMeta(db);
-    for (const s of stale.sessions) {
-      const key = `prompt_refresh_epoch:${s.id}`;
-      assert.ok(meta.has(key), `${key} in state_meta (keys: ${[...meta.keys()].join(', ')})`);
-      assert.ok(requestedEpochOf(meta, s.id) > s.stampedEpoch, `${s.id}: requested ${requestedEpochOf(meta, s.id)} > stamped ${s.stampedEpoch}`);
-      assert.ok(requestedEpochOf(meta, s.id) > requestedEpochOf(metaBefore, s.id));
-    }
+    const requested = Number(meta.get('prompt_refresh_epoch'));
+    assert.ok(requested > Number(metaBefore.get('prompt_refresh_epoch') ?? 0), `prompt_refresh_epoch ${meta.get('prompt_refresh_epoch')}`);
+    for (const s of stale.sessions) assert.ok(requested > s.stampedEpoch, `${s.id}: requested ${requested} > stamped ${s.stampedEpoch}`);
+    const perSession = (m: Map<string, string>) => [...m].filter(([k]) => k.startsWith('prompt_refresh_epoch:')).map((e) => e.join('='));
+    assert.deepEqual(perSession(meta), perSession(metaBefore));
     const after = cliStatus(home().root);
     for (const s of stale.sessions) assert.equal(cliProfile(after, 'default').sessions.find((x) => x.id === s.id)?.state, 'pending');
     await parkMouse(page());

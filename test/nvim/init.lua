@@ -188,25 +188,7 @@ local function main()
   r, e = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeAction', { textDocument = doc, range = top, context = { diagnostics = {} } }, TIMEOUT)
   results.codeActions = only_result(r, e, 'textDocument/codeAction')
 
-  -- Run the first code action's command (refresh the profile's stale sessions) as a user's pick would.
-  local action = results.codeActions[1]
-  assert(action and action.command, 'no code action with a command')
-  r, e = vim.lsp.buf_request_sync(bufnr, 'workspace/executeCommand', { command = action.command.command, arguments = action.command.arguments }, TIMEOUT)
-  results.executeCommand = only_result(r, e, 'workspace/executeCommand')
-  local function state_of(list, id)
-    for _, p in ipairs(list and list.profiles or {}) do
-      for _, s in ipairs(p.sessions) do
-        if s.id == id then return s.state end
-      end
-    end
-  end
-  wait_for('a session list with the refreshed sessions pending', function()
-    for _, id in ipairs(results.executeCommand.sessionIds or {}) do
-      if state_of(results.lastSessionList, id) ~= 'pending' then return false end
-    end
-    return true
-  end)
-  results.sessionListAfterRefresh = results.lastSessionList
+  results.sessionListBeforeSave = results.lastSessionList
 
   -- Edit and save: didChange + didSave; the server re-evaluates and pushes a new status.
   local stale_before = results.statuses[#results.statuses].stale
@@ -218,6 +200,25 @@ local function main()
   results.statusAfterSave = results.statuses[#results.statuses]
   r, e = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeLens', { textDocument = doc }, TIMEOUT)
   results.codeLensAfterSave = only_result(r, e, 'textDocument/codeLens')
+
+  -- Run the first code action's command (refresh the profile's stale sessions) as a user's pick would.
+  local action = results.codeActions[1]
+  assert(action and action.command, 'no code action with a command')
+  r, e = vim.lsp.buf_request_sync(bufnr, 'workspace/executeCommand', { command = action.command.command, arguments = action.command.arguments }, TIMEOUT)
+  results.executeCommand = only_result(r, e, 'workspace/executeCommand')
+  -- A refresh of the profile: its every stale session turns pending.
+  wait_for('a session list without a stale session in profile default', function()
+    for _, p in ipairs(results.lastSessionList and results.lastSessionList.profiles or {}) do
+      if p.name == 'default' then
+        for _, s in ipairs(p.sessions) do
+          if s.state == 'stale' then return false end
+        end
+        return true
+      end
+    end
+    return false
+  end)
+  results.sessionListAfterRefresh = results.lastSessionList
 
   -- The list kept from the changes against the server's full list at the same revision.
   r, e = vim.lsp.buf_request_sync(bufnr, 'hermes/sessionList', {}, TIMEOUT)

@@ -1,5 +1,6 @@
-// Quick fixes on a source file: refresh every session this file made stale in a profile, or one
-// session (named by its title and the tip of its chain). They run the engine's refresh through
+// Quick fixes on a source file: refresh a profile this file made sessions stale in (the
+// profile-wide request, which reaches its every stale session), or one session this file made
+// stale (named by its title and the tip of its chain). They run the engine's refresh through
 // workspace/executeCommand; in an untrusted workspace they are shown disabled, with the reason.
 import { CodeActionKind, type CodeAction, type CodeActionParams } from 'vscode-languageserver/node';
 import { formatUsd } from '../../hermes/cost/refreshCost';
@@ -16,9 +17,11 @@ export function provideCodeActions(model: HermesModel, params: CodeActionParams,
   const actions: CodeAction[] = [];
   const disabled = trusted ? undefined : { reason: UNTRUSTED_REFRESH_MESSAGE };
   for (const p of summarizeRole(role).byProfile) {
-    const all: RefreshParams = { profile: p.profile, sessionIds: p.stale.map((s) => s.id) };
-    const unknown = p.unknownCost ? `, ${p.unknownCost} of unknown cost` : '';
-    const title = `Refresh ${p.stale.length} stale session${p.stale.length === 1 ? '' : 's'} in profile ${p.profile} (${formatUsd(p.costUsd, true)}${unknown})`;
+    // The profile-wide request: it reaches every stale session of the profile, so it counts them all.
+    const all: RefreshParams = { profile: p.profile, onlyStale: true };
+    const { stale, staleRefreshCostUsd, unknownCost } = p.profileTotals;
+    const unknown = unknownCost ? `, ${unknownCost} of unknown cost` : '';
+    const title = `Refresh ${stale} stale session${stale === 1 ? '' : 's'} in profile ${p.profile} (${formatUsd(staleRefreshCostUsd, true)}${unknown})`;
     actions.push({ title, kind: CodeActionKind.QuickFix, isPreferred: true, disabled, command: { title, command: Commands.refresh, arguments: [all] } });
     for (const s of p.stale) {
       const label = s.title ? `"${s.title}"` : s.id;

@@ -36,7 +36,7 @@ export function provideCodeLenses(model: HermesModel, params: CodeLensParams): C
     },
   ];
   for (const p of summary.byProfile) {
-    const args: RefreshParams = { profile: p.profile, sessionIds: p.stale.map((s) => s.id) };
+    const args: RefreshParams = { profile: p.profile, onlyStale: true };
     const where = summary.byProfile.length > 1 ? ` in ${p.profile}` : '';
     lenses.push({ range: TOP, command: { title: `Refresh${where}`, command: Commands.refresh, arguments: [args] } });
   }

@@ -156,11 +156,6 @@ export function readModelConfig(dbFile: string, sessionId: string): Record<strin
   });
 }
 
-/** The epoch a refresh request for `sessionId` asks for: max of the profile-wide and the session's own key. */
-export function requestedEpochOf(meta: Map<string, string>, sessionId: string): number {
-  return Math.max(Number(meta.get('prompt_refresh_epoch') ?? 0), Number(meta.get(`prompt_refresh_epoch:${sessionId}`) ?? 0));
-}
-
 /**
  * SHA-256 of a file's bytes (to prove that nothing wrote to it). A missing file and an empty one
  * are the same: SQLite creates an empty `-wal` next to a WAL database when a reader opens it.

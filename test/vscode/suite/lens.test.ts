@@ -113,18 +113,20 @@ describe('Hermes Prompt Lens in the extension host', function () {
   });
 
   it('code action provider (vscode.executeCodeActionProvider): the profile refresh, then one per stale session', async () => {
-    const stale = staleBecauseOf(cli(demo.root), 'default', soul);
+    const status = cli(demo.root);
+    const stale = staleBecauseOf(status, 'default', soul);
+    const profile = status.profiles.find((p) => p.name === 'default')!.totals;
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', soulUri, new vscode.Range(0, 0, 0, 0));
     assert.equal(actions.length, 1 + stale.sessions.length);
     const all = actions[0]!;
-    assert.equal(all.title, `Refresh ${stale.sessions.length} stale sessions in profile default (${usd(stale.cost)}${stale.unknown ? `, ${stale.unknown} of unknown cost` : ''})`);
+    assert.equal(all.title, `Refresh ${profile.stale} stale sessions in profile default (${usd(profile.staleRefreshCostUsd)}${profile.unknownCost ? `, ${profile.unknownCost} of unknown cost` : ''})`);
     assert.equal(all.kind?.value, vscode.CodeActionKind.QuickFix.value);
     assert.equal(all.isPreferred, true);
     assert.equal(all.disabled, undefined, 'enabled in a trusted workspace');
     assert.equal(all.command?.command, Commands.refresh);
-    const args = all.command?.arguments?.[0] as { profile: string; sessionIds: string[] };
-    assert.equal(args.profile, 'default');
-    assert.deepEqual([...args.sessionIds].sort(), stale.sessions.map((s) => s.id).sort());
+    assert.deepEqual(all.command?.arguments?.[0], { profile: 'default', onlyStale: true });
+    const one = actions.slice(1).map((a) => (a.command?.arguments?.[0] as { sessionIds: string[] }).sessionIds[0]);
+    assert.deepEqual(one.sort(), stale.sessions.map((s) => s.id).sort());
   });
 
   it('commands: showPrompt opens the stored prompt as a hermes-prompt document, diffPrompt the refresh diff', async () => {
@@ -162,22 +164,21 @@ describe('Hermes Prompt Lens in the extension host', function () {
     assert.equal(`Hermes: ${api.status()?.text}`, expectedStatusText(after));
   });
 
-  it('the refresh code action, executed, records the epoch keys in state.db and the sessions turn pending', async () => {
+  it('the refresh code action, executed, records the profile-wide request in state.db and the sessions turn pending', async () => {
     const stale = staleBecauseOf(cli(demo.root), 'default', soul);
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', soulUri, new vscode.Range(0, 0, 0, 0));
     const command = actions[0]!.command!;
     const metaBefore = stateMeta(def.dbFile);
     const result = (await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []))) as RefreshResultDto;
     assert.ok(result, 'the refresh ran (no confirmation in test mode: hermesLens.confirmRefresh is off)');
-    assert.match(result.message, new RegExp(`^Requested a system prompt refresh for ${stale.sessions.length} sessions`));
-    assert.deepEqual([...result.sessionIds].sort(), stale.sessions.map((s) => s.id).sort());
+    assert.equal(result.scope, 'profile');
+    assert.match(result.message, /^Requested a system prompt refresh for every session in this profile /);
 
     const meta = stateMeta(def.dbFile);
-    for (const s of stale.sessions) {
-      const key = `prompt_refresh_epoch:${s.id}`;
-      assert.equal(meta[key], String(result.epoch), `${key} (before: ${metaBefore[key]})`);
-      assert.ok(Number(meta[key]) > s.stampedEpoch);
-    }
+    assert.equal(meta.prompt_refresh_epoch, String(result.epoch), `prompt_refresh_epoch (before: ${metaBefore.prompt_refresh_epoch})`);
+    for (const s of stale.sessions) assert.ok(result.epoch! > s.stampedEpoch);
+    const perSession = (m: Record<string, string>) => Object.entries(m).filter(([k]) => k.startsWith('prompt_refresh_epoch:')).map((e) => e.join('='));
+    assert.deepEqual(perSession(meta), perSession(metaBefore), 'no key per session');
     await waitForSessions(api, (l) => stale.sessions.every((s) => stateOf(l, 'default', s.id) === 'pending'), 'the refreshed sessions pending');
   });
 

@@ -4,26 +4,29 @@ import { profileSummaryJson, sessionJson } from '../../hermes/engine/reportJson'
 import type { ProfileReport } from '../../hermes/engine/types';
 import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
 import { formatUsd } from '../../hermes/cost/refreshCost';
-import { commonOptions, parse } from '../args';
+import { buildSummary, hermesBuildJson } from '../../hermes/install/describeBuild';
+import { buildOptions, commonOptions, parse } from '../args';
+import { hermesBuildOf } from '../hermesBuild';
 import { cacheText, costText, printable, relativeTime, table, tokensText, truncate } from '../format';
 import { outJson, type CommandIO } from '../io';
 import { MappedItems } from '../jsonPieces';
 
-export const statusUsage = 'hermes-lens status [--home DIR] [-p NAME | --all-profiles] [--all] [--json]';
+export const statusUsage = 'hermes-lens status [--home DIR] [-p NAME | --all-profiles] [--all] [--hermes-install DIR] [--json]';
 
 export function statusCommand(argv: string[], io: CommandIO): number {
-  const args = parse(argv, { ...commonOptions, 'all-profiles': { type: 'boolean' }, all: { type: 'boolean' } });
+  const args = parse(argv, { ...commonOptions, ...buildOptions, 'all-profiles': { type: 'boolean' }, all: { type: 'boolean' } });
   if (args.help) return io.out(statusUsage), 0;
   const home = openHome({ home: args.home }, io.env);
   const profiles = selectedProfiles(home, { profile: args.profile, allProfiles: args['all-profiles'] });
+  const build = hermesBuildOf(home, args, io);
   const now = io.now();
   // What an earlier status worked out and still holds is taken from the lens's cache (persist).
   const reports = profiles.map((p) => analyzeProfile(p, { includeEnded: args.all, now, persist: true }).report);
   if (args.json) {
     // Each session's JSON is made as it is written out, and is garbage right after.
-    outJson(io, { home: home.root, profiles: reports.map((r) => ({ ...profileSummaryJson(r), sessions: new MappedItems(r.sessions, sessionJson) })) });
+    outJson(io, { home: home.root, hermes: hermesBuildJson(build), profiles: reports.map((r) => ({ ...profileSummaryJson(r), sessions: new MappedItems(r.sessions, sessionJson) })) });
   } else {
-    io.out(reports.map((r) => renderProfile(r, now)).join('\n\n'));
+    io.out([printable(buildSummary(build)), ...reports.map((r) => renderProfile(r, now))].join('\n\n'));
   }
   return 0;
 }

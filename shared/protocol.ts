@@ -25,6 +25,8 @@ export interface SessionDto {
   lastActivityAt: number | null;
   requestedEpoch: number;
   stampedEpoch: number;
+  /** A refresh was requested that the Hermes build serving the home cannot adopt ("requested, but this Hermes build cannot adopt it"). */
+  unadoptableRequest: boolean;
   systemPromptTokens: number;
   prefixTokens: number;
   tokensExact: boolean;

@@ -4,7 +4,8 @@ import { profileSummaryJson, sessionJson } from '../../hermes/engine/reportJson'
 import type { ProfileReport } from '../../hermes/engine/types';
 import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
 import { formatUsd } from '../../hermes/cost/refreshCost';
-import { buildSummary, hermesBuildJson } from '../../hermes/install/describeBuild';
+import { buildSummary, hermesBuildJson, UNADOPTABLE_REQUEST } from '../../hermes/install/describeBuild';
+import { adoptsRefreshRequests } from '../../hermes/install/hermesBuild';
 import { buildOptions, commonOptions, parse } from '../args';
 import { hermesBuildOf } from '../hermesBuild';
 import { cacheText, costText, printable, relativeTime, table, tokensText, truncate } from '../format';
@@ -21,7 +22,8 @@ export function statusCommand(argv: string[], io: CommandIO): number {
   const build = hermesBuildOf(home, args, io);
   const now = io.now();
   // What an earlier status worked out and still holds is taken from the lens's cache (persist).
-  const reports = profiles.map((p) => analyzeProfile(p, { includeEnded: args.all, now, persist: true }).report);
+  const adopts = adoptsRefreshRequests(build);
+  const reports = profiles.map((p) => analyzeProfile(p, { includeEnded: args.all, now, persist: true, adoptsRefreshRequests: adopts }).report);
   if (args.json) {
     // Each session's JSON is made as it is written out, and is garbage right after.
     outJson(io, { home: home.root, hermes: hermesBuildJson(build), profiles: reports.map((r) => ({ ...profileSummaryJson(r), sessions: new MappedItems(r.sessions, sessionJson) })) });
@@ -57,6 +59,7 @@ function renderProfile(report: ProfileReport, now: number): string {
   report.sessions.forEach((s, i) => {
     lines.push(rendered[i + 1]!);
     for (const r of s.reasons) lines.push(printable(`      ↳ ${r.source} ${r.change}: ${r.detail} (${r.path})`));
+    if (s.unadoptableRequest) lines.push(`      ↳ ${UNADOPTABLE_REQUEST}`);
   });
   const t = report.totals;
   const unknown = t.unknownCost ? ` + ${t.unknownCost} of unknown cost` : '';

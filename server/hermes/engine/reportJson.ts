@@ -24,6 +24,7 @@ const SESSION_JSON = {
   lastActivityAt: (v) => v ?? null,
   requestedEpoch: (v) => v,
   stampedEpoch: (v) => v,
+  unadoptableRequest: (v) => v,
   systemPromptTokens: (v) => v,
   prefixTokens: (v) => v,
   tokensExact: (v) => v,

@@ -5,6 +5,9 @@ import type { HermesBuild } from './hermesBuild';
 /** The last release without the refresh-prompts protocol (it was merged into Hermes main after it). */
 export const LAST_RELEASE_WITHOUT_REFRESH = 'v0.22.5';
 
+/** What a session carrying a refresh request its build cannot adopt shows instead of "pending". */
+export const UNADOPTABLE_REQUEST = 'requested, but this Hermes build cannot adopt it';
+
 export interface HermesBuildJson {
   /** pyproject.toml's version; null when no installation was found or read. */
   version: string | null;

@@ -59,6 +59,22 @@ describe('cli: the Hermes build in status and refresh', function () {
     assert.match(run(['status']).stdout.split('\n')[0]!, /^No Hermes installation found for this home \(a remote gateway\?\)/);
   });
 
+  it('status shows a requested refresh pending where the build adopts it, and "requested, but this Hermes build cannot adopt it" where not', () => {
+    def.setStateMeta(PROFILE_EPOCH_KEY, '1');
+    install(WITH_REFRESH);
+    const adopting = JSON.parse(run(['status', '--json']).stdout).profiles[0];
+    assert.deepEqual([adopting.sessions[0].state, adopting.sessions[0].unadoptableRequest, adopting.totals.pending], ['pending', false, 1]);
+
+    install(WITHOUT_REFRESH);
+    const json = JSON.parse(run(['status', '--json']).stdout).profiles[0];
+    assert.deepEqual([json.sessions[0].id, json.sessions[0].state, json.sessions[0].unadoptableRequest], [stale, 'stale', true]);
+    assert.deepEqual([json.totals.pending, json.totals.stale], [0, 1]);
+    const lines = run(['status']).stdout.split('\n');
+    const row = lines.findIndex((l) => l.includes(stale));
+    assert.match(lines[row]!, /^\s+stale\s/);
+    assert.ok(lines.slice(row + 1).some((l) => l.trim() === '↳ requested, but this Hermes build cannot adopt it'), lines.join('\n'));
+  });
+
   it('refresh with a build that has refresh-prompts records the profile-wide request, and says nothing more', () => {
     install();
     const out = run(['refresh']);

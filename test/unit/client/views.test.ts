@@ -28,6 +28,7 @@ function session(over: Partial<SessionDto> = {}): SessionDto {
     lastActivityAt: 1_000_000,
     requestedEpoch: 0,
     stampedEpoch: 0,
+    unadoptableRequest: false,
     systemPromptTokens: 9_000,
     prefixTokens: 42_000,
     tokensExact: false,
@@ -139,6 +140,10 @@ describe('client: sessions tree model', () => {
     const now = (1_000_000 + 7200) * 1000;
     assert.equal(sessionDescription(session({ state: 'stale' }), now), 'claude-sonnet-4 · 2h ago · ≈ $0.12');
     assert.equal(sessionDescription(session(), now), 'claude-sonnet-4 · 2h ago');
+    assert.equal(
+      sessionDescription(session({ state: 'stale', unadoptableRequest: true }), now),
+      'claude-sonnet-4 · 2h ago · ≈ $0.12 · requested, but this Hermes build cannot adopt it',
+    );
   });
 
   it('gives context values the menus match on', () => {

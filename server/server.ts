@@ -17,6 +17,7 @@ import { HelperTokenCounter } from './hermes/cost/helperTokenCounter';
 import { parsePriceOverrides } from './hermes/cost/prices';
 import { countUncachedWith } from './hermes/cost/tokens';
 import { describeError, HermesError } from './hermes/errors';
+import { buildSummary } from './hermes/install/describeBuild';
 import { sqliteDriverStatus } from './hermes/store/connection';
 import { provideCodeActions } from './lsp/features/codeActions';
 import { provideCodeLenses } from './lsp/features/codeLens';
@@ -84,6 +85,8 @@ export function startServer(connection: Connection): void {
       publishAll('sessions');
     },
     onDatabaseSettled(dirs) {
+      // Hermes writes once it runs again, which is when an upgraded (or another) build shows.
+      buildSeenAgain();
       if (!guard(() => model.verifyDatabases(dirs), true)) {
         settleCounts();
         return;
@@ -132,11 +135,12 @@ export function startServer(connection: Connection): void {
     const progress = await connection.window.createWorkDoneProgress().catch(() => undefined);
     progress?.begin('Hermes: reading sessions', undefined, settings.home || 'default home');
     const started = Date.now();
-    model.configure({ home: settings.home, profiles: settings.profiles, priceOverrides: priceOverridesOf(settings, log) });
+    model.configure({ home: settings.home, profiles: settings.profiles, priceOverrides: priceOverridesOf(settings, log), hermesInstall: settings.hermesInstall });
     sessionLists.reset();
     staleBaseline.reset(sessionsByProfile());
     progress?.done();
     log.info(`Hermes home ${model.home?.root ?? '(none)'}: ${model.profiles().length} profile(s) read in ${Date.now() - started} ms.`);
+    log.info(buildSummary(model.build));
     if (model.problem) log.warn(model.problem);
     publishAll();
     markConfigured();
@@ -236,16 +240,28 @@ export function startServer(connection: Connection): void {
     return runRefresh((params.arguments?.[0] ?? {}) as RefreshParams);
   });
   connection.onRequest(RefreshRequest, (params) => runRefresh(params));
-  connection.onRequest(RefreshPreviewRequest, (params) => asResponse(() => refresh.preview(params)));
+  connection.onRequest(RefreshPreviewRequest, (params) => asResponse(() => (buildSeenAgain(), refresh.preview(params))));
   connection.onRequest(SessionListRequest, async () => {
     await configured;
+    buildSeenAgain();
     return sessionLists.fullList();
   });
   connection.onRequest(PromptAnatomyRequest, (params) => asResponse(() => anatomyDto(model, params)));
   connection.onRequest(PromptDiffRequest, (params) => asResponse(() => diffDto(model, params)));
 
+  /**
+   * Reads the Hermes build again before what depends on it most (a refresh, its preview, a reload of
+   * the list): a confirmation must name the build that will read the request. A change is published.
+   */
+  function buildSeenAgain(): void {
+    if (!guard(() => model.redetectBuild(), false)) return;
+    log.info(buildSummary(model.build));
+    publishAll();
+  }
+
   function runRefresh(params: RefreshParams) {
     return asResponse(() => {
+      buildSeenAgain();
       const result = refresh.run(params);
       log.info(`Refresh requested in profile ${result.profile}: ${result.message}`);
       publishAll('sessions');

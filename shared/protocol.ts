@@ -143,6 +143,20 @@ export const SessionListRequest = new RequestType<Record<string, never>, Session
 /** server → client: the session list changed (a save, a refresh, or Hermes wrote to a state.db). */
 export const SessionListChangedNotification = new NotificationType<SessionListChange>('hermes/sessionListChanged');
 
+/** The Hermes build that serves the home (the same as `hermes-lens status --json`'s `hermes`). */
+export interface HermesBuildDto {
+  /** pyproject.toml's version; null when no installation was found or read. */
+  version: string | null;
+  /** The installation folder; null when none was found (a remote gateway). */
+  path: string | null;
+  /** Whether it adopts refresh requests; null when that cannot be told. */
+  refresh: boolean | null;
+  /** Why the installation cannot be read (names the path and what to do); null when it can. */
+  problem: string | null;
+  /** One sentence for the views. */
+  summary: string;
+}
+
 export interface RefreshParams {
   profile: string;
   /** These sessions (each one's compaction tip), or the whole profile when absent. */
@@ -186,6 +200,16 @@ export interface RefreshPreviewDto {
   apiEquivalent: boolean;
   /** Fresh sessions a profile-wide request also reaches: they rebuild the same bytes and keep their cache (no cost). */
   alsoRebuiltFresh: number;
+  /** What the refresh does, in one sentence (for clear-prompt: with its two drawbacks). */
+  effect: string;
+  /** The Hermes build that serves the home. */
+  hermes: HermesBuildDto;
+  /**
+   * Why no refresh request (the epoch strategy) would be written: the build cannot adopt one, or
+   * its installation cannot be read. The older way (clear-prompt) is offered instead. Null when a
+   * request may be written.
+   */
+  requestBlocked: string | null;
 }
 
 /** client → server: what a refresh would touch and cost (for the confirmation dialog). */
@@ -241,6 +265,8 @@ export interface StatusParams {
   staleRefreshCostUsd: number;
   /** SQLite binding in use, or null when none loads. */
   driver: string | null;
+  /** The Hermes build that serves the home (its summary is also in `detail`). */
+  hermes: HermesBuildDto;
 }
 
 /** server → client: the language status item's content. */

@@ -3,6 +3,8 @@
 // in an untrusted workspace.
 import { HermesError } from '../hermes/errors';
 import type { SessionReport } from '../hermes/engine/types';
+import { hermesBuildJson } from '../hermes/install/describeBuild';
+import { refreshEffect, requestBlockedBy } from '../hermes/refresh/refreshWording';
 import { requestRefresh, type RefreshStrategy } from '../hermes/refresh/requestRefresh';
 import type { RefreshParams, RefreshPreviewDto, RefreshResultDto } from '../../shared/protocol';
 import type { HermesModel } from './hermesModel';
@@ -33,7 +35,10 @@ export class RefreshService {
     const warm = sessions.filter((s) => s.cacheWarm);
     const cold = sessions.filter((s) => !s.cacheWarm);
     const sum = (list: SessionReport[]) => list.reduce((n, s) => n + (s.refreshCostUsd ?? 0), 0);
-    const profileWide = this.scopeOf(params, this.strategyOf(params)) === undefined;
+    const strategy = this.strategyOf(params);
+    const profileWide = this.scopeOf(params, strategy) === undefined;
+    // A profile-wide request reaches the fresh sessions too: they rebuild the same bytes and keep their cache.
+    const alsoRebuiltFresh = profileWide && params.onlyStale ? this.liveSessions(params.profile).filter((s) => s.state === 'fresh').length : 0;
     return {
       profile: params.profile,
       scope: profileWide ? 'profile' : 'session',
@@ -44,8 +49,10 @@ export class RefreshService {
       coldCostUsd: sum(cold),
       unknownCost: sessions.filter((s) => s.refreshCostUsd === undefined).length,
       apiEquivalent: sessions.some((s) => s.apiEquivalent),
-      // A profile-wide request reaches the fresh sessions too: they rebuild the same bytes and keep their cache.
-      alsoRebuiltFresh: profileWide && params.onlyStale ? this.liveSessions(params.profile).filter((s) => s.state === 'fresh').length : 0,
+      alsoRebuiltFresh,
+      effect: refreshEffect(strategy, profileWide ? 'profile' : 'session', alsoRebuiltFresh),
+      hermes: hermesBuildJson(this.model.build),
+      requestBlocked: requestBlockedBy(this.model.build) ?? null,
     };
   }
 
@@ -64,6 +71,7 @@ export class RefreshService {
       dryRun: params.dryRun,
       profileDir: analysis.profile.dir,
       homeRoot: this.model.home?.root,
+      build: this.model.build,
     });
     // An epoch request changes state_meta alone, which every read takes in full: the touched scan
     // shows it (the full scan, ~40 ms on 20,000 sessions, follows once Hermes' writes settle). A

@@ -7,10 +7,12 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { savedSourceMessage } from '../../client/format';
-import { adoptRefresh, startSession } from '../../server/demo/hermesWriter';
+import { writeHermesInstall, WITH_REFRESH, WITHOUT_REFRESH } from '../../server/demo/hermesInstall';
+import { adoptRefresh, appendMessages, startSession } from '../../server/demo/hermesWriter';
 import {
   answerDialog,
   beforeDecorations,
+  clearNotifications,
   clickNotificationButton,
   clickTreeItem,
   clickTreeItemAction,
@@ -24,6 +26,7 @@ import {
   screenshot,
   SEL,
   setSideBarWidth,
+  statusBarItemTooltip,
   treeItems,
   typeInEditor,
   waitForCodeLenses,
@@ -35,6 +38,7 @@ import {
   cliProfile,
   cliStatus,
   expectedStatusText,
+  holdsStoredPrompt,
   readModelConfig,
   readStateMeta,
   staleBecauseOf,
@@ -75,7 +79,8 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
   before(async function () {
     this.timeout(STARTUP_TIMEOUT + 180_000); // the first run on a machine may install code-server (~90 s)
     clearScreenshots('lens');
-    w = await openLensWorkbench({ trust: true });
+    // Hermes 0.23.0 where its installer puts it: a build that adopts refresh requests.
+    w = await openLensWorkbench({ trust: true, hermes: WITH_REFRESH });
   });
   after(async () => {
     await w?.stop();
@@ -112,6 +117,10 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
     await parkMouse(page());
     await screenshot(page(), 'lens-01-status-and-tree');
     assert.equal(shown, expectedStatusText(cli), 'the status item');
+    // Its tooltip names the Hermes build serving the home, as the CLI finds it.
+    assert.equal(cli.hermes.summary, `Hermes 0.23.0 (${home().hermesInstall}) adopts refresh requests.`);
+    const tooltip = await statusBarItemTooltip(page(), STATUS_ITEM, (t) => t.includes('Hermes 0.23.0'));
+    assert.ok(tooltip.includes(cli.hermes.summary), tooltip);
   });
 
   it('2. editing and saving SOUL.md changes the stale count and the code lens', async () => {
@@ -224,7 +233,9 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
     if (warm > 0) assert.match(dialog.text, new RegExp(`${warm} sessions? with a warm cache: `));
     if (warm < n) assert.match(dialog.text, new RegExp(`${n - warm} sessions? with an expired cache: `));
     assert.equal(fresh, 1, 'the session started after the edit');
-    assert.match(dialog.text, new RegExp(`Records Hermes' profile-wide refresh request\\. .* The ${fresh} fresh sessions? rebuilds? the same prompt and keeps? (its|their) cache: no cost, not counted above\\.`));
+    assert.ok(dialog.text.includes(cli.hermes.summary), `the build in the confirmation: ${dialog.text}`);
+    assert.ok(dialog.text.includes("Records Hermes' profile-wide refresh request."), dialog.text);
+    assert.ok(dialog.text.includes('The fresh session rebuilds the same prompt and keeps its cache: no cost, not counted above.'), dialog.text);
     assert.ok(dialog.buttons.includes('Refresh'), JSON.stringify(dialog.buttons));
     await screenshot(page(), 'lens-07-confirm-refresh');
     await answerDialog(page(), `Refresh ${n} stale sessions in profile default?`, 'Refresh');
@@ -298,8 +309,45 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
     await screenshot(page(), 'lens-10-skill-description-edit');
     assert.equal(text, expectedStatusText(afterDescription), 'the status item');
   });
+
+  it('7. with Hermes back at v0.22.5, the status item and the tree say a request cannot be adopted, and the refresh offers clearing the prompts instead', async () => {
+    const def = home().profile('default');
+    writeHermesInstall(home().hermesInstall, WITHOUT_REFRESH);
+    // Hermes (now 0.22.5) runs a turn: once its writes settle, the lens reads the build again.
+    appendMessages(def.dbFile, home().id('atlas-tui'), 2);
+    const cli = cliStatus(home().root);
+    assert.equal(cli.hermes.summary, `Hermes 0.22.5 (${home().hermesInstall}) cannot adopt a refresh request: refresh-prompts came after v0.22.5.`);
+    const tooltip = await statusBarItemTooltip(page(), STATUS_ITEM, (t) => t.includes('Hermes 0.22.5'));
+    assert.ok(tooltip.includes(cli.hermes.summary), tooltip);
+
+    // The sessions step 4 left pending are stale again, with a request their build cannot adopt.
+    const profile = cliProfile(cli, 'default');
+    const stale = profile.sessions.filter((s) => s.state === 'stale');
+    assert.ok(stale.length > 0 && stale.every((s) => s.unadoptableRequest), JSON.stringify(profile.sessions.map((s) => [s.title, s.state, s.unadoptableRequest])));
+    assert.equal(profile.totals.pending, 0);
+    const rows = await waitForTreeStates(page(), 'default', stale.map((s) => s.title!), 'stale');
+    for (const s of stale) assert.match(rows.find((r) => r.label === s.title)!.description, /requested, but this Hermes build cannot adopt it$/);
+    await parkMouse(page());
+    await screenshot(page(), 'lens-11-build-cannot-adopt');
+
+    // The profile's refresh from the tree: the older way is offered (always asked), with its drawbacks.
+    await clearNotifications(page());
+    await clickTreeItemAction(page(), SESSIONS_VIEW, 'default', 'Refresh Stale Sessions in Profile…');
+    const title = `Clear the stored prompt of ${stale.length} stale sessions in profile default instead?`;
+    const dialog = await waitForDialog(page(), title);
+    assert.ok(dialog.text.includes(`Hermes 0.22.5 (${home().hermesInstall}) cannot adopt a refresh request`), dialog.text);
+    assert.match(dialog.text, /it also fires the on_session_start hooks, and an agent a running gateway holds in memory does not see it until the gateway restarts/);
+    assert.ok(dialog.buttons.includes('Clear Stored Prompts') && !dialog.buttons.includes('Refresh'), JSON.stringify(dialog.buttons));
+    await screenshot(page(), 'lens-12-older-way-offer');
+    await answerDialog(page(), title, 'Clear Stored Prompts');
+    assert.match(await waitForNotification(page(), /^Requested a system prompt refresh/), /Stored prompts cleared/);
+
+    // state.db, read from here: the stale sessions' prompts are cleared, no request was added.
+    await waitForTreeStates(page(), 'default', stale.map((s) => s.title!), 'no-prompt');
+    for (const s of stale) assert.equal(holdsStoredPrompt(def.dbFile, s.id), false, `${s.id} still holds its prompt`);
+    assert.equal(readStateMeta(def.dbFile).get('prompt_refresh_epoch'), String(profile.requestedEpoch), 'no new request');
+  });
 });
 
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+function escape(s: string): string {  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

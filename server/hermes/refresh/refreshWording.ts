@@ -26,14 +26,16 @@ export function refreshEffect(strategy: RefreshStrategy, scope: 'profile' | 'ses
  */
 export function requestBlockedBy(build: HermesBuild | undefined): string | undefined {
   if (build?.kind === 'found' && !build.refreshPrompts) {
-    return (
-      `Hermes ${build.version} (${build.dir}) cannot adopt a refresh request: refresh-prompts came after ${LAST_RELEASE_WITHOUT_REFRESH}, ` +
-      `so a request would never be read. The older way clears the stored prompt (--strategy clear-prompt; in the editor, the confirmation offers it): ` +
-      `each session rebuilds on its next turn, but ${CLEAR_PROMPT_DRAWBACKS}. Or update Hermes.`
-    );
+    return `Hermes ${build.version} (${build.dir}) cannot adopt a refresh request: refresh-prompts came after ${LAST_RELEASE_WITHOUT_REFRESH}, so a request would never be read.`;
   }
-  if (build?.kind === 'unreadable') {
-    return `${build.problem} Whether this build reads a refresh request cannot be told; clearing the stored prompt (--strategy clear-prompt) works with any build.`;
-  }
+  if (build?.kind === 'unreadable') return `${build.problem} Whether this build reads a refresh request cannot be told.`;
   return undefined;
+}
+
+/** A refused request (`blocked` says why), with the older way that works with any build. */
+export function requestRefused(blocked: string): string {
+  return (
+    `${blocked} The older way, clearing the stored prompt (--strategy clear-prompt; hermesLens.refreshStrategy in the editor), works with any build: ` +
+    `each session rebuilds on its next turn, but ${CLEAR_PROMPT_DRAWBACKS}. Nothing was written.`
+  );
 }

@@ -10,7 +10,7 @@ import { StateStore, type ReadAheadNeeds, type StateWriteTx } from '../store/sta
 import type { RetryPolicy } from '../store/transaction';
 import { compactionTip } from './compactionTip';
 import { nextEpoch, PROFILE_EPOCH_KEY, sessionEpochKey } from './epochs';
-import { CLEAR_PROMPT_DRAWBACKS, requestBlockedBy } from './refreshWording';
+import { CLEAR_PROMPT_DRAWBACKS, requestBlockedBy, requestRefused } from './refreshWording';
 
 export type RefreshStrategy = 'epoch' | 'clear-prompt';
 
@@ -59,7 +59,7 @@ export function requestRefresh(request: RefreshRequest): RefreshResult {
   const strategy = request.strategy ?? 'epoch';
   const dryRun = request.dryRun ?? false;
   const blocked = strategy === 'epoch' ? requestBlockedBy(request.build) : undefined;
-  if (blocked) throw new HermesError('hermes-build', `${blocked} Nothing was written.`);
+  if (blocked) throw new HermesError('hermes-build', requestRefused(blocked));
   if (!dryRun) guardWriteTarget(request.dbFile, request.profileDir ?? path.dirname(request.dbFile), request.homeRoot, request.profileName);
   const store = dryRun ? StateStore.openReadOnly(request.dbFile) : StateStore.openForWrite(request.dbFile);
   try {

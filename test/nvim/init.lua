@@ -170,20 +170,23 @@ local function main()
   local client = vim.lsp.get_client_by_id(client_id)
   wait_for('the client to be initialized', function() return client.initialized end)
   results.serverCapabilities = client.server_capabilities
-  -- The server pulls the hermesLens settings, reads the home, then reports its status.
-  wait_for('a hermes/status with the home read', function()
-    local last = results.statuses[#results.statuses]
-    return last ~= nil and last.stale ~= nil and last.stale > 0
-  end)
 
   local doc = { uri = uri }
   local top = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 0 } }
 
+  -- Hover and code lens asked at once, as a user opening the file does: the server answers them
+  -- once it has read the home, not before with nothing.
   local r, e = vim.lsp.buf_request_sync(bufnr, 'textDocument/hover', { textDocument = doc, position = { line = 1, character = 4 } }, TIMEOUT)
   results.hover = only_result(r, e, 'textDocument/hover')
 
   r, e = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeLens', { textDocument = doc }, TIMEOUT)
   results.codeLens = only_result(r, e, 'textDocument/codeLens')
+
+  -- The server pulled the hermesLens settings, read the home, and reported its status.
+  wait_for('a hermes/status with the home read', function()
+    local last = results.statuses[#results.statuses]
+    return last ~= nil and last.stale ~= nil and last.stale > 0
+  end)
 
   r, e = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeAction', { textDocument = doc, range = top, context = { diagnostics = {} } }, TIMEOUT)
   results.codeActions = only_result(r, e, 'textDocument/codeAction')

@@ -130,11 +130,12 @@ describe('Neovim (headless) as an LSP client of the bundled server', function ()
     assert.equal(first.stale, totals(initial).stale);
   });
 
-  it('hover (buf_request_sync textDocument/hover): tier, size and refresh cost of SOUL.md', () => {
+  it('hover (buf_request_sync textDocument/hover), asked right after initialize: tier, size and refresh cost of SOUL.md', () => {
     const stale = staleBecauseOf(initial, 'default', home.soul);
     assert.equal(r.hover.contents.kind, 'markdown');
     assert.match(r.hover.contents.value, /\*\*Hermes · stable tier\*\*/);
     assert.ok(r.hover.contents.value.includes(`**${stale.sessions.length} stale** because of this file · refreshing them now: **${usd(stale.cost)}**`), r.hover.contents.value);
+    assert.doesNotMatch(r.hover.contents.value, /still reading/);
   });
 
   it('code lens and code actions: count, cost, and a refresh command per profile and per session', () => {

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import type { CodeAction, CodeLens, Diagnostic, Hover, MarkupContent, PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
 import type { DemoManifest } from '../../server/demo/demoHome';
 import { adoptRefresh, startSession } from '../../server/demo/hermesWriter';
-import { Commands, RefreshPreviewRequest, RefreshRequest, type RefreshResultDto, type SessionListResult, type StatusParams } from '../../shared/protocol';
+import { Commands, RefreshPreviewRequest, RefreshRequest, SessionListRequest, type RefreshResultDto, type SessionListResult, type StatusParams } from '../../shared/protocol';
 import type { TestLspClient } from '../support/lspClient';
 import { demoServerPerTest } from './support/demoServer';
 
@@ -62,6 +62,25 @@ describe('language server over stdio (bundled dist/server.js)', function () {
     assert.match(status.text, new RegExp(`^${expectedStale} stale · ≈ \\$\\d`));
     assert.equal(status.driver, 'better-sqlite3');
     assert.deepEqual(list.profiles.map((p) => p.name).sort(), ['default', 'work']);
+  });
+
+  it('answers hover, code lenses, code actions and the session list asked right after initialized with what the first analysis finds', async () => {
+    const release = client.holdConfiguration();
+    await client.initialize({ isTrusted: true });
+    const uri = await client.open(soul, fs.readFileSync(soul, 'utf8'));
+    // Asked at once, as Neovim or a script does: the server has no settings yet, so no home read.
+    const asked = Promise.all([client.hover(uri, 0, 1), client.codeLens(uri), client.codeActions(uri), client.connection.sendRequest(SessionListRequest, {})]);
+    assert.equal(client.notifications.filter((n) => n.method === STATUS).length, 0, 'nothing read yet');
+    release();
+    const [hover, lenses, actions, list] = await asked;
+    const value = ((hover as Hover).contents as MarkupContent).value;
+    assert.match(value, /stable tier/);
+    assert.match(value, /\d+ stale\*\* because of this file/);
+    assert.doesNotMatch(value, /still reading/);
+    assert.match(lenses![0]!.command!.title, /^\d+ sessions? stale · ≈ \$/);
+    assert.ok((actions as CodeAction[]).some((a) => a.title.startsWith('Refresh ') && !a.disabled), JSON.stringify(actions));
+    assert.deepEqual(list.profiles.map((p) => p.name).sort(), ['default', 'work']);
+    assert.equal(list.problem, null);
   });
 
   it('publishes diagnostics on open and updates them on an unsaved change', async () => {

@@ -63,7 +63,7 @@ import {
   type LensWorkbench,
 } from './lensWorkbench';
 
-/** The code lens at the top of a source file, as issue 3 words it, from the CLI's figures. */
+/** The code lens at the top of a source file, as the README words it, from the CLI's figures. */
 function lensTitles(stale: { sessions: unknown[]; cost: number; unknown: number }): string[] {
   const n = stale.sessions.length;
   return [`${n} session${n === 1 ? '' : 's'} stale · ${usd(stale.cost)} now${stale.unknown ? ` + ${stale.unknown} unknown` : ''}`, 'Refresh'];

@@ -1,4 +1,4 @@
-// Recording a refresh request (FACTS §5): the only write the lens ever makes to a state.db, and only
+// Recording a refresh request (docs/HERMES-INSTALLS.md §4, §5): the only write the lens ever makes to a state.db, and only
 // when the user asked for it. One short BEGIN IMMEDIATE transaction, then a PASSIVE checkpoint of
 // the WAL (StateStore.writeTransaction); a dry run reads and reports.
 import fs = require('node:fs');

@@ -123,7 +123,7 @@ export function totals(status: CliStatus): { stale: number; pending: number; cos
   );
 }
 
-/** What the status item must say (issue 3: `Hermes: 3 stale · ≈ $0.84`), from the CLI's figures. */
+/** What the status item must say (`Hermes: 3 stale · ≈ $0.84`), from the CLI's figures. */
 export function expectedStatusText(status: CliStatus): string {
   const t = totals(status);
   if (t.stale > 0) return `Hermes: ${t.stale} stale · ${formatUsd(t.cost, true)}`;
@@ -153,7 +153,7 @@ function withDb<T>(dbFile: string, read: (db: Database.Database) => T): T {
   }
 }
 
-/** Hermes' `state_meta` table (where refresh requests live: FACTS §5). */
+/** Hermes' `state_meta` table (where refresh requests live: docs/HERMES-INSTALLS.md §4). */
 export function readStateMeta(dbFile: string): Map<string, string> {
   return withDb(dbFile, (db) => new Map((db.prepare('SELECT key, value FROM state_meta').all() as Array<{ key: string; value: unknown }>).map((r) => [r.key, String(r.value)])));
 }

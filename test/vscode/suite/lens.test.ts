@@ -90,7 +90,7 @@ describe('Hermes Prompt Lens in the extension host', function () {
     assert.equal(status?.driver, 'better-sqlite3');
     const manifestStale = Object.values(demo.sessions).filter((s) => s.state === 'stale').length;
     assert.equal(status?.stale, manifestStale);
-    // The status bar shows `Hermes: <text>` (issue 3: `Hermes: 3 stale · ≈ $0.84`).
+    // The status bar shows `Hermes: <text>` (`Hermes: 3 stale · ≈ $0.84`).
     assert.equal(`Hermes: ${status?.text}`, expectedStatusText(cli(demo.root)));
   });
 

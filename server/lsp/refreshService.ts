@@ -37,8 +37,11 @@ export class RefreshService {
     const sum = (list: SessionReport[]) => list.reduce((n, s) => n + (s.refreshCostUsd ?? 0), 0);
     const strategy = this.strategyOf(params);
     const profileWide = this.scopeOf(params, strategy) === undefined;
-    // A profile-wide request reaches the fresh sessions too: they rebuild the same bytes and keep their cache.
-    const alsoRebuiltFresh = profileWide && params.onlyStale ? this.liveSessions(params.profile).filter((s) => s.state === 'fresh').length : 0;
+    // A profile-wide request reaches the fresh sessions too: they rebuild the same bytes and keep
+    // their cache, but for those another Hermes build wrote, which get today's build's text.
+    const fresh = profileWide && params.onlyStale ? this.liveSessions(params.profile).filter((s) => s.state === 'fresh') : [];
+    const otherBuildFresh = fresh.filter((s) => s.otherBuild !== undefined).length;
+    const alsoRebuiltFresh = fresh.length - otherBuildFresh;
     return {
       profile: params.profile,
       scope: profileWide ? 'profile' : 'session',
@@ -50,7 +53,7 @@ export class RefreshService {
       unknownCost: sessions.filter((s) => s.refreshCostUsd === undefined).length,
       apiEquivalent: sessions.some((s) => s.apiEquivalent),
       alsoRebuiltFresh,
-      effect: refreshEffect(strategy, profileWide ? 'profile' : 'session', alsoRebuiltFresh),
+      effect: refreshEffect(strategy, profileWide ? 'profile' : 'session', alsoRebuiltFresh, otherBuildFresh),
       hermes: hermesBuildJson(this.model.build),
       requestBlocked: requestBlockedBy(this.model.build) ?? null,
     };

@@ -9,7 +9,7 @@ export const CLEAR_PROMPT_DRAWBACKS =
   'it also fires the on_session_start hooks, and an agent a running gateway holds in memory does not see it until the gateway restarts';
 
 /** One sentence on what a refresh does, for a confirmation. */
-export function refreshEffect(strategy: RefreshStrategy, scope: 'profile' | 'session', alsoRebuiltFresh: number): string {
+export function refreshEffect(strategy: RefreshStrategy, scope: 'profile' | 'session', alsoRebuiltFresh: number, otherBuildFresh = 0): string {
   if (strategy === 'clear-prompt') {
     return `Clears the stored prompt of each session, the older way for Hermes builds without refresh-prompts: each rebuilds it on its next turn, but ${CLEAR_PROMPT_DRAWBACKS}.`;
   }
@@ -17,7 +17,12 @@ export function refreshEffect(strategy: RefreshStrategy, scope: 'profile' | 'ses
   if (scope === 'session') return rebuild;
   const n = alsoRebuiltFresh;
   const also = n === 0 ? '' : n === 1 ? ' The fresh session rebuilds the same prompt and keeps its cache: no cost, not counted above.' : ` The ${n} fresh sessions rebuild the same prompt and keep their cache: no cost, not counted above.`;
-  return `Records Hermes' profile-wide refresh request. ${rebuild}${also}`;
+  const m = otherBuildFresh;
+  const other =
+    m === 0
+      ? ''
+      : ` ${m === 1 ? 'One fresh session was' : `${m} fresh sessions were`} built by another Hermes build: ${m === 1 ? 'it rebuilds' : 'they rebuild'} with today's build's own text, a prompt-cache miss for each still warm (not counted above).`;
+  return `Records Hermes' profile-wide refresh request. ${rebuild}${also}${other}`;
 }
 
 /**

@@ -83,6 +83,7 @@ export interface CliSession {
   requestedEpoch: number;
   stampedEpoch: number;
   unadoptableRequest: boolean;
+  otherBuild: string | null;
   cacheWarm: boolean;
   refreshCostUsd: number | null;
 }

@@ -113,12 +113,19 @@ export function sessionLabel(s: SessionDto): string {
   return s.title && s.title.trim().length > 0 ? s.title.trim() : s.id;
 }
 
-/** `claude-sonnet-4 · 2h ago · ≈ $0.12` (the cost only for stale sessions; `other build` when another Hermes build wrote the prompt). */
+/** What a session carrying a request its Hermes build cannot adopt shows (it is never "pending"). */
+export const UNADOPTABLE_REQUEST = 'requested, but this Hermes build cannot adopt it';
+
+/**
+ * `claude-sonnet-4 · 2h ago · ≈ $0.12` (the cost only for stale sessions), a request the build cannot
+ * adopt, and `other build` when another Hermes build wrote the prompt.
+ */
 export function sessionDescription(s: SessionDto, nowMs = Date.now()): string {
   const parts: string[] = [];
   if (s.model) parts.push(s.model);
   parts.push(formatAgo(s.lastActivityAt, nowMs));
   if (s.state === 'stale') parts.push(formatCost(s.refreshCostUsd));
+  if (s.unadoptableRequest) parts.push(UNADOPTABLE_REQUEST);
   if (s.otherBuild) parts.push('other build');
   return parts.join(' · ');
 }

@@ -18,6 +18,7 @@ import {
   sessionLabel,
   STATE_ICONS,
   staleTotal,
+  UNADOPTABLE_REQUEST,
   treeItemId,
   type SessionsTreeNode,
 } from './sessionsModel';
@@ -113,6 +114,7 @@ function sessionTooltip(s: SessionDto): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escapeMd(sessionLabel(s))}**\n\n`);
   md.appendMarkdown(`$(${STATE_ICONS[s.state].icon}) ${STATE_ICONS[s.state].label}\n\n`);
+  if (s.unadoptableRequest) md.appendMarkdown(`$(circle-slash) Refresh ${UNADOPTABLE_REQUEST}: it keeps its stored prompt. Clear the stored prompt instead (the refresh offers it).\n\n`);
   if (s.reasons.length > 0) {
     for (const r of s.reasons) md.appendMarkdown(`- ${escapeMd(r.source)} ${r.change}: \`${r.path}\`${r.detail ? ` — ${escapeMd(r.detail)}` : ''}\n`);
     md.appendMarkdown('\n');

@@ -20,6 +20,7 @@ const top = <K extends keyof HermesLensSettings>(key: K): SettingKey => ({
 /** Every setting, in package.json order. `serverRuntime` is spelled `server.runtime` in the schema. */
 export const SETTING_KEYS: readonly SettingKey[] = [
   top('home'),
+  top('hermesInstall'),
   top('profiles'),
   top('confirmRefresh'),
   top('refreshStrategy'),

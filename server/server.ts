@@ -17,6 +17,7 @@ import { HelperTokenCounter } from './hermes/cost/helperTokenCounter';
 import { parsePriceOverrides } from './hermes/cost/prices';
 import { countUncachedWith } from './hermes/cost/tokens';
 import { describeError, HermesError } from './hermes/errors';
+import { buildSummary } from './hermes/install/describeBuild';
 import { sqliteDriverStatus } from './hermes/store/connection';
 import { provideCodeActions } from './lsp/features/codeActions';
 import { provideCodeLenses } from './lsp/features/codeLens';
@@ -25,6 +26,7 @@ import { DiagnosticsSent } from './lsp/diagnosticsSent';
 import { provideHover } from './lsp/features/hover';
 import { anatomyDto, diffDto, mapDto } from './lsp/features/promptViews';
 import { statusOf } from './lsp/dto';
+import { FirstAnalysis } from './lsp/firstAnalysis';
 import { HermesModel } from './lsp/hermesModel';
 import { Log } from './lsp/log';
 import { RefreshService } from './lsp/refreshService';
@@ -32,6 +34,7 @@ import { SessionListRevisions } from './lsp/sessionListRevisions';
 import { SettingsService } from './lsp/settings';
 import { StaleBaseline, type ProfileSessions } from './lsp/staleBaseline';
 import { uriToPath } from './lsp/uri';
+import { actionsStillReading, hoverStillReading, lensesStillReading, STILL_READING } from './lsp/stillReading';
 import { SourceWatcher } from './lsp/watch';
 import {
   Commands,
@@ -67,9 +70,8 @@ export function startServer(connection: Connection): void {
   const staleBaseline = new StaleBaseline();
   const sessionLists = new SessionListRevisions(model);
   const diagnosticsSent = new DiagnosticsSent();
-  /** The first configuration is read: requests for the session list wait for it. */
-  let markConfigured: () => void = () => undefined;
-  const configured = new Promise<void>((resolve) => (markConfigured = resolve));
+  /** Answers that need the home read wait for its first analysis (bounded: lsp/firstAnalysis.ts). */
+  const firstAnalysis = new FirstAnalysis();
   /** Saves already evaluated, so the watcher's echo of the same write is skipped. */
   const handledSaves = new Map<string, number>();
   const watcher = new SourceWatcher({
@@ -87,6 +89,8 @@ export function startServer(connection: Connection): void {
       publishAll('sessions');
     },
     onDatabaseSettled(dirs) {
+      // Hermes writes once it runs again, which is when an upgraded (or another) build shows.
+      buildSeenAgain();
       if (!guard(() => model.verifyDatabases(dirs), true)) {
         settleCounts();
         return;
@@ -131,19 +135,24 @@ export function startServer(connection: Connection): void {
   });
 
   async function reconfigure(): Promise<void> {
-    settings = await settingsService.get(firstFolderUri());
-    log.setLevel(settings.trace.server === 'verbose' ? 'debug' : 'info');
-    const progress = await connection.window.createWorkDoneProgress().catch(() => undefined);
-    progress?.begin('Hermes: reading sessions', undefined, settings.home || 'default home');
-    const started = Date.now();
-    model.configure({ home: settings.home, profiles: settings.profiles, priceOverrides: priceOverridesOf(settings, log) });
-    sessionLists.reset();
-    staleBaseline.reset(sessionsByProfile());
-    progress?.done();
-    log.info(`Hermes home ${model.home?.root ?? '(none)'}: ${model.profiles().length} profile(s) read in ${Date.now() - started} ms.`);
-    if (model.problem) log.warn(model.problem);
-    publishAll();
-    markConfigured();
+    try {
+      settings = await settingsService.get(firstFolderUri());
+      log.setLevel(settings.trace.server === 'verbose' ? 'debug' : 'info');
+      const progress = await connection.window.createWorkDoneProgress().catch(() => undefined);
+      progress?.begin('Hermes: reading sessions', undefined, settings.home || 'default home');
+      const started = Date.now();
+      model.configure({ home: settings.home, profiles: settings.profiles, priceOverrides: priceOverridesOf(settings, log), hermesInstall: settings.hermesInstall });
+      sessionLists.reset();
+      staleBaseline.reset(sessionsByProfile());
+      progress?.done();
+      log.info(`Hermes home ${model.home?.root ?? '(none)'}: ${model.profiles().length} profile(s) read in ${Date.now() - started} ms.`);
+      log.info(buildSummary(model.build));
+      if (model.problem) log.warn(model.problem);
+      publishAll();
+    } finally {
+      // Requests waiting for the first analysis are answered now, with what there is.
+      firstAnalysis.finish();
+    }
   }
 
   /**
@@ -231,26 +240,61 @@ export function startServer(connection: Connection): void {
   }
 
 
-  connection.onHover((params) => guard(() => provideHover(model, documents.get(params.textDocument.uri), params, hoverCommandLinks), null));
-  connection.onCodeLens((params) => guard(() => provideCodeLenses(model, params), []));
-  connection.onCodeAction((params) => guard(() => provideCodeActions(model, params, trusted), []));
+  // Each waits for the first analysis of the home; past the wait, what is known and a word that more is coming.
+  connection.onHover((params) =>
+    firstAnalysis.answer((stillRunning) => {
+      const hover = guard(() => provideHover(model, documents.get(params.textDocument.uri), params, hoverCommandLinks), null);
+      return stillRunning ? hoverStillReading(hover) : hover;
+    }),
+  );
+  connection.onCodeLens((params) =>
+    firstAnalysis.answer((stillRunning) => {
+      const lenses = guard(() => provideCodeLenses(model, params), []);
+      return stillRunning ? lensesStillReading(lenses) : lenses;
+    }),
+  );
+  connection.onCodeAction((params) =>
+    firstAnalysis.answer((stillRunning) => {
+      const actions = guard(() => provideCodeActions(model, params, trusted), []);
+      return stillRunning ? actionsStillReading(actions) : actions;
+    }),
+  );
 
   connection.onExecuteCommand(async (params) => {
     if (params.command !== Commands.refresh) throw new ResponseError(-32601, `Unknown command ${params.command}`);
-    return runRefresh((params.arguments?.[0] ?? {}) as RefreshParams);
+    return afterFirstAnalysis(() => runRefresh((params.arguments?.[0] ?? {}) as RefreshParams));
   });
-  connection.onRequest(RefreshRequest, (params) => runRefresh(params));
-  connection.onRequest(RefreshPreviewRequest, (params) => asResponse(() => refresh.preview(params)));
-  connection.onRequest(SessionListRequest, async () => {
-    await configured;
-    return sessionLists.fullList();
-  });
-  connection.onRequest(PromptAnatomyRequest, (params) => asResponse(() => anatomyDto(model, params)));
-  connection.onRequest(PromptDiffRequest, (params) => asResponse(() => diffDto(model, params)));
-  connection.onRequest(PromptMapRequest, (params) => asResponse(() => mapDto(model, params)));
+  connection.onRequest(RefreshRequest, (params) => afterFirstAnalysis(() => runRefresh(params)));
+  connection.onRequest(RefreshPreviewRequest, (params) => afterFirstAnalysis(() => asResponse(() => (buildSeenAgain(), refresh.preview(params)))));
+  connection.onRequest(SessionListRequest, () =>
+    firstAnalysis.answer((stillRunning) => {
+      if (!stillRunning) buildSeenAgain();
+      const list = sessionLists.fullList();
+      return stillRunning ? { ...list, problem: list.problem ?? STILL_READING } : list;
+    }),
+  );
+  connection.onRequest(PromptAnatomyRequest, (params) => afterFirstAnalysis(() => asResponse(() => anatomyDto(model, params))));
+  connection.onRequest(PromptDiffRequest, (params) => afterFirstAnalysis(() => asResponse(() => diffDto(model, params))));
+  connection.onRequest(PromptMapRequest, (params) => afterFirstAnalysis(() => asResponse(() => mapDto(model, params))));
+
+  /** A request about the sessions, once the first analysis has finished; past the wait, an error that says it is still running. */
+  function afterFirstAnalysis<T>(work: () => T | ResponseError<void>): T | ResponseError<void> | Promise<T | ResponseError<void>> {
+    return firstAnalysis.answer((stillRunning) => (stillRunning ? new ResponseError<void>(1, STILL_READING) : work()));
+  }
+
+  /**
+   * Reads the Hermes build again before what depends on it most (a refresh, its preview, a reload of
+   * the list): a confirmation must name the build that will read the request. A change is published.
+   */
+  function buildSeenAgain(): void {
+    if (!guard(() => model.redetectBuild(), false)) return;
+    log.info(buildSummary(model.build));
+    publishAll();
+  }
 
   function runRefresh(params: RefreshParams) {
     return asResponse(() => {
+      buildSeenAgain();
       const result = refresh.run(params);
       log.info(`Refresh requested in profile ${result.profile}: ${result.message}`);
       publishAll('sessions');

@@ -33,6 +33,8 @@ export interface SessionDto {
   lastActivityAt: number | null;
   requestedEpoch: number;
   stampedEpoch: number;
+  /** A refresh was requested that the Hermes build serving the home cannot adopt ("requested, but this Hermes build cannot adopt it"). */
+  unadoptableRequest: boolean;
   systemPromptTokens: number;
   prefixTokens: number;
   tokensExact: boolean;
@@ -149,11 +151,29 @@ export const SessionListRequest = new RequestType<Record<string, never>, Session
 /** server → client: the session list changed (a save, a refresh, or Hermes wrote to a state.db). */
 export const SessionListChangedNotification = new NotificationType<SessionListChange>('hermes/sessionListChanged');
 
+/** The Hermes build that serves the home (the same as `hermes-lens status --json`'s `hermes`). */
+export interface HermesBuildDto {
+  /** pyproject.toml's version; null when no installation was found or read. */
+  version: string | null;
+  /** The installation folder; null when none was found (a remote gateway). */
+  path: string | null;
+  /** Whether it adopts refresh requests; null when that cannot be told. */
+  refresh: boolean | null;
+  /** Why the installation cannot be read (names the path and what to do); null when it can. */
+  problem: string | null;
+  /** One sentence for the views. */
+  summary: string;
+}
+
 export interface RefreshParams {
   profile: string;
   /** These sessions (each one's compaction tip), or the whole profile when absent. */
   sessionIds?: string[];
-  /** The profile's stale sessions (the "Refresh N stale sessions" action); ignored with sessionIds. */
+  /**
+   * The profile's stale sessions (the "Refresh N stale sessions" action); ignored with sessionIds.
+   * With the epoch strategy this records the profile-wide request (stale sessions are the ones it
+   * costs); with clear-prompt it clears the stale sessions' prompts.
+   */
   onlyStale?: boolean;
   strategy?: 'epoch' | 'clear-prompt';
   dryRun?: boolean;
@@ -176,6 +196,9 @@ export const RefreshRequest = new RequestType<RefreshParams, RefreshResultDto, v
 
 export interface RefreshPreviewDto {
   profile: string;
+  /** `profile`: the profile-wide request; `session`: a request about the sessions named (or cleared). */
+  scope: 'profile' | 'session';
+  /** The sessions the refresh costs: the ones named, or the profile's stale ones. */
   sessions: number;
   warm: number;
   cold: number;
@@ -183,6 +206,18 @@ export interface RefreshPreviewDto {
   coldCostUsd: number;
   unknownCost: number;
   apiEquivalent: boolean;
+  /** Fresh sessions a profile-wide request also reaches: they rebuild the same bytes and keep their cache (no cost). */
+  alsoRebuiltFresh: number;
+  /** What the refresh does, in one sentence (for clear-prompt: with its two drawbacks). */
+  effect: string;
+  /** The Hermes build that serves the home. */
+  hermes: HermesBuildDto;
+  /**
+   * Why no refresh request (the epoch strategy) would be written: the build cannot adopt one, or
+   * its installation cannot be read. The older way (clear-prompt) is offered instead. Null when a
+   * request may be written.
+   */
+  requestBlocked: string | null;
 }
 
 /** client → server: what a refresh would touch and cost (for the confirmation dialog). */
@@ -279,6 +314,8 @@ export interface StatusParams {
   staleRefreshCostUsd: number;
   /** SQLite binding in use, or null when none loads. */
   driver: string | null;
+  /** The Hermes build that serves the home (its summary is also in `detail`). */
+  hermes: HermesBuildDto;
 }
 
 /** server → client: the language status item's content. */

@@ -83,6 +83,7 @@ function copyOf(s: SessionDto): SessionDto {
     lastActivityAt: s.lastActivityAt,
     requestedEpoch: s.requestedEpoch,
     stampedEpoch: s.stampedEpoch,
+    unadoptableRequest: s.unadoptableRequest,
     systemPromptTokens: s.systemPromptTokens,
     prefixTokens: s.prefixTokens,
     tokensExact: s.tokensExact,

@@ -11,6 +11,8 @@ export interface PriceOverride {
 export interface HermesLensSettings {
   /** Hermes home; empty = HERMES_HOME, else ~/.hermes. */
   home: string;
+  /** The Hermes installation (checkout) serving the home; empty = found where Hermes' installer puts it. */
+  hermesInstall: string;
   /** Profiles to watch; empty = every profile of the home. */
   profiles: string[];
   /** Ask before recording a refresh request. */
@@ -27,6 +29,7 @@ export interface HermesLensSettings {
 
 export const DEFAULT_SETTINGS: HermesLensSettings = {
   home: '',
+  hermesInstall: '',
   profiles: [],
   confirmRefresh: true,
   refreshStrategy: 'epoch',
@@ -49,6 +52,7 @@ export function normalizeSettings(raw: unknown): HermesLensSettings {
   const server = r.server && typeof r.server === 'object' ? (r.server as Record<string, unknown>) : {};
   return {
     home: str(r.home, DEFAULT_SETTINGS.home),
+    hermesInstall: str(r.hermesInstall, DEFAULT_SETTINGS.hermesInstall),
     profiles: Array.isArray(r.profiles) ? r.profiles.filter((p): p is string => typeof p === 'string') : [],
     confirmRefresh: bool(r.confirmRefresh, DEFAULT_SETTINGS.confirmRefresh),
     refreshStrategy: r.refreshStrategy === 'clear-prompt' ? 'clear-prompt' : 'epoch',

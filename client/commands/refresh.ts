@@ -1,6 +1,7 @@
 // Refresh commands: a profile's stale sessions, or one session. Restricted Mode refuses; otherwise a
-// modal confirmation with the count and the cost split warm/cold (RefreshPreviewRequest), skippable
-// with `hermesLens.confirmRefresh`; then the Hermes-style message of the result.
+// modal confirmation with the count, the cost split warm/cold and the Hermes build
+// (RefreshPreviewRequest, words in refreshConfirmation.ts), skippable with `hermesLens.confirmRefresh`
+// unless the build cannot adopt a request; then the Hermes-style message of the result.
 import * as vscode from 'vscode';
 import type { ExecuteCommandSignature } from 'vscode-languageclient/node';
 import {
@@ -12,11 +13,10 @@ import {
   type RefreshResultDto,
 } from '../../shared/protocol';
 import { errorMessage, type Ctx } from '../ctx';
-import { formatCost, plural } from '../format';
 import { SESSIONS_VIEW_ID } from '../ids';
 import { pickProfile, pickSession } from '../picks';
+import { olderWayOffer, refreshConfirmation, type Confirmation, type Subject } from '../refreshConfirmation';
 import { findSession, refreshTarget, sessionLabel } from '../sessionsModel';
-import { fullKey } from '../settingsKeys';
 import { ensureTrusted } from '../trust';
 import { profileFromArg, sessionFromArg } from './args';
 import type { CommandContext } from './index';
@@ -55,20 +55,18 @@ export function interceptServerRefresh(ctx: Ctx) {
   };
 }
 
-/** Confirms (unless turned off), records the refresh request, and reports Hermes' message. */
+/**
+ * Confirms (unless turned off), records the refresh request, and reports Hermes' message. Where the
+ * Hermes build cannot adopt a request, offers the older way instead (always asked).
+ */
 export async function runRefresh(ctx: Ctx, params: RefreshParams): Promise<RefreshResultDto | undefined> {
   if (!ensureTrusted()) return undefined;
   const settings = ctx.config.get();
-  const request: RefreshParams = { ...params, strategy: params.strategy ?? settings.refreshStrategy };
+  let request: RefreshParams = { ...params, strategy: params.strategy ?? settings.refreshStrategy };
 
   // The preview also tells when there is nothing to do (asked even when the dialog is turned off).
-  let preview: RefreshPreviewDto;
-  try {
-    preview = await ctx.request(RefreshPreviewRequest, request);
-  } catch (e) {
-    void showFailure(ctx, `Hermes: could not price the refresh: ${errorMessage(e)}`);
-    return undefined;
-  }
+  const preview = await previewOf(ctx, request);
+  if (!preview) return undefined;
   if (preview.sessions === 0) {
     void vscode.window.showInformationMessage(
       request.sessionIds?.length
@@ -77,13 +75,20 @@ export async function runRefresh(ctx: Ctx, params: RefreshParams): Promise<Refre
     );
     return undefined;
   }
-  if (settings.confirmRefresh) {
-    const choice = await vscode.window.showWarningMessage(
-      confirmTitle(ctx, request, preview),
-      { modal: true, detail: confirmDetail(request, preview) },
-      'Refresh',
-    );
-    if (choice !== 'Refresh') return undefined;
+  const subject = subjectOf(ctx, request);
+  let question: Confirmation | undefined;
+  if (request.strategy === 'epoch' && preview.requestBlocked) {
+    const older: RefreshParams = { ...request, strategy: 'clear-prompt' };
+    const clearing = await previewOf(ctx, older);
+    if (!clearing) return undefined;
+    question = olderWayOffer(request, preview.requestBlocked, clearing, subject);
+    request = older;
+  } else if (settings.confirmRefresh) {
+    question = refreshConfirmation(request, preview, subject);
+  }
+  if (question) {
+    const choice = await vscode.window.showWarningMessage(question.title, { modal: true, detail: question.detail }, question.button);
+    if (choice !== question.button) return undefined;
   }
 
   let result: RefreshResultDto;
@@ -102,36 +107,20 @@ export async function runRefresh(ctx: Ctx, params: RefreshParams): Promise<Refre
   return result;
 }
 
-function confirmTitle(ctx: Ctx, p: RefreshParams, preview: RefreshPreviewDto): string {
-  if (p.sessionIds?.length === 1) {
-    const id = p.sessionIds[0]!;
-    const s = findSession(ctx.sessions, p.profile, id);
-    return `Refresh the prompt of session "${s ? sessionLabel(s) : id}" in profile ${p.profile}?`;
+async function previewOf(ctx: Ctx, request: RefreshParams): Promise<RefreshPreviewDto | undefined> {
+  try {
+    return await ctx.request(RefreshPreviewRequest, request);
+  } catch (e) {
+    void showFailure(ctx, `Hermes: could not price the refresh: ${errorMessage(e)}`);
+    return undefined;
   }
-  const allStale = !!p.onlyStale || (!!p.sessionIds && p.sessionIds.every((id) => findSession(ctx.sessions, p.profile, id)?.state === 'stale'));
-  const what = plural(preview.sessions, allStale ? 'stale session' : 'session');
-  return `Refresh ${what} in profile ${p.profile}?`;
 }
 
-/** The modal's detail: count and cost split warm/cold. */
-export function confirmDetail(p: RefreshParams, preview: RefreshPreviewDto): string {
-  const lines: string[] = [];
-  if (preview.warm > 0) {
-    lines.push(`${plural(preview.warm, 'session')} with a warm cache: ${formatCost(preview.warmCostUsd)} extra now (the next turn re-writes the cached conversation).`);
-  }
-  if (preview.cold > 0) {
-    lines.push(`${plural(preview.cold, 'session')} with an expired cache: ${formatCost(preview.coldCostUsd)} (the next turn misses the cache anyway).`);
-  }
-  if (preview.unknownCost > 0) lines.push(`${plural(preview.unknownCost, 'session')} without known prices for the model.`);
-  if (preview.apiEquivalent) lines.push('Amounts are API-equivalent: the sessions are billed under a subscription.');
-  lines.push('');
-  lines.push(
-    p.strategy === 'clear-prompt'
-      ? 'Clears the stored prompt of each session (for Hermes builds without refresh support); each rebuilds it on its next turn.'
-      : 'Each session rebuilds its system prompt at the start of its next turn; history and session ids are kept.',
-  );
-  lines.push(`Turn off ${fullKey('confirmRefresh')} to skip this question.`);
-  return lines.join('\n');
+/** The session a request names (its label), or whether the sessions it is about are all stale. */
+function subjectOf(ctx: Ctx, p: RefreshParams): Subject {
+  const one = p.sessionIds?.length === 1 ? findSession(ctx.sessions, p.profile, p.sessionIds[0]!) : undefined;
+  const allStale = !!p.onlyStale || (!!p.sessionIds && p.sessionIds.every((id) => findSession(ctx.sessions, p.profile, id)?.state === 'stale'));
+  return { sessionLabel: one ? sessionLabel(one) : undefined, allStale };
 }
 
 async function showFailure(ctx: Ctx, message: string): Promise<void> {

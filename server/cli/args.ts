@@ -12,6 +12,11 @@ export const commonOptions = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Options;
 
+/** `--hermes-install DIR`: the Hermes installation that serves the home, where the lens would not find it. */
+export const buildOptions = {
+  'hermes-install': { type: 'string' },
+} as const satisfies Options;
+
 export function parse<T extends Options>(argv: string[], options: T) {
   try {
     return parseArgs({ args: argv, options, allowPositionals: false, strict: true }).values;

@@ -15,6 +15,7 @@ export type HermesErrorCode =
   | 'db-outside-profile'
   | 'db-no-state-meta'
   | 'session-missing'
+  | 'hermes-build'
   | 'native-unavailable'
   | 'bad-input';
 

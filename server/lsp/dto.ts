@@ -1,9 +1,10 @@
 // Engine reports → the plain DTOs of shared/protocol.ts (the same JSON as `status --json`, plus
 // the totals flattened for the views).
-import { profileSummaryJson, sessionJson, usdJson } from '../hermes/engine/reportJson';
+import { profileSummaryJson, usdJson } from '../hermes/engine/reportJson';
 import type { ProfileReport } from '../hermes/engine/types';
-import type { ProfileDto, ProfileSummaryDto, StatusParams } from '../../shared/protocol';
+import type { ProfileSummaryDto, StatusParams } from '../../shared/protocol';
 import { formatUsd } from '../hermes/cost/refreshCost';
+import { hermesBuildJson } from '../hermes/install/describeBuild';
 import type { HermesModel } from './hermesModel';
 
 export function profileSummaryDto(r: ProfileReport): ProfileSummaryDto {
@@ -16,17 +17,14 @@ export function profileSummaryDto(r: ProfileReport): ProfileSummaryDto {
   };
 }
 
-export function profileDto(r: ProfileReport): ProfileDto {
-  return { ...profileSummaryDto(r), sessions: r.sessions.map(sessionJson) };
-}
-
-/** The status item's text: `3 stale · ≈ $0.84`, or what is wrong. */
+/** The status item's text: `3 stale · ≈ $0.84`, or what is wrong; its detail says which Hermes build serves the home. */
 export function statusOf(model: HermesModel, driver: string | null, driverProblem: string | undefined): StatusParams {
+  const hermes = hermesBuildJson(model.build);
   if (driverProblem) {
-    return { severity: 'error', text: 'database unavailable', detail: driverProblem, stale: 0, pending: 0, staleRefreshCostUsd: 0, driver: null };
+    return { severity: 'error', text: 'database unavailable', detail: driverProblem, stale: 0, pending: 0, staleRefreshCostUsd: 0, driver: null, hermes };
   }
   if (model.problem) {
-    return { severity: 'warning', text: 'no home', detail: model.problem, stale: 0, pending: 0, staleRefreshCostUsd: 0, driver };
+    return { severity: 'warning', text: 'no home', detail: model.problem, stale: 0, pending: 0, staleRefreshCostUsd: 0, driver, hermes };
   }
   const reports = model.profiles().map((a) => a.report);
   const stale = reports.reduce((n, r) => n + r.totals.stale, 0);
@@ -35,9 +33,8 @@ export function statusOf(model: HermesModel, driver: string | null, driverProble
   const unavailable = reports.filter((r) => r.unavailable).map((r) => `${r.name}: ${r.unavailable}`);
   // The client puts `Hermes: ` before this on the status bar; the language status item names it.
   const text = stale > 0 ? `${stale} stale · ${formatUsd(cost, true)}` : pending > 0 ? `${pending} pending` : 'all current';
-  const detail = [
-    `${reports.length} profile(s) · ${stale} stale · ${pending} pending`,
-    ...unavailable,
-  ].join('\n');
-  return { severity: unavailable.length ? 'warning' : 'ok', text, detail, stale, pending, staleRefreshCostUsd: cost, driver };
+  const detail = [`${reports.length} profile(s) · ${stale} stale · ${pending} pending`, hermes.summary, ...unavailable].join('\n');
+  // A build that cannot take a refresh request, or cannot be read, is worth the user's eye.
+  const severity = unavailable.length || hermes.refresh === false || hermes.problem ? 'warning' : 'ok';
+  return { severity, text, detail, stale, pending, staleRefreshCostUsd: cost, driver, hermes };
 }

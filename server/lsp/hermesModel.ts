@@ -8,6 +8,9 @@ import type { SessionScan } from '../hermes/engine/keptRead';
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
 import { openHome, selectedProfiles } from '../hermes/engine/workspace';
 import { describeError } from '../hermes/errors';
+import { locateHome } from '../hermes/home';
+import { detectHermesBuild } from '../hermes/install/detectBuild';
+import { adoptsRefreshRequests, type HermesBuild } from '../hermes/install/hermesBuild';
 import type { PriceOverrides } from '../hermes/cost/prices';
 import type { HermesHome, SourceKind, TierName } from '../hermes/model';
 import type { FileContribution } from '../hermes/sources/types';
@@ -16,6 +19,10 @@ export interface ModelOptions {
   readonly home: string;
   readonly profiles: readonly string[];
   readonly priceOverrides?: PriceOverrides;
+  /** `hermesLens.hermesInstall`: the installation serving the home, where it would not be found. */
+  readonly hermesInstall?: string;
+  /** Where `hermes` commands are looked for (PATH, HOME); default: the server's environment. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** What one file is to Hermes, for one profile. */
@@ -44,11 +51,17 @@ export class HermesModel {
   private homeInfo: HermesHome | undefined;
   private problemText: string | undefined;
   private options: ModelOptions = { home: '', profiles: [] };
+  private buildInfo: HermesBuild = { kind: 'not-found', looked: [] };
 
   constructor(private readonly clock: () => number = () => Date.now() / 1000) {}
 
   get home(): HermesHome | undefined {
     return this.homeInfo;
+  }
+
+  /** The Hermes build that serves the home, as last read (redetectBuild reads it again). */
+  get build(): HermesBuild {
+    return this.buildInfo;
   }
 
   /** Why nothing can be shown (no home), if so. */
@@ -64,6 +77,7 @@ export class HermesModel {
 
   reloadAll(): void {
     this.analyses.clear();
+    this.buildInfo = this.detectBuild();
     try {
       this.homeInfo = openHome({ home: this.options.home || undefined });
       const profiles = selectedProfiles(this.homeInfo, this.options.profiles.length ? { profiles: this.options.profiles } : { allProfiles: true });
@@ -73,6 +87,22 @@ export class HermesModel {
       this.homeInfo = undefined;
       this.problemText = describeError(error);
     }
+  }
+
+  /**
+   * Reads the Hermes build again (a few stats and one small file: Hermes may have been upgraded or
+   * checked out since); when it changed, every profile is evaluated again with it. Whether it changed.
+   */
+  redetectBuild(): boolean {
+    const build = this.detectBuild();
+    if (sameBuild(build, this.buildInfo)) return false;
+    this.buildInfo = build;
+    for (const [dir, analysis] of [...this.analyses]) this.analyze(dir, analysis.profile);
+    return true;
+  }
+
+  private detectBuild(): HermesBuild {
+    return detectHermesBuild({ homeRoot: locateHome(this.options.home || undefined).root, explicit: this.options.hermesInstall, env: this.options.env ?? process.env });
   }
 
   /**
@@ -234,6 +264,7 @@ export class HermesModel {
       keepConnection: true,
       deferStoredPromptCount: true,
       sessionScan,
+      adoptsRefreshRequests: adoptsRefreshRequests(this.buildInfo),
     });
     this.analyses.set(dir, analysis);
     return !before || analysis.changedSessions > 0 || !sameReport(before, analysis.report);
@@ -258,6 +289,10 @@ function liveSessionsOf(report: ProfileReport): readonly SessionReport[] {
   let live = liveSessions.get(report);
   if (!live) liveSessions.set(report, (live = report.sessions.filter((s) => s.state !== 'ended' && s.state !== 'no-prompt')));
   return live;
+}
+
+function sameBuild(a: HermesBuild, b: HermesBuild): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function isCursorRule(file: string): boolean {

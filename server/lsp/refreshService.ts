@@ -3,7 +3,9 @@
 // in an untrusted workspace.
 import { HermesError } from '../hermes/errors';
 import type { SessionReport } from '../hermes/engine/types';
-import { requestRefresh } from '../hermes/refresh/requestRefresh';
+import { hermesBuildJson } from '../hermes/install/describeBuild';
+import { refreshEffect, requestBlockedBy } from '../hermes/refresh/refreshWording';
+import { requestRefresh, type RefreshStrategy } from '../hermes/refresh/requestRefresh';
 import type { RefreshParams, RefreshPreviewDto, RefreshResultDto } from '../../shared/protocol';
 import type { HermesModel } from './hermesModel';
 
@@ -14,13 +16,15 @@ export class RefreshService {
   constructor(
     private readonly model: HermesModel,
     private readonly isTrusted: () => boolean,
-    private readonly defaultStrategy: () => 'epoch' | 'clear-prompt',
+    private readonly defaultStrategy: () => RefreshStrategy,
   ) {}
 
-  /** The live sessions a request would make rebuild. */
+  /**
+   * The live sessions a request makes pay for a rebuild: the ones named, else the profile's stale
+   * ones (the "Refresh N stale sessions" action), else every session holding a prompt.
+   */
   targets(params: RefreshParams): SessionReport[] {
-    const analysis = this.requireProfile(params.profile);
-    const live = analysis.report.sessions.filter((s) => s.state !== 'ended');
+    const live = this.liveSessions(params.profile);
     if (params.sessionIds?.length) return live.filter((s) => params.sessionIds!.includes(s.id));
     if (params.onlyStale) return live.filter((s) => s.state === 'stale');
     return live.filter((s) => s.state !== 'no-prompt');
@@ -31,8 +35,16 @@ export class RefreshService {
     const warm = sessions.filter((s) => s.cacheWarm);
     const cold = sessions.filter((s) => !s.cacheWarm);
     const sum = (list: SessionReport[]) => list.reduce((n, s) => n + (s.refreshCostUsd ?? 0), 0);
+    const strategy = this.strategyOf(params);
+    const profileWide = this.scopeOf(params, strategy) === undefined;
+    // A profile-wide request reaches the fresh sessions too: they rebuild the same bytes and keep
+    // their cache, but for those another Hermes build wrote, which get today's build's text.
+    const fresh = profileWide && params.onlyStale ? this.liveSessions(params.profile).filter((s) => s.state === 'fresh') : [];
+    const otherBuildFresh = fresh.filter((s) => s.otherBuild !== undefined).length;
+    const alsoRebuiltFresh = fresh.length - otherBuildFresh;
     return {
       profile: params.profile,
+      scope: profileWide ? 'profile' : 'session',
       sessions: sessions.length,
       warm: warm.length,
       cold: cold.length,
@@ -40,25 +52,29 @@ export class RefreshService {
       coldCostUsd: sum(cold),
       unknownCost: sessions.filter((s) => s.refreshCostUsd === undefined).length,
       apiEquivalent: sessions.some((s) => s.apiEquivalent),
+      alsoRebuiltFresh,
+      effect: refreshEffect(strategy, profileWide ? 'profile' : 'session', alsoRebuiltFresh, otherBuildFresh),
+      hermes: hermesBuildJson(this.model.build),
+      requestBlocked: requestBlockedBy(this.model.build) ?? null,
     };
   }
 
   run(params: RefreshParams): RefreshResultDto {
     if (!this.isTrusted()) throw new HermesError('bad-input', UNTRUSTED_REFRESH_MESSAGE);
     const analysis = this.requireProfile(params.profile);
-    const sessionIds = params.sessionIds?.length ? params.sessionIds : params.onlyStale ? this.targets(params).map((s) => s.id) : undefined;
-    if (sessionIds && sessionIds.length === 0) {
+    if (params.onlyStale && !params.sessionIds?.length && this.targets(params).length === 0) {
       throw new HermesError('session-missing', `No stale session in profile ${params.profile}: nothing to refresh.`);
     }
-    const strategy = params.strategy ?? this.defaultStrategy();
+    const strategy = this.strategyOf(params);
     const result = requestRefresh({
       dbFile: analysis.report.dbFile,
       profileName: analysis.profile.name,
-      sessionIds,
+      sessionIds: this.scopeOf(params, strategy),
       strategy,
       dryRun: params.dryRun,
       profileDir: analysis.profile.dir,
       homeRoot: this.model.home?.root,
+      build: this.model.build,
     });
     // An epoch request changes state_meta alone, which every read takes in full: the touched scan
     // shows it (the full scan, ~40 ms on 20,000 sessions, follows once Hermes' writes settle). A
@@ -74,6 +90,26 @@ export class RefreshService {
       dryRun: result.dryRun,
       message: result.lines.join(' '),
     };
+  }
+
+  private strategyOf(params: RefreshParams): RefreshStrategy {
+    return params.strategy ?? this.defaultStrategy();
+  }
+
+  /**
+   * The sessions a request is about, or undefined for the whole profile. A refresh of a profile's
+   * stale sessions is the profile-wide request, which every build with refresh-prompts reads;
+   * per-session keys are only for a request about named sessions. Clearing prompts has no such
+   * request and fires hooks: it clears the stale sessions alone.
+   */
+  private scopeOf(params: RefreshParams, strategy: RefreshStrategy): string[] | undefined {
+    if (params.sessionIds?.length) return params.sessionIds;
+    if (params.onlyStale && strategy === 'clear-prompt') return this.targets(params).map((s) => s.id);
+    return undefined;
+  }
+
+  private liveSessions(profile: string): SessionReport[] {
+    return this.requireProfile(profile).report.sessions.filter((s) => s.state !== 'ended');
   }
 
   private requireProfile(name: string) {

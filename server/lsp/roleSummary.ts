@@ -1,6 +1,6 @@
 // Figures about one source file that hover, code lens and code actions all show: how many
 // sessions it feeds, how many are stale because of it, and what refreshing those costs now.
-import type { SessionReport } from '../hermes/engine/types';
+import type { ProfileReport, SessionReport } from '../hermes/engine/types';
 import type { SourceRole } from './hermesModel';
 
 export interface ProfileStale {
@@ -9,6 +9,8 @@ export interface ProfileStale {
   readonly stale: readonly SessionReport[];
   readonly costUsd: number;
   readonly unknownCost: number;
+  /** The whole profile's figures: a refresh of the profile reaches its every stale session, whatever file made it stale. */
+  readonly profileTotals: ProfileReport['totals'];
 }
 
 export interface RoleSummary {
@@ -37,6 +39,7 @@ export function summarizeRole(role: SourceRole): RoleSummary {
         stale,
         costUsd: stale.reduce((n, s) => n + (s.refreshCostUsd ?? 0), 0),
         unknownCost: stale.filter((s) => s.refreshCostUsd === undefined).length,
+        profileTotals: use.analysis.report.totals,
       });
     }
   }

@@ -11,7 +11,7 @@
 import { changedSessionFields, changedVerdictFields, copySessionFields, sessionFieldsCopy, sessionJson } from '../hermes/engine/reportJson';
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
 import type { ProfileDeltaDto, SessionDto, SessionListChange, SessionListResult } from '../../shared/protocol';
-import { profileDto, profileSummaryDto } from './dto';
+import { profileSummaryDto } from './dto';
 import type { HermesModel } from './hermesModel';
 import { SentSessions } from './sentSessions';
 import { SessionPatchColumns } from './sessionPatches';
@@ -74,15 +74,18 @@ export class SessionListRevisions {
   /**
    * The full list (the `hermes/sessionList` request). It is the last list sent, at its revision, as
    * every change of the model is sent at once; should the model have moved on unsent, the answer
-   * gets a new revision so later deltas start from it.
+   * gets a new revision so later deltas start from it. Its sessions are in the order the client
+   * holds them (new ones at the end), not the report's: the next delta names sessions by their
+   * place in it, and a client that fetched the list replaces its own with it.
    */
   fullList(): SessionListResult {
     if (!this.sent || !sameAsModel(this.sent, this.model)) this.remember(this.current());
+    const sent = this.sent!;
     return {
       revision: this.revision,
-      home: this.sent!.home,
-      problem: this.sent!.problem,
-      profiles: this.sent!.profiles.map(profileDto),
+      home: sent.home,
+      problem: sent.problem,
+      profiles: sent.profiles.map((report, i) => ({ ...profileSummaryDto(report), sessions: sent.held[i]!.from.map(sessionJson) })),
     };
   }
 

@@ -7,10 +7,12 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { savedSourceMessage } from '../../client/format';
-import { adoptRefresh } from '../../server/demo/hermesWriter';
+import { writeHermesInstall, WITH_REFRESH, WITHOUT_REFRESH } from '../../server/demo/hermesInstall';
+import { adoptRefresh, appendMessages, startSession } from '../../server/demo/hermesWriter';
 import {
   answerDialog,
   beforeDecorations,
+  clearNotifications,
   clickNotificationButton,
   clickTreeItem,
   clickTreeItemAction,
@@ -24,6 +26,7 @@ import {
   screenshot,
   SEL,
   setSideBarWidth,
+  statusBarItemTooltip,
   treeItems,
   typeInEditor,
   waitForCodeLenses,
@@ -35,9 +38,9 @@ import {
   cliProfile,
   cliStatus,
   expectedStatusText,
+  holdsStoredPrompt,
   readModelConfig,
   readStateMeta,
-  requestedEpochOf,
   staleBecauseOf,
   totals,
   usd,
@@ -60,7 +63,7 @@ import {
   type LensWorkbench,
 } from './lensWorkbench';
 
-/** The code lens at the top of a source file, as issue 3 words it, from the CLI's figures. */
+/** The code lens at the top of a source file, as the README words it, from the CLI's figures. */
 function lensTitles(stale: { sessions: unknown[]; cost: number; unknown: number }): string[] {
   const n = stale.sessions.length;
   return [`${n} session${n === 1 ? '' : 's'} stale · ${usd(stale.cost)} now${stale.unknown ? ` + ${stale.unknown} unknown` : ''}`, 'Refresh'];
@@ -76,7 +79,8 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
   before(async function () {
     this.timeout(STARTUP_TIMEOUT + 180_000); // the first run on a machine may install code-server (~90 s)
     clearScreenshots('lens');
-    w = await openLensWorkbench({ trust: true });
+    // Hermes 0.23.0 where its installer puts it: a build that adopts refresh requests.
+    w = await openLensWorkbench({ trust: true, hermes: WITH_REFRESH });
   });
   after(async () => {
     await w?.stop();
@@ -113,6 +117,10 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
     await parkMouse(page());
     await screenshot(page(), 'lens-01-status-and-tree');
     assert.equal(shown, expectedStatusText(cli), 'the status item');
+    // Its tooltip names the Hermes build serving the home, as the CLI finds it.
+    assert.equal(cli.hermes.summary, `Hermes 0.23.0 (${home().hermesInstall}) adopts refresh requests.`);
+    const tooltip = await statusBarItemTooltip(page(), STATUS_ITEM, (t) => t.includes('Hermes 0.23.0'));
+    assert.ok(tooltip.includes(cli.hermes.summary), tooltip);
   });
 
   it('2. editing and saving SOUL.md changes the stale count and the code lens', async () => {
@@ -194,11 +202,19 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
     await runCommand(page(), 'View: Close All Editors');
   });
 
-  it('4. the quick fix on SOUL.md refreshes the stale sessions after a modal confirmation, writing the epoch keys', async () => {
+  it('4. the quick fix on SOUL.md refreshes the stale sessions after a modal confirmation, writing the profile-wide request', async () => {
+    // Hermes starts a session after the edit: its prompt holds today's SOUL.md, so it is fresh.
+    const def = home().profile('default');
+    const now = Date.now() / 1000;
+    startSession(def.dbFile, def.dir, { source: 'cli', model: 'claude-sonnet-4-5', title: 'Started after the edit', startedAt: now - 30, lastActivityAt: now - 20, messages: 2 });
+    await waitForTreeStates(page(), 'default', ['Started after the edit'], 'fresh');
     const cli = cliStatus(home().root);
     const stale = soulStale(cli);
     const n = stale.sessions.length;
-    const db = home().profile('default').dbFile;
+    const profile = cliProfile(cli, 'default');
+    assert.equal(profile.totals.stale, n, 'in the demo SOUL.md made every stale session of default stale');
+    const fresh = profile.sessions.filter((s) => s.state === 'fresh').length;
+    const db = def.dbFile;
     const metaBefore = readStateMeta(db);
 
     await openFile(page(), 'SOUL.md');
@@ -211,29 +227,32 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
     await page().locator(SEL.actionWidget).filter({ visible: true }).first().waitFor({ state: 'hidden', timeout: 20_000 });
     await openQuickFix(page(), { at: { line: 1, column: 1 }, pick: expectedTitle, untilOffered: true });
 
-    // The real modal: count and the warm/cold split of the cost.
+    // The real modal: count and the warm/cold split of the cost, and why the fresh sessions are not counted.
     const dialog = await waitForDialog(page(), `Refresh ${n} stale sessions in profile default?`);
     const warm = stale.sessions.filter((s) => s.cacheWarm).length;
     if (warm > 0) assert.match(dialog.text, new RegExp(`${warm} sessions? with a warm cache: `));
     if (warm < n) assert.match(dialog.text, new RegExp(`${n - warm} sessions? with an expired cache: `));
+    assert.equal(fresh, 1, 'the session started after the edit');
+    assert.ok(dialog.text.includes(cli.hermes.summary), `the build in the confirmation: ${dialog.text}`);
+    assert.ok(dialog.text.includes("Records Hermes' profile-wide refresh request."), dialog.text);
+    assert.ok(dialog.text.includes('The fresh session rebuilds the same prompt and keeps its cache: no cost, not counted above.'), dialog.text);
     assert.ok(dialog.buttons.includes('Refresh'), JSON.stringify(dialog.buttons));
     await screenshot(page(), 'lens-07-confirm-refresh');
     await answerDialog(page(), `Refresh ${n} stale sessions in profile default?`, 'Refresh');
 
     const message = await waitForNotification(page(), /^Requested a system prompt refresh/);
-    assert.match(message, new RegExp(`^Requested a system prompt refresh for ${n} sessions`));
+    assert.match(message, /^Requested a system prompt refresh for every session in this profile \(\d+ session\(s\) with a stored prompt\)/);
 
     // The tree follows by itself: the sessions turn pending.
-    await waitForTreeStates(page(), 'default', stale.sessions.map((s) => s.title!), 'pending');
+    await waitForTreeStates(page(), 'default', [...stale.sessions.map((s) => s.title!), 'Started after the edit'], 'pending');
 
-    // The state.db, read from here: one epoch key per session, ahead of what each session stamped.
+    // The state.db, read from here: the profile-wide request, ahead of every stamp, and no key per session.
     const meta = readStateMeta(db);
-    for (const s of stale.sessions) {
-      const key = `prompt_refresh_epoch:${s.id}`;
-      assert.ok(meta.has(key), `${key} in state_meta (keys: ${[...meta.keys()].join(', ')})`);
-      assert.ok(requestedEpochOf(meta, s.id) > s.stampedEpoch, `${s.id}: requested ${requestedEpochOf(meta, s.id)} > stamped ${s.stampedEpoch}`);
-      assert.ok(requestedEpochOf(meta, s.id) > requestedEpochOf(metaBefore, s.id));
-    }
+    const requested = Number(meta.get('prompt_refresh_epoch'));
+    assert.ok(requested > Number(metaBefore.get('prompt_refresh_epoch') ?? 0), `prompt_refresh_epoch ${meta.get('prompt_refresh_epoch')}`);
+    for (const s of stale.sessions) assert.ok(requested > s.stampedEpoch, `${s.id}: requested ${requested} > stamped ${s.stampedEpoch}`);
+    const perSession = (m: Map<string, string>) => [...m].filter(([k]) => k.startsWith('prompt_refresh_epoch:')).map((e) => e.join('='));
+    assert.deepEqual(perSession(meta), perSession(metaBefore));
     const after = cliStatus(home().root);
     for (const s of stale.sessions) assert.equal(cliProfile(after, 'default').sessions.find((x) => x.id === s.id)?.state, 'pending');
     await parkMouse(page());
@@ -290,8 +309,49 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
     await screenshot(page(), 'lens-10-skill-description-edit');
     assert.equal(text, expectedStatusText(afterDescription), 'the status item');
   });
+
+  it('7. with Hermes back at v0.22.5, the status item and the tree say a request cannot be adopted, and the refresh offers clearing the prompts instead', async () => {
+    const def = home().profile('default');
+    writeHermesInstall(home().hermesInstall, WITHOUT_REFRESH);
+    // Hermes (now 0.22.5) runs a turn: once its writes settle, the lens reads the build again.
+    appendMessages(def.dbFile, home().id('atlas-tui'), 2);
+    const cli = cliStatus(home().root);
+    assert.equal(cli.hermes.summary, `Hermes 0.22.5 (${home().hermesInstall}) cannot adopt a refresh request: refresh-prompts came after v0.22.5.`);
+    const tooltip = await statusBarItemTooltip(page(), STATUS_ITEM, (t) => t.includes('Hermes 0.22.5'));
+    assert.ok(tooltip.includes(cli.hermes.summary), tooltip);
+
+    // The sessions step 4 left pending are stale again, with a request their build cannot adopt.
+    const profile = cliProfile(cli, 'default');
+    const stale = profile.sessions.filter((s) => s.state === 'stale');
+    assert.ok(stale.length > 0 && stale.every((s) => s.unadoptableRequest), JSON.stringify(profile.sessions.map((s) => [s.title, s.state, s.unadoptableRequest])));
+    assert.equal(profile.totals.pending, 0);
+    const rows = await waitForTreeStates(page(), 'default', stale.map((s) => s.title!), 'stale');
+    // The demo holds one session an older build wrote (its skills index in the stable tier): the tree says so after the request.
+    for (const s of stale) {
+      const other = s.otherBuild === null ? '' : ' · other build';
+      assert.ok(rows.find((r) => r.label === s.title)!.description.endsWith(`requested, but this Hermes build cannot adopt it${other}`), s.title ?? s.id);
+    }
+    await parkMouse(page());
+    await screenshot(page(), 'lens-11-build-cannot-adopt');
+
+    // The profile's refresh from the tree: the older way is offered (always asked), with its drawbacks.
+    await clearNotifications(page());
+    await clickTreeItemAction(page(), SESSIONS_VIEW, 'default', 'Refresh Stale Sessions in Profile…');
+    const title = `Clear the stored prompt of ${stale.length} stale sessions in profile default instead?`;
+    const dialog = await waitForDialog(page(), title);
+    assert.ok(dialog.text.includes(`Hermes 0.22.5 (${home().hermesInstall}) cannot adopt a refresh request`), dialog.text);
+    assert.match(dialog.text, /it also fires the on_session_start hooks, and an agent a running gateway holds in memory does not see it until the gateway restarts/);
+    assert.ok(dialog.buttons.includes('Clear Stored Prompts') && !dialog.buttons.includes('Refresh'), JSON.stringify(dialog.buttons));
+    await screenshot(page(), 'lens-12-older-way-offer');
+    await answerDialog(page(), title, 'Clear Stored Prompts');
+    assert.match(await waitForNotification(page(), /^Requested a system prompt refresh/), /Stored prompts cleared/);
+
+    // state.db, read from here: the stale sessions' prompts are cleared, no request was added.
+    await waitForTreeStates(page(), 'default', stale.map((s) => s.title!), 'no-prompt');
+    for (const s of stale) assert.equal(holdsStoredPrompt(def.dbFile, s.id), false, `${s.id} still holds its prompt`);
+    assert.equal(readStateMeta(def.dbFile).get('prompt_refresh_epoch'), String(profile.requestedEpoch), 'no new request');
+  });
 });
 
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+function escape(s: string): string {  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { answerTrustDialog, openWorkbench, screenshot, treeItems, type BrowserSession, type TreeItem } from './support/browser';
 import { pollUntil, projectVsix, startCodeServer, testOutputDir, type CodeServer } from './support/codeServer';
+import type { FakeInstall } from '../../server/demo/hermesInstall';
 import { createDemoHome, type DemoHome } from './support/hermesHome';
 
 export { pollUntil };
@@ -34,10 +35,12 @@ export interface LensWorkbench {
 export async function openLensWorkbench(opts: {
   trust: boolean;
   settings?: Record<string, unknown>;
+  /** A fake Hermes installation in the home (else none is found). */
+  hermes?: FakeInstall;
   /** Runs on the generated home before code-server starts (nothing has read it yet). */
   beforeStart?: (home: DemoHome) => void;
 }): Promise<LensWorkbench> {
-  const home = createDemoHome(opts.trust ? 'hl-e2e-trusted' : 'hl-e2e-restricted');
+  const home = createDemoHome(opts.trust ? 'hl-e2e-trusted' : 'hl-e2e-restricted', opts.hermes);
   opts.beforeStart?.(home);
   let server: CodeServer | undefined;
   let browser: BrowserSession | undefined;

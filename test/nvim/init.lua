@@ -170,43 +170,28 @@ local function main()
   local client = vim.lsp.get_client_by_id(client_id)
   wait_for('the client to be initialized', function() return client.initialized end)
   results.serverCapabilities = client.server_capabilities
-  -- The server pulls the hermesLens settings, reads the home, then reports its status.
-  wait_for('a hermes/status with the home read', function()
-    local last = results.statuses[#results.statuses]
-    return last ~= nil and last.stale ~= nil and last.stale > 0
-  end)
 
   local doc = { uri = uri }
   local top = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 0 } }
 
+  -- Hover and code lens asked at once, as a user opening the file does: the server answers them
+  -- once it has read the home, not before with nothing.
   local r, e = vim.lsp.buf_request_sync(bufnr, 'textDocument/hover', { textDocument = doc, position = { line = 1, character = 4 } }, TIMEOUT)
   results.hover = only_result(r, e, 'textDocument/hover')
 
   r, e = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeLens', { textDocument = doc }, TIMEOUT)
   results.codeLens = only_result(r, e, 'textDocument/codeLens')
 
+  -- The server pulled the hermesLens settings, read the home, and reported its status.
+  wait_for('a hermes/status with the home read', function()
+    local last = results.statuses[#results.statuses]
+    return last ~= nil and last.stale ~= nil and last.stale > 0
+  end)
+
   r, e = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeAction', { textDocument = doc, range = top, context = { diagnostics = {} } }, TIMEOUT)
   results.codeActions = only_result(r, e, 'textDocument/codeAction')
 
-  -- Run the first code action's command (refresh the profile's stale sessions) as a user's pick would.
-  local action = results.codeActions[1]
-  assert(action and action.command, 'no code action with a command')
-  r, e = vim.lsp.buf_request_sync(bufnr, 'workspace/executeCommand', { command = action.command.command, arguments = action.command.arguments }, TIMEOUT)
-  results.executeCommand = only_result(r, e, 'workspace/executeCommand')
-  local function state_of(list, id)
-    for _, p in ipairs(list and list.profiles or {}) do
-      for _, s in ipairs(p.sessions) do
-        if s.id == id then return s.state end
-      end
-    end
-  end
-  wait_for('a session list with the refreshed sessions pending', function()
-    for _, id in ipairs(results.executeCommand.sessionIds or {}) do
-      if state_of(results.lastSessionList, id) ~= 'pending' then return false end
-    end
-    return true
-  end)
-  results.sessionListAfterRefresh = results.lastSessionList
+  results.sessionListBeforeSave = results.lastSessionList
 
   -- Edit and save: didChange + didSave; the server re-evaluates and pushes a new status.
   local stale_before = results.statuses[#results.statuses].stale
@@ -218,6 +203,25 @@ local function main()
   results.statusAfterSave = results.statuses[#results.statuses]
   r, e = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeLens', { textDocument = doc }, TIMEOUT)
   results.codeLensAfterSave = only_result(r, e, 'textDocument/codeLens')
+
+  -- Run the first code action's command (refresh the profile's stale sessions) as a user's pick would.
+  local action = results.codeActions[1]
+  assert(action and action.command, 'no code action with a command')
+  r, e = vim.lsp.buf_request_sync(bufnr, 'workspace/executeCommand', { command = action.command.command, arguments = action.command.arguments }, TIMEOUT)
+  results.executeCommand = only_result(r, e, 'workspace/executeCommand')
+  -- A refresh of the profile: its every stale session turns pending.
+  wait_for('a session list without a stale session in profile default', function()
+    for _, p in ipairs(results.lastSessionList and results.lastSessionList.profiles or {}) do
+      if p.name == 'default' then
+        for _, s in ipairs(p.sessions) do
+          if s.state == 'stale' then return false end
+        end
+        return true
+      end
+    end
+    return false
+  end)
+  results.sessionListAfterRefresh = results.lastSessionList
 
   -- The list kept from the changes against the server's full list at the same revision.
   r, e = vim.lsp.buf_request_sync(bufnr, 'hermes/sessionList', {}, TIMEOUT)

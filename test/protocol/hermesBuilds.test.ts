@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Hover, MarkupContent } from 'vscode-languageserver-protocol/node';
-import { OTHER_BUILD, type SessionListResult, type StatusParams } from '../../shared/protocol';
+import { OTHER_BUILD, RefreshPreviewRequest, type SessionListResult, type StatusParams } from '../../shared/protocol';
 import { copyCorpusHome, type CorpusHome } from '../support/hermesCorpus';
 import { TestLspClient } from '../support/lspClient';
 
@@ -51,5 +51,20 @@ describe('language server over stdio on a home Hermes 0.19.1 and 0.20.3 wrote', 
     const live = defaults.sessions.filter((s) => s.state !== 'ended');
     assert.equal(defaults.stale, live.length);
     for (const s of live) assert.deepEqual(s.reasons.map((r) => r.path), [soul], s.id);
+  });
+
+  it("a profile refresh's confirmation says the fresh sessions another build wrote rebuild with today's text", async () => {
+    await client.initialize({ isTrusted: true });
+    await client.waitFor<SessionListResult>('hermes/sessionListChanged');
+    const hermesMd = corpus.at('work/repo-b/.hermes.md');
+    fs.writeFileSync(hermesMd, `${fs.readFileSync(hermesMd, 'utf8')}\nKeep migrations reversible.\n`);
+    await client.waitFor<SessionListResult>('hermes/sessionListChanged', (l) => l.profiles.some((p) => p.stale > 0));
+    const preview = await client.connection.sendRequest(RefreshPreviewRequest, { profile: 'default', onlyStale: true, strategy: 'epoch' });
+    const list = await client.connection.sendRequest('hermes/sessionList', {}) as SessionListResult;
+    const fresh = list.profiles.find((p) => p.name === 'default')!.sessions.filter((s) => s.state === 'fresh');
+    const others = fresh.filter((s) => s.otherBuild !== null).length;
+    assert.ok(others > 0 && others < fresh.length, 'fresh sessions of both builds');
+    assert.equal(preview.alsoRebuiltFresh, fresh.length - others);
+    assert.match(preview.effect, new RegExp(`${others} fresh sessions were built by another Hermes build: they rebuild with today's build's own text`));
   });
 });

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import type { CodeAction, CodeLens, Diagnostic, Hover, MarkupContent, PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
 import type { DemoManifest } from '../../server/demo/demoHome';
 import { adoptRefresh, startSession } from '../../server/demo/hermesWriter';
-import { Commands, RefreshRequest, type SessionListResult, type StatusParams } from '../../shared/protocol';
+import { Commands, RefreshPreviewRequest, RefreshRequest, SessionListRequest, type RefreshResultDto, type SessionListResult, type StatusParams } from '../../shared/protocol';
 import type { TestLspClient } from '../support/lspClient';
 import { demoServerPerTest } from './support/demoServer';
 
@@ -22,6 +22,11 @@ function readMeta(dbFile: string): Map<string, string> {
   } finally {
     db.close();
   }
+}
+
+/** The per-session request keys and their values. */
+function sessionKeys(meta: Map<string, string>): string[] {
+  return [...meta].filter(([key]) => key.startsWith('prompt_refresh_epoch:')).map(([key, value]) => `${key}=${value}`).sort();
 }
 
 function staleIn(list: SessionListResult, profile: string): string[] {
@@ -59,6 +64,25 @@ describe('language server over stdio (bundled dist/server.js)', function () {
     assert.deepEqual(list.profiles.map((p) => p.name).sort(), ['default', 'work']);
   });
 
+  it('answers hover, code lenses, code actions and the session list asked right after initialized with what the first analysis finds', async () => {
+    const release = client.holdConfiguration();
+    await client.initialize({ isTrusted: true });
+    const uri = await client.open(soul, fs.readFileSync(soul, 'utf8'));
+    // Asked at once, as Neovim or a script does: the server has no settings yet, so no home read.
+    const asked = Promise.all([client.hover(uri, 0, 1), client.codeLens(uri), client.codeActions(uri), client.connection.sendRequest(SessionListRequest, {})]);
+    assert.equal(client.notifications.filter((n) => n.method === STATUS).length, 0, 'nothing read yet');
+    release();
+    const [hover, lenses, actions, list] = await asked;
+    const value = ((hover as Hover).contents as MarkupContent).value;
+    assert.match(value, /stable tier/);
+    assert.match(value, /\d+ stale\*\* because of this file/);
+    assert.doesNotMatch(value, /still reading/);
+    assert.match(lenses![0]!.command!.title, /^\d+ sessions? stale · ≈ \$/);
+    assert.ok((actions as CodeAction[]).some((a) => a.title.startsWith('Refresh ') && !a.disabled), JSON.stringify(actions));
+    assert.deepEqual(list.profiles.map((p) => p.name).sort(), ['default', 'work']);
+    assert.equal(list.problem, null);
+  });
+
   it('publishes diagnostics on open and updates them on an unsaved change', async () => {
     await client.initialize({ isTrusted: true });
     await client.waitFor(SESSION_LIST);
@@ -90,36 +114,57 @@ describe('language server over stdio (bundled dist/server.js)', function () {
     assert.match(value, /\d+ stale\*\* because of this file · refreshing them now: \*\*≈ \$/);
   });
 
-  it('shows the code lens and runs the quick fix through workspace/executeCommand, writing FACTS §5 keys', async () => {
+  it('shows the code lens and runs the profile quick fix through workspace/executeCommand: the profile-wide key, read back from state.db', async () => {
     await client.initialize({ isTrusted: true });
     const list = await client.waitFor<SessionListResult>(SESSION_LIST);
-    const staleBySoul = list.profiles
-      .find((p) => p.name === 'default')!
-      .sessions.filter((s) => s.state === 'stale' && s.reasons.some((r) => r.path === soul))
-      .map((s) => s.id);
+    const def = list.profiles.find((p) => p.name === 'default')!;
+    const staleBySoul = def.sessions.filter((s) => s.state === 'stale' && s.reasons.some((r) => r.path === soul)).map((s) => s.id);
     assert.ok(staleBySoul.length > 0);
     const uri = await client.open(soul, fs.readFileSync(soul, 'utf8'));
     const lenses = (await client.codeLens(uri)) as CodeLens[];
     assert.match(lenses[0]!.command!.title, new RegExp(`^${staleBySoul.length} sessions? stale · ≈ \\$[\\d.]+ now`));
     assert.equal(lenses[1]!.command!.title, 'Refresh');
+    assert.deepEqual(lenses[1]!.command!.arguments, [{ profile: 'default', onlyStale: true }]);
 
     const actions = (await client.codeActions(uri)) as CodeAction[];
-    const all = actions.find((a) => a.title.startsWith(`Refresh ${staleBySoul.length} stale session`))!;
+    const all = actions.find((a) => a.title.startsWith(`Refresh ${def.stale} stale session`))!;
     assert.ok(all, `actions: ${actions.map((a) => a.title).join(' | ')}`);
     assert.match(all.title, /in profile default \(≈ \$/);
+    const dbFile = path.join(demo.root, 'state.db');
+    const before = readMeta(dbFile);
     const since = client.mark();
-    const result = (await client.executeCommand(all.command!.command, all.command!.arguments!)) as { epoch: number; sessionIds: string[]; message: string };
-    assert.match(result.message, /^Requested a system prompt refresh for \d+ sessions? \(/);
+    const result = (await client.executeCommand(all.command!.command, all.command!.arguments!)) as RefreshResultDto;
+    assert.equal(result.scope, 'profile');
+    assert.match(result.message, /^Requested a system prompt refresh for every session in this profile \(\d+ session\(s\) with a stored prompt\)\./);
 
-    const meta = readMeta(path.join(demo.root, 'state.db'));
-    for (const id of result.sessionIds) assert.equal(meta.get(`prompt_refresh_epoch:${id}`), String(result.epoch));
-    const updated = await client.waitFor<SessionListResult>(SESSION_LIST, (l) => staleIn(l, 'default').every((id) => !staleBySoul.includes(id)), { since });
-    const states = updated.profiles.find((p) => p.name === 'default')!.sessions.filter((s) => staleBySoul.includes(s.id)).map((s) => s.state);
+    // What Hermes' own command records: the profile-wide request, and no key per session.
+    const meta = readMeta(dbFile);
+    assert.equal(meta.get('prompt_refresh_epoch'), String(result.epoch));
+    assert.ok(result.epoch! > Number(before.get('prompt_refresh_epoch') ?? 0));
+    assert.deepEqual(sessionKeys(meta), sessionKeys(before));
+    // Every live session holding a prompt adopts it on its next turn: the stale ones and the fresh ones alike.
+    const holding = def.sessions.filter((s) => s.state === 'stale' || s.state === 'fresh' || s.state === 'pending').map((s) => s.id);
+    const updated = await client.waitFor<SessionListResult>(SESSION_LIST, (l) => staleIn(l, 'default').length === 0, { since });
+    const states = updated.profiles.find((p) => p.name === 'default')!.sessions.filter((s) => holding.includes(s.id)).map((s) => s.state);
     assert.ok(states.every((s) => s === 'pending'), states.join(','));
     const lensAfter = (await client.codeLens(uri)) as CodeLens[];
-    const pendingNow = updated.profiles.find((p) => p.name === 'default')!.sessions.filter((s) => s.state === 'pending').length;
-    assert.ok(pendingNow >= staleBySoul.length);
-    assert.match(lensAfter[0]!.command!.title, new RegExp(`^${pendingNow} of \\d+ sessions pending refresh`));
+    assert.match(lensAfter[0]!.command!.title, new RegExp(`^${holding.length} of \\d+ sessions pending refresh`));
+  });
+
+  it('prices the profile refresh by its stale sessions alone, and counts the fresh ones it also reaches', async () => {
+    await client.initialize({ isTrusted: true });
+    const list = await client.waitFor<SessionListResult>(SESSION_LIST);
+    const def = list.profiles.find((p) => p.name === 'default')!;
+    const preview = await client.connection.sendRequest(RefreshPreviewRequest, { profile: 'default', onlyStale: true, strategy: 'epoch' });
+    assert.equal(preview.scope, 'profile');
+    assert.equal(preview.sessions, def.stale);
+    assert.equal(preview.warm + preview.cold, def.stale);
+    assert.ok(Math.abs(preview.warmCostUsd + preview.coldCostUsd - def.staleRefreshCostUsd) < 1e-9);
+    assert.equal(preview.alsoRebuiltFresh, def.sessions.filter((s) => s.state === 'fresh').length);
+    assert.ok(preview.alsoRebuiltFresh > 0, 'the demo has fresh sessions in profile default');
+    // Clearing prompts is no profile-wide request: it clears the stale sessions alone.
+    const clearing = await client.connection.sendRequest(RefreshPreviewRequest, { profile: 'default', onlyStale: true, strategy: 'clear-prompt' });
+    assert.deepEqual([clearing.scope, clearing.sessions, clearing.alsoRebuiltFresh], ['session', def.stale, 0]);
   });
 
   it('answers a refresh after the list that shows it: the requested session pending, the cleared one without a prompt', async () => {

@@ -68,6 +68,8 @@ export class TestLspClient {
   private forgotten = 0;
   private versions = new Map<string, number>();
   private readonly sessionList = new SessionListFollower(() => this.fetchSessionList());
+  /** workspace/configuration is answered once this resolves (holdConfiguration). */
+  private configurationGate: Promise<void> = Promise.resolve();
 
   constructor(settings: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env) {
     this.settings = settings;
@@ -79,7 +81,10 @@ export class TestLspClient {
     // tests kill theirs after each test) held the test process open for good. No warning is needed.
     reader.partialMessageTimeout = 0;
     this.connection = createProtocolConnection(reader, new StreamMessageWriter(this.process.stdin!));
-    this.connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => (item.section === 'hermesLens' ? this.settings : null)));
+    this.connection.onRequest(ConfigurationRequest.type, async (params) => {
+      await this.configurationGate;
+      return params.items.map((item) => (item.section === 'hermesLens' ? this.settings : null));
+    });
     this.connection.onRequest(RegistrationRequest.type, () => undefined);
     this.connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
     this.connection.onRequest('workspace/codeLens/refresh', () => {
@@ -105,6 +110,16 @@ export class TestLspClient {
         listener.resolve(params);
       }
     }
+  }
+
+  /**
+   * Holds the answers to workspace/configuration until the function returned is called: the server,
+   * which reads the home once it has its settings, cannot have read it before then.
+   */
+  holdConfiguration(): () => void {
+    let release!: () => void;
+    this.configurationGate = new Promise<void>((resolve) => (release = resolve));
+    return release;
   }
 
   /** Resolves with the first notification of `method` (already received or future) that matches. */

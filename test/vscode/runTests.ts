@@ -19,6 +19,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openWorkbench, type BrowserSession } from '../e2e/support/browser';
 import { e2eCacheDir, pollUntil, REPO_ROOT, startCodeServer, testOutputDir, waitForJsonFile, type CodeServer } from '../e2e/support/codeServer';
+import { WITH_REFRESH } from '../../server/demo/hermesInstall';
 import { createDemoHome, type DemoHome } from '../e2e/support/hermesHome';
 import type { InHostResults } from './suite/index';
 
@@ -62,7 +63,7 @@ function wanted(host: 'code-server' | 'electron'): boolean {
 
 async function runInCodeServer(): Promise<HostRun> {
   const t0 = Date.now();
-  const home = createDemoHome('hl-inhost-cs');
+  const home = createDemoHome('hl-inhost-cs', WITH_REFRESH);
   const resultsFile = path.join(home.dir, 'results.json');
   let server: CodeServer | undefined;
   let browser: BrowserSession | undefined;
@@ -178,7 +179,7 @@ async function runInElectron(desktop: { executable: string } | { download: strin
     // Asked for by name (VSCODE_EXECUTABLE): not running it is a failure, not a skip.
     return 'executable' in desktop ? { host: 'electron', error: `cannot start ${desktop.executable}: ${display.skip}`, ms: 0 } : { host: 'electron', skipped: display.skip, ms: 0 };
   }
-  const home = createDemoHome('hl-inhost-electron');
+  const home = createDemoHome('hl-inhost-electron', WITH_REFRESH);
   const resultsFile = path.join(home.dir, 'results.json');
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hl-inhost-electron-user-'));
   const extensionsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hl-inhost-electron-ext-'));

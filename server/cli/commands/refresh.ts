@@ -4,15 +4,18 @@ import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
 import { HermesError } from '../../hermes/errors';
 import { profilePaths } from '../../hermes/home';
 import { requestRefresh, type RefreshStrategy } from '../../hermes/refresh/requestRefresh';
-import { commonOptions, parse, UsageError } from '../args';
+import { buildSummary, hermesBuildJson } from '../../hermes/install/describeBuild';
+import { buildOptions, commonOptions, parse, UsageError } from '../args';
+import { hermesBuildOf } from '../hermesBuild';
 import { outJson, type CommandIO } from '../io';
 
 export const refreshUsage =
-  'hermes-lens refresh [--session ID] [-p NAME] [--home DIR] [--dry-run] [--strategy epoch|clear-prompt] [--json]';
+  'hermes-lens refresh [--session ID] [-p NAME] [--home DIR] [--dry-run] [--strategy epoch|clear-prompt] [--hermes-install DIR] [--json]';
 
 export function refreshCommand(argv: string[], io: CommandIO): number {
   const args = parse(argv, {
     ...commonOptions,
+    ...buildOptions,
     session: { type: 'string' },
     'dry-run': { type: 'boolean' },
     strategy: { type: 'string' },
@@ -26,6 +29,7 @@ export function refreshCommand(argv: string[], io: CommandIO): number {
   if (readProfileConfig(paths.config).databaseBackend === 'postgres') {
     throw new HermesError('postgres-backend', `${paths.config} sets database.backend: postgres; run "hermes sessions refresh-prompts" there instead.`, paths.config);
   }
+  const build = hermesBuildOf(home, args, io);
   const result = requestRefresh({
     dbFile: paths.stateDb,
     profileName: profile!.name,
@@ -34,6 +38,7 @@ export function refreshCommand(argv: string[], io: CommandIO): number {
     dryRun: args['dry-run'],
     profileDir: profile!.dir,
     homeRoot: home.root,
+    build,
   });
   if (args.json) {
     outJson(io, {
@@ -45,10 +50,13 @@ export function refreshCommand(argv: string[], io: CommandIO): number {
       storedPromptSessions: result.storedPromptSessions,
       strategy: result.strategy,
       dryRun: result.dryRun,
+      hermes: hermesBuildJson(build),
     });
   } else {
     for (const [named, tip] of result.redirected) io.out(`Session ${named} was compacted; its conversation continues in ${tip}.`);
     io.out(result.lines.join('\n'));
+    // Hermes may run elsewhere (a remote gateway): the request is recorded, and the user told why it is the default.
+    if (build.kind === 'not-found' && result.strategy === 'epoch') io.out(buildSummary(build));
   }
   return 0;
 }

@@ -4,27 +4,32 @@ import { profileSummaryJson, sessionJson } from '../../hermes/engine/reportJson'
 import type { ProfileReport } from '../../hermes/engine/types';
 import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
 import { formatUsd } from '../../hermes/cost/refreshCost';
-import { commonOptions, parse } from '../args';
+import { buildSummary, hermesBuildJson, UNADOPTABLE_REQUEST } from '../../hermes/install/describeBuild';
+import { adoptsRefreshRequests } from '../../hermes/install/hermesBuild';
+import { buildOptions, commonOptions, parse } from '../args';
+import { hermesBuildOf } from '../hermesBuild';
 import { cacheText, costText, printable, relativeTime, table, tokensText, truncate } from '../format';
 import { OTHER_BUILD } from '../../../shared/protocol';
 import { outJson, type CommandIO } from '../io';
 import { MappedItems } from '../jsonPieces';
 
-export const statusUsage = 'hermes-lens status [--home DIR] [-p NAME | --all-profiles] [--all] [--json]';
+export const statusUsage = 'hermes-lens status [--home DIR] [-p NAME | --all-profiles] [--all] [--hermes-install DIR] [--json]';
 
 export function statusCommand(argv: string[], io: CommandIO): number {
-  const args = parse(argv, { ...commonOptions, 'all-profiles': { type: 'boolean' }, all: { type: 'boolean' } });
+  const args = parse(argv, { ...commonOptions, ...buildOptions, 'all-profiles': { type: 'boolean' }, all: { type: 'boolean' } });
   if (args.help) return io.out(statusUsage), 0;
   const home = openHome({ home: args.home }, io.env);
   const profiles = selectedProfiles(home, { profile: args.profile, allProfiles: args['all-profiles'] });
+  const build = hermesBuildOf(home, args, io);
   const now = io.now();
   // What an earlier status worked out and still holds is taken from the lens's cache (persist).
-  const reports = profiles.map((p) => analyzeProfile(p, { includeEnded: args.all, now, persist: true }).report);
+  const adopts = adoptsRefreshRequests(build);
+  const reports = profiles.map((p) => analyzeProfile(p, { includeEnded: args.all, now, persist: true, adoptsRefreshRequests: adopts }).report);
   if (args.json) {
     // Each session's JSON is made as it is written out, and is garbage right after.
-    outJson(io, { home: home.root, profiles: reports.map((r) => ({ ...profileSummaryJson(r), sessions: new MappedItems(r.sessions, sessionJson) })) });
+    outJson(io, { home: home.root, hermes: hermesBuildJson(build), profiles: reports.map((r) => ({ ...profileSummaryJson(r), sessions: new MappedItems(r.sessions, sessionJson) })) });
   } else {
-    io.out(reports.map((r) => renderProfile(r, now)).join('\n\n'));
+    io.out([printable(buildSummary(build)), ...reports.map((r) => renderProfile(r, now))].join('\n\n'));
   }
   return 0;
 }
@@ -55,6 +60,7 @@ function renderProfile(report: ProfileReport, now: number): string {
   report.sessions.forEach((s, i) => {
     lines.push(rendered[i + 1]!);
     for (const r of s.reasons) lines.push(printable(`      ↳ ${r.source} ${r.change}: ${r.detail} (${r.path})`));
+    if (s.unadoptableRequest) lines.push(`      ↳ ${UNADOPTABLE_REQUEST}`);
     if (s.otherBuild) lines.push(printable(`      · ${OTHER_BUILD}: ${s.otherBuild}`));
   });
   const t = report.totals;

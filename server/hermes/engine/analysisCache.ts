@@ -140,12 +140,21 @@ export class AnalysisCache {
   }
 
   /** The world of this evaluation: the last one's object when nothing in it changed. */
-  world(config: ProfileConfig, meta: ReadonlyMap<string, string>, priceOverrides: PriceOverrides | undefined): ReportWorld {
+  world(config: ProfileConfig, meta: ReadonlyMap<string, string>, priceOverrides: PriceOverrides | undefined, adoptsRequests: boolean): ReportWorld {
     let epochs = '';
     for (const [key, value] of meta) if (key.startsWith(PROFILE_EPOCH_KEY)) epochs += `${key}=${value}\n`;
     const last = this.lastWorld;
-    if (last && last.config === config && last.sourcesGeneration === this.sourcesGeneration && last.priceOverrides === priceOverrides && last.epochs === epochs) return last;
-    return (this.lastWorld = { config, sourcesGeneration: this.sourcesGeneration, priceOverrides, epochs, requestedEpoch: requestedEpochs(meta) });
+    if (
+      last &&
+      last.config === config &&
+      last.sourcesGeneration === this.sourcesGeneration &&
+      last.priceOverrides === priceOverrides &&
+      last.epochs === epochs &&
+      last.adoptsRequests === adoptsRequests
+    ) {
+      return last;
+    }
+    return (this.lastWorld = { config, sourcesGeneration: this.sourcesGeneration, priceOverrides, epochs, requestedEpoch: requestedEpochs(meta), adoptsRequests });
   }
 
   /** The anatomy kept for a session's prompt key, without reading anything. */

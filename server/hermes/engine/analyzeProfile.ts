@@ -58,6 +58,12 @@ export interface AnalyzeOptions {
    * this off. Ignored with `includeEnded` and `keepConnection`.
    */
   readonly persist?: boolean;
+  /**
+   * Whether the Hermes build serving the home adopts refresh requests (install/hermesBuild.ts);
+   * default true. Where it does not, a requested refresh leaves a session stale or fresh, never
+   * pending, and the report says the request cannot be adopted.
+   */
+  readonly adoptsRefreshRequests?: boolean;
 }
 
 /** Everything analyzeProfile learned, for features that need more than the report. */
@@ -140,7 +146,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       inlineBytes: (key) => (keep ? undefined : store.inlinePromptBytes(key)),
       parse: (text) => parsePrompt(text, { identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt }),
     };
-    const world = cache.world(config, meta, options.priceOverrides);
+    const world = cache.world(config, meta, options.priceOverrides, options.adoptsRefreshRequests ?? true);
     // Each session's last report, kept by the cache and updated in place: after a Hermes write to one
     // session only that entry changes. A compaction tip depends on every session, so when ended
     // sessions are reported nothing is kept.
@@ -292,7 +298,16 @@ class SessionPass {
   ) {
     this.sessions = new Array<SessionReport>(listed.length);
     this.inOrder = new Array<ReusableReport>(listed.length);
-    this.inputs = { record: undefined!, config: judging.config, prompt: undefined, transcript: undefined!, judged: NOT_JUDGED, requestedEpoch: 0, referenceProse };
+    this.inputs = {
+      record: undefined!,
+      config: judging.config,
+      prompt: undefined,
+      transcript: undefined!,
+      judged: NOT_JUDGED,
+      requestedEpoch: 0,
+      adoptsRequests: context.world.adoptsRequests,
+      referenceProse,
+    };
     this.near = previous && new NearPosition(previous.listed);
   }
 

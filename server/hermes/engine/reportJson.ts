@@ -25,6 +25,7 @@ const SESSION_JSON = {
   lastActivityAt: (v) => v ?? null,
   requestedEpoch: (v) => v,
   stampedEpoch: (v) => v,
+  unadoptableRequest: (v) => v,
   systemPromptTokens: (v) => v,
   prefixTokens: (v) => v,
   tokensExact: (v) => v,

@@ -36,6 +36,8 @@ export interface ReportInputs {
   readonly transcript: TranscriptSize;
   readonly judged: JudgedPrompt;
   readonly requestedEpoch: number;
+  /** Whether the Hermes build serving the home adopts refresh requests (install/hermesBuild.ts). */
+  readonly adoptsRequests: boolean;
   /** The prose fingerprint of the profile's newest stored prompt (hermesProse.ts), if any. */
   readonly referenceProse: string | undefined;
 }
@@ -44,7 +46,7 @@ export interface ReportInputs {
  * The fields of a report's verdict: all that an update in place writes (updateVerdict). A report
  * object's other fields never change: a new basis makes a new report.
  */
-export const VERDICT_FIELDS = ['state', 'reasons', 'otherBuild', 'requestedEpoch', 'deltaTokens', 'cacheWarm', 'cacheExpiresAt', 'refreshCostUsd', 'refreshCostColdUsd'] as const;
+export const VERDICT_FIELDS = ['state', 'reasons', 'otherBuild', 'requestedEpoch', 'unadoptableRequest', 'deltaTokens', 'cacheWarm', 'cacheExpiresAt', 'refreshCostUsd', 'refreshCostColdUsd'] as const;
 
 /**
  * A session's report and what it was made from, kept by the cache between evaluations and updated
@@ -83,6 +85,8 @@ export interface ReportWorld {
   readonly epochs: string;
   /** The epoch each session must satisfy, from those entries (requestedEpochs). */
   readonly requestedEpoch: (sessionId: string) => number;
+  /** Whether the Hermes build serving the home adopts refresh requests. */
+  readonly adoptsRequests: boolean;
 }
 
 /** Lookups of one evaluation, shared by sessions on the same model and tools. */
@@ -140,6 +144,7 @@ function copyInputs(into: Writable<ReportInputs>, from: ReportInputs): void {
   into.transcript = from.transcript;
   into.judged = from.judged;
   into.requestedEpoch = from.requestedEpoch;
+  into.adoptsRequests = from.adoptsRequests;
   into.referenceProse = from.referenceProse;
 }
 
@@ -157,6 +162,7 @@ function sameVerdictInputs(was: ReportInputs, now: ReportInputs): boolean {
     was.judged.deltaTokens === now.judged.deltaTokens &&
     was.judged.buildNote === now.judged.buildNote &&
     was.requestedEpoch === now.requestedEpoch &&
+    was.adoptsRequests === now.adoptsRequests &&
     was.referenceProse === now.referenceProse
   );
 }
@@ -195,6 +201,7 @@ function newReport(ctx: ReportContext, inputs: ReportInputs): { report: Writable
     endedAt: record.endedAt,
     requestedEpoch,
     stampedEpoch: stamped,
+    unadoptableRequest: v.unadoptableRequest,
     skillsTier: prompt?.skillsTier,
     systemPromptTokens,
     toolTokens,
@@ -226,6 +233,7 @@ function updateVerdict(report: Writable<SessionReport>, prices: ModelPrices | un
   const otherBuild = otherBuildOf(inputs);
   if (report.otherBuild !== otherBuild) (report.otherBuild = otherBuild), (changed = true);
   if (report.requestedEpoch !== requestedEpoch) (report.requestedEpoch = requestedEpoch), (changed = true);
+  if (report.unadoptableRequest !== v.unadoptableRequest) (report.unadoptableRequest = v.unadoptableRequest), (changed = true);
   if (report.deltaTokens !== judged.deltaTokens) (report.deltaTokens = judged.deltaTokens), (changed = true);
   if (report.cacheWarm !== v.cacheWarm) (report.cacheWarm = v.cacheWarm), (changed = true);
   if (report.cacheExpiresAt !== v.cacheExpiresAt) (report.cacheExpiresAt = v.cacheExpiresAt), (changed = true);
@@ -237,19 +245,23 @@ function updateVerdict(report: Writable<SessionReport>, prices: ModelPrices | un
 /** The verdict fields worked out from the inputs and the clock (besides reasons, ΔS and the epoch, which are the inputs'). */
 interface VerdictNow {
   state: SessionState;
+  unadoptableRequest: boolean;
   cacheWarm: boolean;
   cacheExpiresAt: number | undefined;
   refreshCostUsd: number | undefined;
   refreshCostColdUsd: number | undefined;
 }
 // One object for every session (evaluations run one at a time, synchronously); read before the next call.
-const verdict: VerdictNow = { state: 'fresh', cacheWarm: false, cacheExpiresAt: undefined, refreshCostUsd: undefined, refreshCostColdUsd: undefined };
+const verdict: VerdictNow = { state: 'fresh', unadoptableRequest: false, cacheWarm: false, cacheExpiresAt: undefined, refreshCostUsd: undefined, refreshCostColdUsd: undefined };
 
 /** The rules of a verdict, for a new report (newReport) and one updated in place (updateVerdict). */
 function verdictNow(stampedEpoch: number, prefixTokens: number, ttlSeconds: number, prices: ModelPrices | undefined, inputs: ReportInputs, now: number): VerdictNow {
-  const state = stateOf(inputs.record, inputs.prompt, inputs.requestedEpoch > stampedEpoch, inputs.judged);
+  // A request the build cannot adopt leaves the session on its prompt: judged as if none were made.
+  const requested = inputs.requestedEpoch > stampedEpoch;
+  const state = stateOf(inputs.record, inputs.prompt, requested && inputs.adoptsRequests, inputs.judged);
   const cost = refreshCostOf(prefixTokens, ttlSeconds, prices, inputs, now);
   verdict.state = state;
+  verdict.unadoptableRequest = requested && !inputs.adoptsRequests && (state === 'stale' || state === 'fresh');
   verdict.cacheWarm = cost.warm;
   verdict.cacheExpiresAt = cost.cacheExpiresAt;
   verdict.refreshCostUsd = reportedCost(state, prices, cost.extraUsd);

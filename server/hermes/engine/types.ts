@@ -24,6 +24,11 @@ export interface SessionReport {
   readonly endedAt: number | undefined;
   readonly requestedEpoch: number;
   readonly stampedEpoch: number;
+  /**
+   * A refresh was requested (requested epoch above the stamp) that the Hermes build serving the
+   * home cannot adopt: the session is judged stale or fresh by its prompt, never pending.
+   */
+  readonly unadoptableRequest: boolean;
   /** Where the skills index sits in this session's stored prompt. */
   readonly skillsTier: TierName | undefined;
   /** Tokens of the stored system prompt, tool schemas and live transcript (P = their sum). */

@@ -1,6 +1,6 @@
-// The refresh-epoch protocol of FACTS §5, in one module. The session side is Hermes' public
-// contract (`model_config.prompt_refresh_epoch`); the request side's key names are this project's
-// reading and live only here, so a correction touches one file.
+// The refresh-epoch protocol (docs/HERMES-INSTALLS.md §4), in one module. The session side is
+// Hermes' public contract (`model_config.prompt_refresh_epoch`); the request side's key names are
+// this project's reading and live only here, so a correction touches one file.
 
 /** Profile-wide requested epoch in `state_meta`. */
 export const PROFILE_EPOCH_KEY = 'prompt_refresh_epoch';

@@ -1,14 +1,16 @@
-// Recording a refresh request (FACTS §5): the only write the lens ever makes to a state.db, and only
+// Recording a refresh request (docs/HERMES-INSTALLS.md §4, §5): the only write the lens ever makes to a state.db, and only
 // when the user asked for it. One short BEGIN IMMEDIATE transaction, then a PASSIVE checkpoint of
 // the WAL (StateStore.writeTransaction); a dry run reads and reports.
 import fs = require('node:fs');
 import path = require('node:path');
 import { HermesError } from '../errors';
+import type { HermesBuild } from '../install/hermesBuild';
 import type { SessionRecord } from '../model';
 import { StateStore, type ReadAheadNeeds, type StateWriteTx } from '../store/stateStore';
 import type { RetryPolicy } from '../store/transaction';
 import { compactionTip } from './compactionTip';
 import { nextEpoch, PROFILE_EPOCH_KEY, sessionEpochKey } from './epochs';
+import { CLEAR_PROMPT_DRAWBACKS, requestBlockedBy, requestRefused } from './refreshWording';
 
 export type RefreshStrategy = 'epoch' | 'clear-prompt';
 
@@ -28,6 +30,12 @@ export interface RefreshRequest {
   readonly profileDir?: string;
   /** The root home: a named profile's directory must resolve inside it for a write. */
   readonly homeRoot?: string;
+  /**
+   * The Hermes build that serves the home (install/detectBuild.ts): no epoch is written for a build
+   * that cannot read it, or whose installation cannot be read. Unknown (not given, or nothing
+   * found) writes the request.
+   */
+  readonly build?: HermesBuild;
 }
 
 export interface RefreshResult {
@@ -50,6 +58,8 @@ export interface RefreshResult {
 export function requestRefresh(request: RefreshRequest): RefreshResult {
   const strategy = request.strategy ?? 'epoch';
   const dryRun = request.dryRun ?? false;
+  const blocked = strategy === 'epoch' ? requestBlockedBy(request.build) : undefined;
+  if (blocked) throw new HermesError('hermes-build', requestRefused(blocked));
   if (!dryRun) guardWriteTarget(request.dbFile, request.profileDir ?? path.dirname(request.dbFile), request.homeRoot, request.profileName);
   const store = dryRun ? StateStore.openReadOnly(request.dbFile) : StateStore.openForWrite(request.dbFile);
   try {
@@ -179,7 +189,7 @@ export function hermesStyleLines(sessionIds: readonly string[] | undefined, stor
   const first = `${would} a system prompt refresh for ${scope} (${stored} session(s) with a stored prompt).`;
   const second =
     strategy === 'clear-prompt'
-      ? 'Stored prompts cleared: each session rebuilds on its next turn (on_session_start fires; a gateway holding the agent in memory needs a restart).'
+      ? `Stored prompts cleared: each session rebuilds on its next turn; ${CLEAR_PROMPT_DRAWBACKS}.`
       : 'Each session rebuilds its system prompt at the start of its next turn (one prompt-cache miss per session); history and session ids are kept.';
   return [first, second];
 }

@@ -4,6 +4,7 @@ import type { CodeLens, CodeLensParams } from 'vscode-languageserver/node';
 import { formatUsd } from '../../hermes/cost/refreshCost';
 import { ClientCommands, Commands, type RefreshParams } from '../../../shared/protocol';
 import type { HermesModel } from '../hermesModel';
+import { refreshOffer } from '../refreshOffer';
 import { summarizeRole } from '../roleSummary';
 import { uriToPath } from '../uri';
 
@@ -35,10 +36,12 @@ export function provideCodeLenses(model: HermesModel, params: CodeLensParams): C
       },
     },
   ];
+  // Where the build cannot adopt a request, the older way, named as such.
+  const older = refreshOffer(model.build).kind === 'clear-prompt';
   for (const p of summary.byProfile) {
-    const args: RefreshParams = { profile: p.profile, sessionIds: p.stale.map((s) => s.id) };
+    const args: RefreshParams = { profile: p.profile, onlyStale: true, ...(older ? { strategy: 'clear-prompt' as const } : {}) };
     const where = summary.byProfile.length > 1 ? ` in ${p.profile}` : '';
-    lenses.push({ range: TOP, command: { title: `Refresh${where}`, command: Commands.refresh, arguments: [args] } });
+    lenses.push({ range: TOP, command: { title: `${older ? 'Clear stored prompts' : 'Refresh'}${where}`, command: Commands.refresh, arguments: [args] } });
   }
   return lenses;
 }

@@ -35,6 +35,8 @@ export const SEL = {
   activeEditor: '.part.editor .editor-group-container.active .editor-instance .monaco-editor',
   editorInput: 'textarea.inputarea, .native-edit-context',
   hover: '.monaco-editor .monaco-hover:not(.hidden)',
+  /** A hover of the workbench outside editors (status bar items' tooltips). */
+  workbenchHover: '.workbench-hover-container .workbench-hover, .monaco-workbench > .monaco-hover:not(.hidden)',
   hoverContent: '.monaco-hover-content',
   actionWidget: '.action-widget',
   actionRow: '.action-widget .monaco-list-row.action',
@@ -590,6 +592,36 @@ export async function waitForStatusBarItem(
   ).catch((e) => {
     throw new Error(`${(e as Error).message}; last text: ${JSON.stringify(last)}`);
   });
+}
+
+/**
+ * Hovers the status bar item `entryId` as a user does and returns its tooltip's text once it
+ * satisfies `accept` (hovering again while it does not: the tooltip shows what the item holds when
+ * the hover opens). The hover is closed before returning.
+ */
+export async function statusBarItemTooltip(page: Page, entryId: string, accept: (text: string) => boolean = () => true, timeoutMs = STEP_TIMEOUT): Promise<string> {
+  const item = page.locator(`${SEL.statusbar} [id="${entryId}"]`).first();
+  const tooltip = page.locator(SEL.workbenchHover).filter({ visible: true }).first();
+  let last = '';
+  try {
+    return await pollUntil(
+      `the tooltip of status bar item ${entryId}`,
+      async () => {
+        // Leave, then enter: the hover opens on a mouse that arrives.
+        await page.mouse.move(1, 1);
+        await tooltip.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT }).catch(() => {});
+        await item.hover();
+        await tooltip.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+        last = (await tooltip.innerText()).trim();
+        return accept(last) ? last : undefined;
+      },
+      { timeoutMs, intervalMs: 200 },
+    );
+  } catch (e) {
+    throw new Error(`${(e as Error).message}; last tooltip: ${JSON.stringify(last)}`);
+  } finally {
+    await page.mouse.move(1, 1);
+  }
 }
 
 /** The titles of the code lenses rendered in the active editor, top to bottom, left to right. */

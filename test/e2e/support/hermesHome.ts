@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
+import { writeHermesInstall, type FakeInstall } from '../../../server/demo/hermesInstall';
 import { formatUsd } from '../../../server/hermes/cost/refreshCost';
 import { REPO_ROOT } from './codeServer';
 
@@ -33,21 +34,29 @@ export interface DemoHome {
   readonly root: string;
   /** `<root>/SOUL.md` */
   readonly soul: string;
+  /** `<root>/hermes-agent`: where the installer puts Hermes (a fake installation when `hermes` was given). */
+  readonly hermesInstall: string;
   profile(name: string): DemoManifest['profiles'][number];
   /** Session id by the demo's label (`atlas-tui`, `work-slack`, …). */
   id(label: string): string;
   dispose(): void;
 }
 
-/** Generates the demo home into a fresh temp folder. */
-export function createDemoHome(prefix = 'hermes-lens-demo'): DemoHome {
+/**
+ * Generates the demo home into a fresh temp folder; with `hermes`, a fake Hermes installation of that
+ * build where the installer puts it (else none is found: Hermes runs elsewhere, as a remote gateway).
+ */
+export function createDemoHome(prefix = 'hermes-lens-demo', hermes?: FakeInstall): DemoHome {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
   const manifest = generateDemoHome(path.join(dir, 'demo'), { now: Date.now() / 1000 - DEMO_AGE_SECONDS });
+  const hermesInstall = path.join(manifest.root, 'hermes-agent');
+  if (hermes) writeHermesInstall(hermesInstall, hermes);
   return {
     dir,
     manifest,
     root: manifest.root,
     soul: path.join(manifest.root, 'SOUL.md'),
+    hermesInstall,
     profile(name) {
       const p = manifest.profiles.find((x) => x.name === name);
       if (!p) throw new Error(`no profile ${name} in the demo`);
@@ -73,6 +82,8 @@ export interface CliSession {
   reasons: Array<{ source: string; path: string; change: string; detail: string }>;
   requestedEpoch: number;
   stampedEpoch: number;
+  unadoptableRequest: boolean;
+  otherBuild: string | null;
   cacheWarm: boolean;
   refreshCostUsd: number | null;
   refreshCostColdUsd: number | null;
@@ -93,6 +104,7 @@ export interface CliProfile {
 
 export interface CliStatus {
   home: string;
+  hermes: { version: string | null; path: string | null; refresh: boolean | null; problem: string | null; summary: string };
   profiles: CliProfile[];
 }
 
@@ -124,7 +136,7 @@ export function totals(status: CliStatus): { stale: number; pending: number; cos
   );
 }
 
-/** What the status item must say (issue 3: `Hermes: 3 stale · ≈ $0.84`), from the CLI's figures. */
+/** What the status item must say (`Hermes: 3 stale · ≈ $0.84`), from the CLI's figures. */
 export function expectedStatusText(status: CliStatus): string {
   const t = totals(status);
   if (t.stale > 0) return `Hermes: ${t.stale} stale · ${formatUsd(t.cost, true)}`;
@@ -154,7 +166,7 @@ function withDb<T>(dbFile: string, read: (db: Database.Database) => T): T {
   }
 }
 
-/** Hermes' `state_meta` table (where refresh requests live: FACTS §5). */
+/** Hermes' `state_meta` table (where refresh requests live: docs/HERMES-INSTALLS.md §4). */
 export function readStateMeta(dbFile: string): Map<string, string> {
   return withDb(dbFile, (db) => new Map((db.prepare('SELECT key, value FROM state_meta').all() as Array<{ key: string; value: unknown }>).map((r) => [r.key, String(r.value)])));
 }
@@ -168,9 +180,14 @@ export function readModelConfig(dbFile: string, sessionId: string): Record<strin
   });
 }
 
-/** The epoch a refresh request for `sessionId` asks for: max of the profile-wide and the session's own key. */
-export function requestedEpochOf(meta: Map<string, string>, sessionId: string): number {
-  return Math.max(Number(meta.get('prompt_refresh_epoch') ?? 0), Number(meta.get(`prompt_refresh_epoch:${sessionId}`) ?? 0));
+/** Whether a session still holds a stored prompt (by hash, or inline before Hermes' v25). */
+export function holdsStoredPrompt(dbFile: string, sessionId: string): boolean {
+  return withDb(dbFile, (db) => {
+    // Both layouts: the hash column exists from v25 on.
+    const row = db.prepare('SELECT * FROM sessions WHERE id = ?').get(sessionId) as { system_prompt_hash?: string | null; system_prompt?: string | null } | undefined;
+    if (!row) throw new Error(`no session ${sessionId} in ${dbFile}`);
+    return (row.system_prompt_hash ?? null) !== null || (row.system_prompt ?? '') !== '';
+  });
 }
 
 /**

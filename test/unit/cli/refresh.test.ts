@@ -57,8 +57,10 @@ describe('cli: hermes-lens refresh', function () {
     assert.equal(run.code, 0, run.stderr);
     const lines = run.stdout.split('\n');
     assert.equal(lines[0], 'Requested a system prompt refresh for every session in this profile (4 session(s) with a stored prompt).');
-    assert.equal(lines.length, 2);
+    assert.equal(lines.length, 3);
     assert.match(lines[1]!, /next turn/);
+    // No Hermes installation in this home: the request is the default, and the user is told why.
+    assert.match(lines[2]!, /^No Hermes installation found for this home \(a remote gateway\?\)/);
     assert.equal(stateMeta(def.dbFile)[PROFILE_EPOCH_KEY], '1');
   });
 

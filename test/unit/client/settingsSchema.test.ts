@@ -97,11 +97,12 @@ describe('client: settings schema (package.json ↔ shared/settings.ts)', () => 
   it('scopes the machine settings and restricts them in untrusted workspaces', () => {
     const props = properties();
     assert.equal(props['hermesLens.home']!.scope, 'machine-overridable');
+    assert.equal(props['hermesLens.hermesInstall']!.scope, 'machine-overridable');
     assert.equal(props['hermesLens.server.runtime']!.scope, 'machine-overridable');
     for (const [key, prop] of Object.entries(props)) assert.ok(prop.scope, `${key} has no scope`);
     const trust = packageJson().capabilities.untrustedWorkspaces;
     assert.equal(trust.supported, 'limited');
-    assert.deepEqual([...trust.restrictedConfigurations].sort(), ['hermesLens.home', 'hermesLens.server.runtime']);
+    assert.deepEqual([...trust.restrictedConfigurations].sort(), ['hermesLens.hermesInstall', 'hermesLens.home', 'hermesLens.server.runtime']);
     for (const key of trust.restrictedConfigurations) assert.ok(key in props, key);
   });
 });

@@ -29,6 +29,7 @@ function session(over: Partial<SessionDto> = {}): SessionDto {
     lastActivityAt: 1_000_000,
     requestedEpoch: 0,
     stampedEpoch: 0,
+    unadoptableRequest: false,
     systemPromptTokens: 9_000,
     prefixTokens: 42_000,
     tokensExact: false,
@@ -142,6 +143,10 @@ describe('client: sessions tree model', () => {
     assert.equal(sessionDescription(session(), now), 'claude-sonnet-4 · 2h ago');
     // Another Hermes build's prompt is said once, and is no stale cost.
     assert.equal(sessionDescription(session({ otherBuild: 'its 1 paragraph of guidance differs' }), now), 'claude-sonnet-4 · 2h ago · other build');
+    assert.equal(
+      sessionDescription(session({ state: 'stale', unadoptableRequest: true }), now),
+      'claude-sonnet-4 · 2h ago · ≈ $0.12 · requested, but this Hermes build cannot adopt it',
+    );
   });
 
   it('gives context values the menus match on', () => {

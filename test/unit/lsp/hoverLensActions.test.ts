@@ -87,8 +87,8 @@ describe('lsp: hover, code lens and code actions on in-memory documents', () => 
     assert.match(info!.command!.title, /^3 sessions stale · ≈ \$[\d.]+ now$/);
     assert.equal(refresh!.command!.title, 'Refresh');
     assert.equal(refresh!.command!.command, Commands.refresh);
-    const args = refresh!.command!.arguments![0] as RefreshParams;
-    assert.deepEqual([...args.sessionIds!].sort(), [...sessions].sort());
+    // The profile's refresh: the profile-wide request (its stale sessions are what it costs).
+    assert.deepEqual(refresh!.command!.arguments![0] as RefreshParams, { profile: 'default', onlyStale: true });
   });
 
   it('counts on AGENTS.md only the sessions whose cwd loads it, and marks a shadowed AGENTS.md', () => {
@@ -107,9 +107,19 @@ describe('lsp: hover, code lens and code actions on in-memory documents', () => 
   it('offers a refresh of the profile first, then one per stale session, each through the refresh command', () => {
     const offered = actions(path.join(def.dir, 'SOUL.md'));
     assert.match(offered[0]!.title, /^Refresh 3 stale sessions in profile default \(≈ \$[\d.]+\)$/);
+    assert.deepEqual(offered[0]!.command!.arguments, [{ profile: 'default', onlyStale: true }]);
     assert.equal(offered.length, 4);
     for (const action of offered) assert.equal(action.command!.command, Commands.refresh);
     assert.ok(offered.slice(1).every((a) => /^Refresh session .+ \(\S+, ≈ \$[\d.]+\)$/.test(a.title)));
+    assert.deepEqual(offered.slice(1).map((a) => (a.command!.arguments![0] as RefreshParams).sessionIds![0]).sort(), [...sessions].sort());
+  });
+
+  it('counts, in the profile action on AGENTS.md, every stale session of the profile: the profile-wide request reaches them all', () => {
+    const offered = actions(path.join(project.dir, 'AGENTS.md'));
+    const profile = model.profileByName('default')!.report.totals;
+    assert.equal(profile.stale, 3, 'SOUL.md made all three stale, AGENTS.md two of them');
+    assert.match(offered[0]!.title, /^Refresh 3 stale sessions in profile default /);
+    assert.equal(offered.length, 1 + 2, 'then the two sessions AGENTS.md made stale');
   });
 
   it('disables the refresh actions in an untrusted workspace, with the reason', () => {

@@ -189,4 +189,24 @@ describe('lsp: session list deltas (SessionListRevisions)', function () {
     model.databaseChanged([def.dir]);
     for (const p of nextDelta().profiles) assert.deepEqual([p.changed, p.patched, p.removed], [[], [], []], `${p.name}: nothing changed`);
   });
+
+  it('answers the full list in the order the next delta counts in: a client that fetched it patches the right sessions', () => {
+    const def = demo.profiles.find((p) => p.name === 'default')!;
+    // A new session goes to the end of the client's list, though the report lists it first.
+    const id = startSession(def.dbFile, def.dir, { source: 'cli', model: 'gpt-5.1', provider: 'openai', startedAt: NOW - 30, lastActivityAt: NOW - 20, messages: 2 });
+    model.databaseChanged([def.dir]);
+    nextDelta();
+    const fetched = revisions.fullList();
+    const ids = (list: SessionListResult) => list.profiles.map((p) => p.sessions.map((s) => s.id));
+    assert.deepEqual(ids(fetched), ids(held), 'the order the client holds');
+    assert.equal(fetched.profiles.find((p) => p.name === 'default')!.sessions.at(-1)!.id, id);
+
+    // The next delta names sessions by their place: applied to the fetched list, it changes the same ones.
+    const written = held.profiles.find((p) => p.name === 'default')!.sessions[3]!.id;
+    appendMessages(def.dbFile, written, 2, { now: NOW, seed: 5 });
+    model.databaseChanged([def.dir]);
+    const change = revisions.nextChange();
+    assert.deepEqual(patchesOf(profileOf(change as SessionListDelta, 'default'), fetched.profiles.find((p) => p.name === 'default')!.sessions).map((p) => p.id), [written]);
+    assert.deepEqual(byId(applySessionListChange(fetched, change)!), byId(revisions.fullList()));
+  });
 });

@@ -24,6 +24,7 @@ function session(profile: string, id: string, version: number): SessionDto {
     lastActivityAt: 1_795_000_000 + version,
     requestedEpoch: 0,
     stampedEpoch: 0,
+    unadoptableRequest: false,
     systemPromptTokens: 1000 + version,
     prefixTokens: 2000 + version,
     tokensExact: true,

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { HermesLensApi } from '../../../client/api';
 import { Commands, type RefreshResultDto, type SessionListResult, type SessionStateName } from '../../../shared/protocol';
 import { expectedStatusText, staleBecauseOf, totals, usd, type CliStatus } from '../../e2e/support/hermesHome';
+import { writeHermesInstall, WITHOUT_REFRESH } from '../../../server/demo/hermesInstall';
 import { outside } from '../outside';
 import { activateLens, manifest } from './host';
 
@@ -55,6 +56,7 @@ describe('Hermes Prompt Lens in the extension host', function () {
   const soulUri = vscode.Uri.file(soul);
   const def = demo.profiles.find((p) => p.name === 'default')!;
   const work = demo.profiles.find((p) => p.name === 'work')!;
+  const install = path.join(demo.root, 'hermes-agent');
   let api: HermesLensApi;
 
   before(async function () {
@@ -76,8 +78,43 @@ describe('Hermes Prompt Lens in the extension host', function () {
     assert.equal(status?.driver, 'better-sqlite3');
     const manifestStale = Object.values(demo.sessions).filter((s) => s.state === 'stale').length;
     assert.equal(status?.stale, manifestStale);
-    // The status bar shows `Hermes: <text>` (issue 3: `Hermes: 3 stale · ≈ $0.84`).
+    // The status bar shows `Hermes: <text>` (`Hermes: 3 stale · ≈ $0.84`).
     assert.equal(`Hermes: ${status?.text}`, expectedStatusText(cli(demo.root)));
+  });
+
+  it('the status item names the detected Hermes build: 0.23.0 where the installer puts it, which adopts refresh requests', () => {
+    const status = api.status()!;
+    assert.deepEqual([status.hermes.version, status.hermes.path, status.hermes.refresh, status.severity], ['0.23.0', install, true, 'ok']);
+    // The status bar item's tooltip and the language status item show this detail.
+    assert.ok(status.detail.split('\n').includes(`Hermes 0.23.0 (${install}) adopts refresh requests.`), status.detail);
+  });
+
+  it('the refresh confirmation names the build, counts the stale sessions and says the fresh ones cost nothing; Cancel writes nothing', async () => {
+    // VS Code answers modal dialogs itself in test mode: the dialog the extension asks for is caught here.
+    const asked: Array<{ title: string; detail: string | undefined; buttons: string[] }> = [];
+    const showWarningMessage = vscode.window.showWarningMessage;
+    const metaBefore = stateMeta(def.dbFile);
+    await vscode.workspace.getConfiguration('hermesLens').update('confirmRefresh', true, vscode.ConfigurationTarget.Global);
+    (vscode.window as { showWarningMessage: unknown }).showWarningMessage = async (title: string, options: vscode.MessageOptions, ...buttons: string[]) => {
+      asked.push({ title, detail: options?.detail, buttons });
+      return undefined; // Cancel
+    };
+    try {
+      const result = await vscode.commands.executeCommand('hermesLens.refreshProfile', 'default');
+      assert.equal(result, undefined, 'cancelled');
+    } finally {
+      (vscode.window as { showWarningMessage: unknown }).showWarningMessage = showWarningMessage;
+      await vscode.workspace.getConfiguration('hermesLens').update('confirmRefresh', false, vscode.ConfigurationTarget.Global);
+    }
+    const profile = cli(demo.root).profiles.find((p) => p.name === 'default')!;
+    assert.equal(asked.length, 1, 'one modal');
+    assert.equal(asked[0]!.title, `Refresh ${profile.totals.stale} stale sessions in profile default?`);
+    assert.deepEqual(asked[0]!.buttons, ['Refresh']);
+    const detail = asked[0]!.detail!.split('\n');
+    assert.ok(detail.includes(`Hermes 0.23.0 (${install}) adopts refresh requests.`), asked[0]!.detail);
+    const fresh = profile.sessions.filter((x) => x.state === 'fresh').length;
+    assert.ok(detail.some((l) => l.startsWith("Records Hermes' profile-wide refresh request.") && l.includes(`${fresh} fresh session`)), asked[0]!.detail);
+    assert.deepEqual(stateMeta(def.dbFile), metaBefore, 'nothing written');
   });
 
   it('hover provider (vscode.executeHoverProvider): the tier and the refresh cost of SOUL.md', async () => {
@@ -101,18 +138,20 @@ describe('Hermes Prompt Lens in the extension host', function () {
   });
 
   it('code action provider (vscode.executeCodeActionProvider): the profile refresh, then one per stale session', async () => {
-    const stale = staleBecauseOf(cli(demo.root), 'default', soul);
+    const status = cli(demo.root);
+    const stale = staleBecauseOf(status, 'default', soul);
+    const profile = status.profiles.find((p) => p.name === 'default')!.totals;
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', soulUri, new vscode.Range(0, 0, 0, 0));
     assert.equal(actions.length, 1 + stale.sessions.length);
     const all = actions[0]!;
-    assert.equal(all.title, `Refresh ${stale.sessions.length} stale sessions in profile default (${usd(stale.cost)}${stale.unknown ? `, ${stale.unknown} of unknown cost` : ''})`);
+    assert.equal(all.title, `Refresh ${profile.stale} stale sessions in profile default (${usd(profile.staleRefreshCostUsd)}${profile.unknownCost ? `, ${profile.unknownCost} of unknown cost` : ''})`);
     assert.equal(all.kind?.value, vscode.CodeActionKind.QuickFix.value);
     assert.equal(all.isPreferred, true);
     assert.equal(all.disabled, undefined, 'enabled in a trusted workspace');
     assert.equal(all.command?.command, Commands.refresh);
-    const args = all.command?.arguments?.[0] as { profile: string; sessionIds: string[] };
-    assert.equal(args.profile, 'default');
-    assert.deepEqual([...args.sessionIds].sort(), stale.sessions.map((s) => s.id).sort());
+    assert.deepEqual(all.command?.arguments?.[0], { profile: 'default', onlyStale: true });
+    const one = actions.slice(1).map((a) => (a.command?.arguments?.[0] as { sessionIds: string[] }).sessionIds[0]);
+    assert.deepEqual(one.sort(), stale.sessions.map((s) => s.id).sort());
   });
 
   it('commands: showPrompt opens the stored prompt as a hermes-prompt document, diffPrompt the refresh diff', async () => {
@@ -150,22 +189,21 @@ describe('Hermes Prompt Lens in the extension host', function () {
     assert.equal(`Hermes: ${api.status()?.text}`, expectedStatusText(after));
   });
 
-  it('the refresh code action, executed, records the epoch keys in state.db and the sessions turn pending', async () => {
+  it('the refresh code action, executed, records the profile-wide request in state.db and the sessions turn pending', async () => {
     const stale = staleBecauseOf(cli(demo.root), 'default', soul);
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', soulUri, new vscode.Range(0, 0, 0, 0));
     const command = actions[0]!.command!;
     const metaBefore = stateMeta(def.dbFile);
     const result = (await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []))) as RefreshResultDto;
     assert.ok(result, 'the refresh ran (no confirmation in test mode: hermesLens.confirmRefresh is off)');
-    assert.match(result.message, new RegExp(`^Requested a system prompt refresh for ${stale.sessions.length} sessions`));
-    assert.deepEqual([...result.sessionIds].sort(), stale.sessions.map((s) => s.id).sort());
+    assert.equal(result.scope, 'profile');
+    assert.match(result.message, /^Requested a system prompt refresh for every session in this profile /);
 
     const meta = stateMeta(def.dbFile);
-    for (const s of stale.sessions) {
-      const key = `prompt_refresh_epoch:${s.id}`;
-      assert.equal(meta[key], String(result.epoch), `${key} (before: ${metaBefore[key]})`);
-      assert.ok(Number(meta[key]) > s.stampedEpoch);
-    }
+    assert.equal(meta.prompt_refresh_epoch, String(result.epoch), `prompt_refresh_epoch (before: ${metaBefore.prompt_refresh_epoch})`);
+    for (const s of stale.sessions) assert.ok(result.epoch! > s.stampedEpoch);
+    const perSession = (m: Record<string, string>) => Object.entries(m).filter(([k]) => k.startsWith('prompt_refresh_epoch:')).map((e) => e.join('='));
+    assert.deepEqual(perSession(meta), perSession(metaBefore), 'no key per session');
     await waitForSessions(api, (l) => stale.sessions.every((s) => stateOf(l, 'default', s.id) === 'pending'), 'the refreshed sessions pending');
   });
 
@@ -184,5 +222,40 @@ describe('Hermes Prompt Lens in the extension host', function () {
     assert.ok(epoch > 0);
     assert.equal(outside<Record<string, unknown>>('modelConfig', def.dbFile, id).prompt_refresh_epoch, epoch);
     await waitForSessions(api, (l) => stateOf(l, 'default', id) === 'fresh', `default/${id} fresh`);
+  });
+
+  it('with a build that cannot adopt a request (v0.22.5), the status says so and the refresh offers clearing the stored prompts, always asking', async () => {
+    writeHermesInstall(install, WITHOUT_REFRESH);
+    // A reload has the server read the build again; the status it publishes arrives before the list.
+    await vscode.commands.executeCommand('hermesLens.reloadSessions');
+    const status = api.status()!;
+    assert.deepEqual([status.hermes.version, status.hermes.refresh, status.severity], ['0.22.5', false, 'warning']);
+    assert.ok(status.detail.includes(`Hermes 0.22.5 (${install}) cannot adopt a refresh request`), status.detail);
+    const before = cli(demo.root).profiles.find((p) => p.name === 'default')!;
+    const stale = before.sessions.filter((x) => x.state === 'stale');
+    assert.ok(stale.length > 0 && stale.every((x) => x.unadoptableRequest), 'the sessions the earlier refresh left pending are stale again, their request not adoptable');
+    assert.equal(stateOf(api.sessions()!, 'default', stale[0]!.id), 'stale');
+
+    const asked: Array<{ title: string; detail: string | undefined; buttons: string[] }> = [];
+    const showWarningMessage = vscode.window.showWarningMessage;
+    (vscode.window as { showWarningMessage: unknown }).showWarningMessage = async (title: string, options: vscode.MessageOptions, ...buttons: string[]) => {
+      asked.push({ title, detail: options?.detail, buttons });
+      return 'Clear Stored Prompts';
+    };
+    let result: RefreshResultDto;
+    try {
+      // hermesLens.confirmRefresh is off here: the offer is asked all the same.
+      result = (await vscode.commands.executeCommand('hermesLens.refreshProfile', 'default')) as RefreshResultDto;
+    } finally {
+      (vscode.window as { showWarningMessage: unknown }).showWarningMessage = showWarningMessage;
+    }
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0]!.title, `Clear the stored prompt of ${stale.length} stale session${stale.length === 1 ? '' : 's'} in profile default instead?`);
+    assert.deepEqual(asked[0]!.buttons, ['Clear Stored Prompts']);
+    assert.ok(asked[0]!.detail!.startsWith(`Hermes 0.22.5 (${install}) cannot adopt a refresh request`), asked[0]!.detail);
+    assert.match(asked[0]!.detail!, /it also fires the on_session_start hooks, and an agent a running gateway holds in memory does not see it until the gateway restarts/);
+    assert.equal(result.strategy, 'clear-prompt');
+    const after = cli(demo.root).profiles.find((p) => p.name === 'default')!;
+    for (const s of stale) assert.equal(after.sessions.find((x) => x.id === s.id)?.state, 'no-prompt', `${s.id}'s prompt cleared`);
   });
 });

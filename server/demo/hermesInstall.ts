@@ -1,0 +1,52 @@
+// Fake Hermes installations for tests and the demo: the files the lens reads to tell a build (a
+// checkout's pyproject.toml, and agent/prompt_refresh.py where the build has the refresh-prompts
+// protocol), laid out as Hermes' installer lays them out, with either kind of `hermes` command.
+import fs = require('node:fs');
+import path = require('node:path');
+
+export interface FakeInstall {
+  /** pyproject.toml's version, e.g. `0.22.5`. */
+  readonly version: string;
+  /** Whether agent/prompt_refresh.py exists (builds after v0.22.5). */
+  readonly refreshPrompts: boolean;
+}
+
+/** A build with the protocol and one without, as tests name them. */
+export const WITH_REFRESH: FakeInstall = { version: '0.23.0', refreshPrompts: true };
+export const WITHOUT_REFRESH: FakeInstall = { version: '0.22.5', refreshPrompts: false };
+
+/** Writes a checkout at `dir` (a git checkout with its own venv, as the installer makes); returns `dir`. */
+export function writeHermesInstall(dir: string, install: FakeInstall): string {
+  fs.mkdirSync(path.join(dir, 'agent'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'venv', 'bin'), { recursive: true });
+  fs.mkdirSync(path.join(dir, '.git'), { recursive: true });
+  fs.writeFileSync(path.join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  fs.writeFileSync(
+    path.join(dir, 'pyproject.toml'),
+    `[build-system]\nrequires = ["setuptools>=61.0"]\n\n[project]\nname = "hermes-agent"\nversion = "${install.version}"\ndescription = "The self-improving AI agent"\n\n[project.scripts]\nhermes = "hermes_cli.main:main"\n`,
+  );
+  fs.writeFileSync(path.join(dir, 'agent', '__init__.py'), '');
+  fs.writeFileSync(path.join(dir, 'agent', 'prompt_builder.py'), '# stand-in\n');
+  const module = path.join(dir, 'agent', 'prompt_refresh.py');
+  if (install.refreshPrompts) fs.writeFileSync(module, '# stand-in for the refresh-prompts protocol\n');
+  else fs.rmSync(module, { force: true });
+  fs.writeFileSync(path.join(dir, 'venv', 'bin', 'hermes'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+  return dir;
+}
+
+/**
+ * A `hermes` command in `binDir` that leads to the checkout at `installDir`: the launcher newer
+ * installers write (`exec "<checkout>/venv/bin/python" "<checkout>/hermes"`), or the link to
+ * `<checkout>/venv/bin/hermes` older ones made. Returns its path.
+ */
+export function writeHermesCommand(binDir: string, installDir: string, kind: 'launcher' | 'link'): string {
+  fs.mkdirSync(binDir, { recursive: true });
+  const command = path.join(binDir, 'hermes');
+  fs.rmSync(command, { force: true });
+  if (kind === 'link') fs.symlinkSync(path.join(installDir, 'venv', 'bin', 'hermes'), command);
+  else {
+    const launcher = `#!/usr/bin/env bash\nunset PYTHONPATH\nunset PYTHONHOME\nexec "${path.join(installDir, 'venv', 'bin', 'python')}" "${path.join(installDir, 'hermes')}" "$@"\n`;
+    fs.writeFileSync(command, launcher, { mode: 0o755 });
+  }
+  return command;
+}

@@ -1,0 +1,94 @@
+// Reading one Hermes installation folder: its version (pyproject.toml) and whether it has the
+// refresh-prompts protocol (agent/prompt_refresh.py). Files are only stat'ed and read; a folder that
+// cannot be used becomes a problem that names the path and says what to do, never an exception.
+import fs = require('node:fs');
+import path = require('node:path');
+import { readRegularFile } from '../sources/readText';
+import type { HermesBuild, InstallClue } from './hermesBuild';
+import { projectOfPyproject } from './pyproject';
+
+/** pyproject.toml is a few kilobytes; a larger file is not one worth reading. */
+const MAX_PYPROJECT_BYTES = 1024 * 1024;
+/** The module that carries the protocol: merged into Hermes main after v0.22.5. */
+export const PROTOCOL_MODULE = path.join('agent', 'prompt_refresh.py');
+
+const WHAT_TO_DO = 'point --hermes-install (hermesLens.hermesInstall in the editor) at the folder of your Hermes checkout, the one holding pyproject.toml and agent/';
+
+export function readInstall(dir: string, clue: InstallClue): Extract<HermesBuild, { kind: 'found' | 'unreadable' }> {
+  const problem = (text: string) => ({ kind: 'unreadable' as const, dir, problem: text, clue });
+  const folder = statOf(dir);
+  if (folder instanceof Error) return problem(`The Hermes installation ${dir} ${why(folder)}; ${WHAT_TO_DO}.`);
+  if (!folder.isDirectory()) return problem(`The Hermes installation ${dir} is not a folder; ${WHAT_TO_DO}.`);
+
+  const pyproject = path.join(dir, 'pyproject.toml');
+  const file = statOf(pyproject);
+  if (file instanceof Error) return problem(`${pyproject} ${why(file)}, so the Hermes build there cannot be told; ${WHAT_TO_DO}.`);
+  if (!file.isFile()) return problem(`${pyproject} is not a regular file, so the Hermes build there cannot be told; ${WHAT_TO_DO}.`);
+  if (file.size > MAX_PYPROJECT_BYTES) return problem(`${pyproject} is ${file.size} bytes, too large for a pyproject.toml; ${WHAT_TO_DO}.`);
+  let text: string;
+  try {
+    text = readRegularFile(pyproject).toString('utf8');
+  } catch (error) {
+    return problem(`${pyproject} ${why(error as Error)}, so the Hermes build there cannot be told; ${WHAT_TO_DO}.`);
+  }
+  const project = projectOfPyproject(text);
+  if (project.name !== undefined && project.name !== 'hermes-agent') {
+    return problem(`${dir} is not a Hermes installation: its pyproject.toml names the project ${JSON.stringify(project.name.slice(0, 80))}, not hermes-agent; ${WHAT_TO_DO}.`);
+  }
+  if (project.notAVersion !== undefined) {
+    return problem(`${pyproject} gives version = ${JSON.stringify(project.notAVersion.slice(0, 80))}, which is not a version number, so the Hermes build there cannot be told; ${WHAT_TO_DO}.`);
+  }
+  if (project.version === undefined) {
+    return problem(`${pyproject} has no version = "…" line under [project] (is it a Hermes pyproject.toml?), so the Hermes build there cannot be told; ${WHAT_TO_DO}.`);
+  }
+
+  const module = statOf(path.join(dir, PROTOCOL_MODULE));
+  if (module instanceof Error && !isAbsent(module)) {
+    return problem(`${path.join(dir, PROTOCOL_MODULE)} ${why(module)}, so whether Hermes ${project.version} reads refresh requests cannot be told; fix the folder's permissions, or ${WHAT_TO_DO}.`);
+  }
+  return { kind: 'found', dir, version: project.version, refreshPrompts: !(module instanceof Error) && module.isFile(), clue };
+}
+
+/** Whether `dir` is there at all (a link counts, even one that loops): then it decides. */
+export function existsAsEntry(dir: string): boolean {
+  try {
+    fs.lstatSync(dir);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function statOf(file: string): fs.Stats | Error {
+  try {
+    return fs.statSync(file);
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+function isAbsent(error: Error): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** What went wrong with a path, as the end of a sentence that starts with the path. */
+function why(error: Error): string {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return 'does not exist';
+    case 'ENOTDIR':
+      return 'is not inside a folder';
+    case 'ELOOP':
+      return 'is a symbolic link that loops';
+    case 'EACCES':
+    case 'EPERM':
+      return 'cannot be read (permission denied)';
+    case 'ENOTREG':
+      return 'is not a regular file';
+    case 'EISDIR':
+      return 'is a folder';
+    default:
+      return `cannot be read (${error.message})`;
+  }
+}

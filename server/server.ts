@@ -28,6 +28,7 @@ import { statusOf } from './lsp/dto';
 import { HermesModel } from './lsp/hermesModel';
 import { Log } from './lsp/log';
 import { RefreshService } from './lsp/refreshService';
+import { SavePreviews } from './lsp/savePreviews';
 import { SessionListRevisions } from './lsp/sessionListRevisions';
 import { SettingsService } from './lsp/settings';
 import { StaleBaseline, type ProfileSessions } from './lsp/staleBaseline';
@@ -40,6 +41,7 @@ import {
   RefreshPreviewRequest,
   RefreshRequest,
   SavedSourceNotification,
+  SavePreviewRequest,
   SessionListChangedNotification,
   SessionListRequest,
   StatusNotification,
@@ -64,6 +66,7 @@ export function startServer(connection: Connection): void {
   const staleBaseline = new StaleBaseline();
   const sessionLists = new SessionListRevisions(model);
   const diagnosticsSent = new DiagnosticsSent();
+  const savePreviews = new SavePreviews(model);
   /** The first configuration is read: requests for the session list wait for it. */
   let markConfigured: () => void = () => undefined;
   const configured = new Promise<void>((resolve) => (markConfigured = resolve));
@@ -199,6 +202,7 @@ export function startServer(connection: Connection): void {
   documents.onDidChangeContent((e) => publishDiagnostics(e.document));
   documents.onDidClose((e) => {
     diagnosticsSent.forget(e.document.uri);
+    savePreviews.forget(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
   documents.onDidSave((e) => {
@@ -227,8 +231,12 @@ export function startServer(connection: Connection): void {
   }
 
 
-  connection.onHover((params) => guard(() => provideHover(model, documents.get(params.textDocument.uri), params), null));
-  connection.onCodeLens((params) => guard(() => provideCodeLenses(model, params), []));
+  connection.onHover((params) => guard(() => {
+    const document = documents.get(params.textDocument.uri);
+    return provideHover(model, document, params, savePreviews.of(document));
+  }, null));
+  connection.onCodeLens((params) => guard(() => provideCodeLenses(model, params, savePreviews.of(documents.get(params.textDocument.uri))), []));
+  connection.onRequest(SavePreviewRequest, (params) => guard(() => savePreviews.of(documents.get(params.uri)) ?? null, null));
   connection.onCodeAction((params) => guard(() => provideCodeActions(model, params, trusted), []));
 
   connection.onExecuteCommand(async (params) => {

@@ -6,6 +6,7 @@ import { AnalysisCache } from '../hermes/engine/analysisCache';
 import { analyzeProfile, type ProfileAnalysis } from '../hermes/engine/analyzeProfile';
 import type { SessionScan } from '../hermes/engine/keptRead';
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
+import { previewSave, type SavePreview } from '../hermes/engine/savePreview';
 import { openHome, selectedProfiles } from '../hermes/engine/workspace';
 import { describeError } from '../hermes/errors';
 import type { PriceOverrides } from '../hermes/cost/prices';
@@ -44,11 +45,18 @@ export class HermesModel {
   private homeInfo: HermesHome | undefined;
   private problemText: string | undefined;
   private options: ModelOptions = { home: '', profiles: [] };
+  /** Bumped by every evaluation (see `revision`). */
+  private evaluations = 0;
 
   constructor(private readonly clock: () => number = () => Date.now() / 1000) {}
 
   get home(): HermesHome | undefined {
     return this.homeInfo;
+  }
+
+  /** Changes whenever a report may have: what was worked out of the reports before is out of date. */
+  get revision(): number {
+    return this.evaluations;
   }
 
   /** Why nothing can be shown (no home), if so. */
@@ -63,6 +71,7 @@ export class HermesModel {
   }
 
   reloadAll(): void {
+    this.evaluations++;
     this.analyses.clear();
     try {
       this.homeInfo = openHome({ home: this.options.home || undefined });
@@ -202,6 +211,19 @@ export class HermesModel {
   }
 
   /**
+   * What saving `text` as `file` would do to the sessions it feeds (an editor's unsaved buffer);
+   * undefined for a file that is not a source of any watched profile. A file no session loads
+   * (another context file wins) changes no prompt.
+   */
+  previewSave(file: string, text: string): SavePreview | undefined {
+    const role = this.roleOf(file);
+    if (!role) return undefined;
+    if (role.shadowedBy) return { changesPrompt: false, sessions: [] };
+    const profiles = role.uses.map((use) => ({ analysis: use.analysis, cache: this.cacheFor(use.analysis.profile.dir), sessions: use.sessions }));
+    return previewSave({ kind: role.kind, file: role.file, text }, profiles, this.clock());
+  }
+
+  /**
    * Brings the stored-prompt counts that re-evaluations deferred up to date (see
    * `deferStoredPromptCount`); the profiles whose count changed.
    */
@@ -226,6 +248,7 @@ export class HermesModel {
 
   /** Evaluates one profile again; whether its report changed. */
   private analyze(dir: string, profile: ProfileAnalysis['profile'], sessionScan: SessionScan = 'full'): boolean {
+    this.evaluations++;
     const before = this.analyses.get(dir)?.report;
     const analysis = analyzeProfile(profile, {
       now: this.clock(),

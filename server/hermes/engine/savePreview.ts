@@ -1,0 +1,105 @@
+// What saving one source file would do to the sessions it feeds, judged on the text an editor holds
+// as the saved file would be: each session's stored prompt re-judged from its last judgement
+// (engine/judgement.ts) against the sources with that file's part rendered from the text, and its
+// refresh cost worked out with the new ΔS. Nothing is kept: the preview leaves every cache as it is.
+import { estimateRefreshCost } from '../cost/refreshCost';
+import type { StaleReason } from '../model';
+import { sourcesWithEdit, type EditedFile } from '../sources/editedSource';
+import type { RenderedSources } from '../sources/types';
+import type { AnalysisCache } from './analysisCache';
+import type { ProfileAnalysis } from './analyzeProfile';
+import { judgePrompt, type Judgement } from './judgement';
+import type { SessionReport } from './types';
+
+/** One profile the file feeds: its analysis, the cache that analysis came from, the sessions carrying the file. */
+export interface PreviewProfile {
+  readonly analysis: ProfileAnalysis;
+  readonly cache: AnalysisCache;
+  readonly sessions: readonly SessionReport[];
+}
+
+export interface PreviewedSession {
+  readonly session: SessionReport;
+  /** Stale because of the file now (its saved text). */
+  readonly staleNow: boolean;
+  /** Stale because of the file once the text is saved. */
+  readonly staleAfter: boolean;
+  /** Stale for any reason once saved. */
+  readonly anyStaleAfter: boolean;
+  /** What refreshing it costs now, once saved (undefined: no prices for its model). */
+  readonly refreshCostUsd: number | undefined;
+  readonly cacheWarm: boolean;
+}
+
+export interface SavePreview {
+  /** Whether the text puts anything else into a session's sources than the saved file does. */
+  readonly changesPrompt: boolean;
+  readonly sessions: readonly PreviewedSession[];
+}
+
+/** What saving `edit` would do to the sessions of `profiles` that carry it, at `now` (epoch seconds). */
+export function previewSave(edit: EditedFile, profiles: readonly PreviewProfile[], now: number): SavePreview {
+  let changesPrompt = false;
+  const sessions: PreviewedSession[] = [];
+  for (const { analysis, cache, sessions: carrying } of profiles) {
+    const edited = sourcesWithEdit(edit, { dir: analysis.profile.dir, config: analysis.config, sourcesFor: analysis.sourcesFor });
+    // Thousands of sessions share a few hundred prompts: one judgement per prompt and cwd.
+    const judged = new Map<string, Judgement | undefined>();
+    const skillMemo = new Map<string, StaleReason[]>();
+    // Compared once per cwd: a skills index is tens of kilobytes, and equal text is compared to its end.
+    const compared = new Set<RenderedSources>();
+    for (const session of carrying) {
+      const after = edited(session.cwd);
+      if (!changesPrompt && !compared.has(after)) {
+        compared.add(after);
+        changesPrompt = differs(analysis.sourcesFor(session.cwd), after);
+      }
+      if (session.state !== 'fresh' && session.state !== 'stale') continue;
+      const reusable = cache.reports.get(session.id);
+      const promptKey = reusable?.inputs.record.promptKey;
+      const identity = promptKey === undefined ? undefined : cache.knownIdentity(promptKey);
+      const key = `${identity}\u0000${session.cwd ?? ''}`;
+      if (!judged.has(key)) {
+        const previous = identity === undefined ? undefined : cache.staleness.get(identity)?.get(session.cwd ?? '');
+        judged.set(key, previous && judgePrompt(previous.stored, after, session.cwd, { skillMemo }, previous));
+      }
+      const judgement = judged.get(key);
+      // A prompt not judged yet (read since): as it is.
+      const reasons = judgement?.reasons ?? session.reasons;
+      const cost = estimateRefreshCost({
+        prefixTokens: session.prefixTokens,
+        systemPromptDeltaTokens: judgement?.deltaTokens ?? session.deltaTokens,
+        lastActivityAt: session.lastActivityAt,
+        now,
+        ttlSeconds: session.ttlSeconds,
+        prices: reusable?.prices,
+        billingMode: reusable?.inputs.record.billingMode,
+      });
+      sessions.push({
+        session,
+        staleNow: session.state === 'stale' && names(session.reasons, edit.file),
+        staleAfter: names(reasons, edit.file),
+        anyStaleAfter: reasons.length > 0,
+        refreshCostUsd: cost.extraUsd,
+        cacheWarm: cost.warm,
+      });
+    }
+  }
+  return { changesPrompt, sessions };
+}
+
+function names(reasons: readonly StaleReason[], file: string): boolean {
+  return reasons.some((r) => r.path === file);
+}
+
+/** Whether a part of the edited sources renders other text than today's. */
+function differs(today: RenderedSources, after: RenderedSources): boolean {
+  return (
+    today.soul.block !== after.soul.block ||
+    today.soul.exists !== after.soul.exists ||
+    today.skills.block !== after.skills.block ||
+    today.projectContext.block !== after.projectContext.block ||
+    today.memory.block !== after.memory.block ||
+    today.user.block !== after.user.block
+  );
+}

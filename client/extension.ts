@@ -6,6 +6,7 @@ import { restartOnRuntimeChange } from './config';
 import { Ctx, errorMessage } from './ctx';
 import { PromptDocuments } from './promptDocuments';
 import { registerSaveNotification } from './saveNotification';
+import { SavePreviewTracker } from './savePreviewStatus';
 import { registerSessionsView } from './sessionsTree';
 import { registerStatus } from './status';
 import { registerTrust } from './trust';
@@ -15,10 +16,12 @@ let ctx: Ctx | undefined;
 export function activate(context: vscode.ExtensionContext): HermesLensApi {
   const c = (ctx = new Ctx(context));
   const prompts = new PromptDocuments(c);
+  const previews = new SavePreviewTracker(c);
   context.subscriptions.push(
     prompts,
+    previews,
     ...registerSessionsView(c),
-    ...registerStatus(c),
+    ...registerStatus(c, previews),
     ...registerCommands({ ctx: c, prompts }),
     registerTrust(c),
     restartOnRuntimeChange(c),

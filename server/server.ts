@@ -34,12 +34,15 @@ import { SettingsService } from './lsp/settings';
 import { StaleBaseline, type ProfileSessions } from './lsp/staleBaseline';
 import { uriToPath } from './lsp/uri';
 import { SourceWatcher } from './lsp/watch';
+import { WhenFreeService } from './lsp/whenFreeService';
 import {
   Commands,
   PromptAnatomyRequest,
   PromptDiffRequest,
   RefreshPreviewRequest,
   RefreshRequest,
+  RefreshScheduleChangedNotification,
+  RefreshWhenFreeRequest,
   SavedSourceNotification,
   SavePreviewRequest,
   SessionListChangedNotification,
@@ -67,6 +70,10 @@ export function startServer(connection: Connection): void {
   const sessionLists = new SessionListRevisions(model);
   const diagnosticsSent = new DiagnosticsSent();
   const savePreviews = new SavePreviews(model);
+  const whenFree = new WhenFreeService(model, refresh, () => trusted, log, {
+    scheduleChanged: (entries) => void connection.sendNotification(RefreshScheduleChangedNotification, { entries }),
+    sessionsChanged: () => publishAll('sessions'),
+  });
   /** The first configuration is read: requests for the session list wait for it. */
   let markConfigured: () => void = () => undefined;
   const configured = new Promise<void>((resolve) => (markConfigured = resolve));
@@ -138,6 +145,7 @@ export function startServer(connection: Connection): void {
     model.configure({ home: settings.home, profiles: settings.profiles, priceOverrides: priceOverridesOf(settings, log) });
     sessionLists.reset();
     staleBaseline.reset(sessionsByProfile());
+    whenFree.start();
     progress?.done();
     log.info(`Hermes home ${model.home?.root ?? '(none)'}: ${model.profiles().length} profile(s) read in ${Date.now() - started} ms.`);
     if (model.problem) log.warn(model.problem);
@@ -172,6 +180,8 @@ export function startServer(connection: Connection): void {
         const sessions = sessionsByProfile();
         staleBaseline.settle(sessions);
         refreshLenses();
+        // A session current, refreshed, ended or active again: its refresh when free is settled.
+        whenFree.reconcile();
         for (const document of documents.all()) {
           if (changed === 'everything' || diagnosticsFollowSessions(model, document)) publishDiagnostics(document);
         }
@@ -245,6 +255,7 @@ export function startServer(connection: Connection): void {
   });
   connection.onRequest(RefreshRequest, (params) => runRefresh(params));
   connection.onRequest(RefreshPreviewRequest, (params) => asResponse(() => refresh.preview(params)));
+  connection.onRequest(RefreshWhenFreeRequest, (params) => asResponse(() => whenFree.request(params)));
   connection.onRequest(SessionListRequest, async () => {
     await configured;
     return sessionLists.fullList();
@@ -286,6 +297,7 @@ export function startServer(connection: Connection): void {
 
   connection.onShutdown(() => {
     watcher.dispose();
+    whenFree.dispose();
     // Close the read connections kept per profile (on Windows an open handle would lock the file).
     model.dispose();
   });

@@ -312,3 +312,34 @@ export interface SavePreviewDto {
 
 /** client → server: the save preview of an open document; null when it is no Hermes source or has no unsaved change. */
 export const SavePreviewRequest = new RequestType<SavePreviewParams, SavePreviewDto | null, void>('hermes/savePreview');
+
+/** A session's refresh request waiting for its prompt cache to expire (refresh when free). */
+export interface ScheduledRefreshDto {
+  profile: string;
+  sessionId: string;
+  /** When it is recorded: the cache's expiry, epoch seconds. */
+  at: number;
+}
+
+export interface RefreshWhenFreeResultDto {
+  profile: string;
+  /** Requests waiting for their session's cache to expire, earliest first. */
+  scheduled: ScheduledRefreshDto[];
+  /** Sessions whose cache had expired already: their requests were recorded now (none in a dry run). */
+  writtenNow: string[];
+  /** What the requests cost once each cache has expired (the prompt change alone). */
+  costUsd: number;
+  unknownCost: number;
+  dryRun: boolean;
+  message: string;
+}
+
+/**
+ * client → server: refresh the stale sessions of `sessionIds` (else of the profile) when free: each
+ * session's request is recorded when its prompt cache expires (refused in untrusted workspaces;
+ * `dryRun` only plans).
+ */
+export const RefreshWhenFreeRequest = new RequestType<RefreshParams, RefreshWhenFreeResultDto, void>('hermes/refreshWhenFree');
+
+/** server → client: the requests waiting to be recorded when free, earliest first (after every change). */
+export const RefreshScheduleChangedNotification = new NotificationType<{ entries: ScheduledRefreshDto[] }>('hermes/refreshScheduleChanged');

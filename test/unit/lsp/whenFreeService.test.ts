@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
+import type { ProfileBuilder } from '../../../server/demo/homeBuilder';
 import { sessionEpochKey } from '../../../server/hermes/refresh/epochs';
 import { requestRefresh } from '../../../server/hermes/refresh/requestRefresh';
 import { scheduleFiles } from '../../../server/hermes/refresh/scheduleFiles';
@@ -14,7 +14,8 @@ import { RefreshService, UNTRUSTED_REFRESH_MESSAGE } from '../../../server/lsp/r
 import { WhenFreeService } from '../../../server/lsp/whenFreeService';
 import type { ScheduledRefreshDto } from '../../../shared/protocol';
 import { FakeClock } from '../../support/fakeClock';
-import { inspect, removeDir, tempDir, type RawRow } from '../demo/support';
+import { refreshRequests, whenFreeHome } from '../../support/whenFreeHome';
+import { removeDir, tempDir } from '../demo/support';
 
 const NOW = 1_800_000_000;
 
@@ -30,16 +31,9 @@ describe('lsp: refresh when free in the language server', function () {
 
   beforeEach(() => {
     dir = tempDir('hermes-when-free-lsp-');
-    const home = HomeBuilder.create(path.join(dir, 'home'), { seed: 9 });
-    root = home.root;
-    def = home.profile();
-    def.writeSoul('You are Kit.\n');
-    const add = (idle: number) => def.addSession({ source: 'cli', model: 'claude-sonnet-4-5', startedAt: NOW - 7200, lastActivityAt: NOW - idle, messages: 4, promptFromCurrentFiles: true });
-    warm = add(60);
-    cold = add(3600);
-    soon = add(200);
-    def.writeSoul('You are Kit. Answer in English.\n');
-    fresh = add(30);
+    ({ root, def, warm, cold, soon } = whenFreeHome(dir, NOW, 9));
+    // Built after the edit: current.
+    fresh = def.addSession({ source: 'cli', model: 'claude-sonnet-4-5', startedAt: NOW - 600, lastActivityAt: NOW - 30, messages: 4, promptFromCurrentFiles: true });
     clock = new FakeClock(NOW);
     trusted = true;
     told = [];
@@ -55,7 +49,7 @@ describe('lsp: refresh when free in the language server', function () {
     whenFree.start();
     return { whenFree, model };
   }
-  const requested = (id: string) => inspect(def.dbFile, (db) => (db.prepare('SELECT key FROM state_meta').all() as RawRow[]).some((r) => r.key === sessionEpochKey(id)));
+  const requested = (id: string) => refreshRequests(def.dbFile).has(sessionEpochKey(id));
 
   it('schedules the profile’s stale sessions for when each cache expires, says when, and tells the client', () => {
     const { whenFree } = service();

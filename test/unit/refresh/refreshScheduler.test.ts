@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { hermesWrite } from '../../../server/demo/hermesConnection';
 import { appendMessages } from '../../../server/demo/hermesWriter';
-import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
+import type { ProfileBuilder } from '../../../server/demo/homeBuilder';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import { readHome, selectProfile } from '../../../server/hermes/home';
 import { sessionEpochKey } from '../../../server/hermes/refresh/epochs';
@@ -15,12 +15,12 @@ import { RefreshScheduler, type ScheduleEvent } from '../../../server/hermes/ref
 import { requestRefresh } from '../../../server/hermes/refresh/requestRefresh';
 import { scheduleFiles, type ScheduleFiles } from '../../../server/hermes/refresh/scheduleFiles';
 import { FakeClock } from '../../support/fakeClock';
-import { inspect, removeDir, tempDir, type RawRow } from '../demo/support';
+import { BUILT_SOUL, refreshRequests, whenFreeHome } from '../../support/whenFreeHome';
+import { removeDir, tempDir } from '../demo/support';
 
 const NOW = 1_800_000_000;
 // The default `prompt_caching.cache_ttl` (5m) for these sessions' model.
 const TTL = 300;
-const SOUL = 'You are Kit, a terse assistant.\n';
 
 describe('refresh: when free, on a clock the test moves', function () {
   this.timeout(30_000);
@@ -29,20 +29,11 @@ describe('refresh: when free, on a clock the test moves', function () {
   let def: ProfileBuilder;
   let clock: FakeClock;
   let events: ScheduleEvent[];
-  /** Cache idle 60 s (expires at NOW + 240), idle an hour (expired), idle 200 s (expires at NOW + 100). */
   let warm: string, cold: string, soon: string;
 
   beforeEach(() => {
     dir = tempDir('hermes-when-free-');
-    const home = HomeBuilder.create(path.join(dir, 'home'), { seed: 8 });
-    root = home.root;
-    def = home.profile();
-    def.writeSoul(SOUL);
-    const add = (idle: number) => def.addSession({ source: 'cli', model: 'claude-sonnet-4-5', startedAt: NOW - 7200, lastActivityAt: NOW - idle, messages: 4, promptFromCurrentFiles: true });
-    warm = add(60);
-    cold = add(3600);
-    soon = add(200);
-    def.writeSoul(`${SOUL}Answer in English.\n`);
+    ({ root, def, warm, cold, soon } = whenFreeHome(dir, NOW, 8));
     clock = new FakeClock(NOW);
     events = [];
   });
@@ -59,7 +50,7 @@ describe('refresh: when free, on a clock the test moves', function () {
       onEvent: (event) => events.push(event),
     });
   }
-  const requested = (id: string) => stateMeta(def.dbFile).has(sessionEpochKey(id));
+  const requested = (id: string) => refreshRequests(def.dbFile).has(sessionEpochKey(id));
 
   it('records each request when its cache expires, and at once for a cache already expired', () => {
     const s = scheduler();
@@ -95,19 +86,19 @@ describe('refresh: when free, on a clock the test moves', function () {
     s.add(def.dbFile, [warm, soon]);
     // Another client (or `hermes sessions refresh-prompts`) refreshes soon; Hermes ends warm.
     requestRefresh({ dbFile: def.dbFile, profileName: 'default', sessionIds: [soon] });
-    const soonEpoch = stateMeta(def.dbFile).get(sessionEpochKey(soon));
+    const soonEpoch = refreshRequests(def.dbFile).get(sessionEpochKey(soon));
     hermesWrite(def.dbFile, (db) => db.prepare('UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?').run(NOW + 10, 'cli_close', warm));
     s.reconcile();
     assert.deepEqual(cancelled().sort(), [[warm, 'ended'], [soon, 'refreshed']].sort());
     clock.advance(3600);
     assert.ok(!requested(warm));
-    assert.equal(stateMeta(def.dbFile).get(sessionEpochKey(soon)), soonEpoch, 'no second request');
+    assert.equal(refreshRequests(def.dbFile).get(sessionEpochKey(soon)), soonEpoch, 'no second request');
   });
 
   it('drops the request of a session current again (the edit undone)', () => {
     const s = scheduler();
     s.add(def.dbFile, [warm]);
-    def.writeSoul(SOUL);
+    def.writeSoul(BUILT_SOUL);
     s.reconcile();
     assert.deepEqual(cancelled(), [[warm, 'fresh']]);
     clock.advance(3600);
@@ -159,10 +150,6 @@ describe('refresh: when free, on a clock the test moves', function () {
     return events.flatMap((e) => (e.kind === 'cancelled' ? [[e.sessionId, e.why] as [string, string]] : []));
   }
 });
-
-function stateMeta(file: string): Map<string, string> {
-  return inspect(file, (db) => new Map((db.prepare('SELECT key, value FROM state_meta').all() as RawRow[]).map((r) => [String(r.key), String(r.value)])));
-}
 
 function keptFiles(cacheDir: string): string[] {
   const folder = path.join(cacheDir, 'refresh-schedule-v1');

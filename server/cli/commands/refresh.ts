@@ -6,16 +6,19 @@ import { profilePaths } from '../../hermes/home';
 import { requestRefresh, type RefreshStrategy } from '../../hermes/refresh/requestRefresh';
 import { commonOptions, parse, UsageError } from '../args';
 import { outJson, type CommandIO } from '../io';
+import { refreshWhenFree } from './refreshWhenFree';
 
 export const refreshUsage =
-  'hermes-lens refresh [--session ID] [-p NAME] [--home DIR] [--dry-run] [--strategy epoch|clear-prompt] [--json]';
+  'hermes-lens refresh [--session ID] [-p NAME] [--home DIR] [--dry-run] [--strategy epoch|clear-prompt] [--when-free [--schedule-only]] [--json]';
 
-export function refreshCommand(argv: string[], io: CommandIO): number {
+export function refreshCommand(argv: string[], io: CommandIO): number | Promise<number> {
   const args = parse(argv, {
     ...commonOptions,
     session: { type: 'string' },
     'dry-run': { type: 'boolean' },
     strategy: { type: 'string' },
+    'when-free': { type: 'boolean' },
+    'schedule-only': { type: 'boolean' },
   });
   if (args.help) return io.out(refreshUsage), 0;
   const strategy = (args.strategy ?? 'epoch') as RefreshStrategy;
@@ -25,6 +28,12 @@ export function refreshCommand(argv: string[], io: CommandIO): number {
   const paths = profilePaths(profile!);
   if (readProfileConfig(paths.config).databaseBackend === 'postgres') {
     throw new HermesError('postgres-backend', `${paths.config} sets database.backend: postgres; run "hermes sessions refresh-prompts" there instead.`, paths.config);
+  }
+  if (args['schedule-only'] && !args['when-free']) throw new UsageError('--schedule-only goes with --when-free');
+  if (args['when-free']) {
+    if (args['dry-run']) throw new UsageError('--when-free --schedule-only prints what --dry-run would; use that');
+    const target = { profile: profile!, dbFile: paths.stateDb, homeRoot: home.root, sessionId: args.session, strategy, scheduleOnly: args['schedule-only'] === true, json: args.json === true };
+    return refreshWhenFree(target, io);
   }
   const result = requestRefresh({
     dbFile: paths.stateDb,

@@ -5,6 +5,7 @@ import { registerCommands } from './commands/index';
 import { restartOnRuntimeChange } from './config';
 import { Ctx, errorMessage } from './ctx';
 import { PromptDocuments } from './promptDocuments';
+import { RefreshSchedule } from './refreshSchedule';
 import { registerSaveNotification } from './saveNotification';
 import { SavePreviewTracker } from './savePreviewStatus';
 import { registerSessionsView } from './sessionsTree';
@@ -17,10 +18,12 @@ export function activate(context: vscode.ExtensionContext): HermesLensApi {
   const c = (ctx = new Ctx(context));
   const prompts = new PromptDocuments(c);
   const previews = new SavePreviewTracker(c);
+  const schedule = new RefreshSchedule(c);
   context.subscriptions.push(
     prompts,
     previews,
-    ...registerSessionsView(c),
+    schedule,
+    ...registerSessionsView(c, schedule),
     ...registerStatus(c, previews),
     ...registerCommands({ ctx: c, prompts }),
     registerTrust(c),

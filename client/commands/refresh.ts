@@ -1,6 +1,7 @@
 // Refresh commands: a profile's stale sessions, or one session. Restricted Mode refuses; otherwise a
 // modal confirmation with the count and the cost split warm/cold (RefreshPreviewRequest), skippable
-// with `hermesLens.confirmRefresh`; then the Hermes-style message of the result.
+// with `hermesLens.confirmRefresh`; then the Hermes-style message of the result. Where a cache is
+// warm, the confirmation also offers to refresh when free (refreshWhenFree.ts).
 import * as vscode from 'vscode';
 import type { ExecuteCommandSignature } from 'vscode-languageclient/node';
 import {
@@ -18,7 +19,9 @@ import { pickProfile, pickSession } from '../picks';
 import { findSession, refreshTarget, sessionLabel } from '../sessionsModel';
 import { fullKey } from '../settingsKeys';
 import { ensureTrusted } from '../trust';
+import { REFRESH_WHEN_FREE, whenFreeDetail } from '../whenFreeWords';
 import { profileFromArg, sessionFromArg } from './args';
+import { planWhenFree, refreshWhenFree } from './refreshWhenFree';
 import type { CommandContext } from './index';
 
 export function refreshProfile({ ctx }: CommandContext) {
@@ -78,11 +81,15 @@ export async function runRefresh(ctx: Ctx, params: RefreshParams): Promise<Refre
     return undefined;
   }
   if (settings.confirmRefresh) {
+    // Waiting saves something only where a cache is still warm.
+    const whenFree = preview.warm > 0 ? await planWhenFree(ctx, request) : undefined;
     const choice = await vscode.window.showWarningMessage(
       confirmTitle(ctx, request, preview),
-      { modal: true, detail: confirmDetail(request, preview) },
+      { modal: true, detail: confirmDetail(request, preview) + (whenFree ? `\n\n${whenFreeDetail(whenFree)}` : '') },
       'Refresh',
+      ...(whenFree ? [REFRESH_WHEN_FREE] : []),
     );
+    if (choice === REFRESH_WHEN_FREE) return void (await refreshWhenFree(ctx, request));
     if (choice !== 'Refresh') return undefined;
   }
 

@@ -123,7 +123,7 @@ function sessionItem(profile: string, s: SessionDto, refreshAt?: number): vscode
   item.contextValue = sessionContextValue(s);
   item.tooltip = sessionTooltip(s);
   if (refreshAt !== undefined) item.tooltip.appendMarkdown(`\n$(clock) Refresh when free at ${formatTimestamp(refreshAt)}, when its prompt cache expires.\n`);
-  item.accessibilityInformation = { label: `${sessionLabel(s)}, ${s.state}, ${sessionDescription(s)}` };
+  item.accessibilityInformation = { label: `${sessionLabel(s)}, ${s.state}, ${item.description}` };
   if (s.state !== 'no-prompt') {
     item.command = { title: 'Show Stored Prompt', command: COMMANDS.showPrompt, arguments: [{ profile, sessionId: s.id }] };
   }

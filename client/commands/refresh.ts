@@ -81,8 +81,9 @@ export async function runRefresh(ctx: Ctx, params: RefreshParams): Promise<Refre
     return undefined;
   }
   if (settings.confirmRefresh) {
-    // Waiting saves something only where a cache is still warm.
-    const whenFree = preview.warm > 0 ? await planWhenFree(ctx, request) : undefined;
+    // Waiting saves something only where a stale session's cache is still warm.
+    const plan = preview.warm > 0 ? await planWhenFree(ctx, request) : undefined;
+    const whenFree = plan && plan.scheduled.length > 0 ? plan : undefined;
     const choice = await vscode.window.showWarningMessage(
       confirmTitle(ctx, request, preview),
       { modal: true, detail: confirmDetail(request, preview) + (whenFree ? `\n\n${whenFreeDetail(whenFree)}` : '') },

@@ -6,6 +6,7 @@ import { AnalysisCache } from '../hermes/engine/analysisCache';
 import { analyzeProfile, type ProfileAnalysis } from '../hermes/engine/analyzeProfile';
 import type { SessionScan } from '../hermes/engine/keptRead';
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
+import type { Judgement } from '../hermes/engine/judgement';
 import { previewSave, type SavePreview } from '../hermes/engine/savePreview';
 import { openHome, selectedProfiles } from '../hermes/engine/workspace';
 import { describeError } from '../hermes/errors';
@@ -213,14 +214,14 @@ export class HermesModel {
   /**
    * What saving `text` as `file` would do to the sessions it feeds (an editor's unsaved buffer);
    * undefined for a file that is not a source of any watched profile. A file no session loads
-   * (another context file wins) changes no prompt.
+   * (another context file wins) changes no prompt. `earlier`: the last preview's judgements of the file.
    */
-  previewSave(file: string, text: string): SavePreview | undefined {
+  previewSave(file: string, text: string, earlier?: ReadonlyMap<string, Judgement>): SavePreview | undefined {
     const role = this.roleOf(file);
     if (!role) return undefined;
-    if (role.shadowedBy) return { changesPrompt: false, sessions: [] };
+    if (role.shadowedBy) return { changesPrompt: false, sessions: [], judged: new Map() };
     const profiles = role.uses.map((use) => ({ analysis: use.analysis, cache: this.cacheFor(use.analysis.profile.dir), sessions: use.sessions }));
-    return previewSave({ kind: role.kind, file: role.file, text }, profiles, this.clock());
+    return previewSave({ kind: role.kind, file: role.file, text }, profiles, this.clock(), earlier);
   }
 
   /**

@@ -1,8 +1,10 @@
 // What saving an open document would do, for the hover, the code lens and the client's status item:
 // worked out only while the document's text differs from its file on disk, and once per document
-// version and model revision (a hover after the lens that asked first costs a lookup).
+// version and model revision (a hover after the lens that asked first costs a lookup). Each
+// preview starts from the document's last one (engine/savePreview.ts).
 import fs = require('node:fs');
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Judgement } from '../hermes/engine/judgement';
 import type { SavePreviewDto } from '../../shared/protocol';
 import { MAX_DIAGNOSED_CHARS } from './features/diagnostics';
 import type { HermesModel } from './hermesModel';
@@ -13,6 +15,8 @@ interface Kept {
   readonly version: number;
   readonly revision: number;
   readonly preview: SavePreviewDto | undefined;
+  /** The judgements the preview was made of, to start the next one from. */
+  readonly judged: ReadonlyMap<string, Judgement> | undefined;
 }
 
 export class SavePreviews {
@@ -25,8 +29,8 @@ export class SavePreviews {
     if (!document) return undefined;
     const kept = this.kept.get(document.uri);
     if (kept && kept.version === document.version && kept.revision === this.model.revision) return kept.preview;
-    const preview = this.work(document);
-    this.kept.set(document.uri, { version: document.version, revision: this.model.revision, preview });
+    const { preview, judged } = this.work(document, kept?.judged) ?? {};
+    this.kept.set(document.uri, { version: document.version, revision: this.model.revision, preview, judged });
     return preview;
   }
 
@@ -35,12 +39,12 @@ export class SavePreviews {
     this.kept.delete(uri);
   }
 
-  private work(document: TextDocument): SavePreviewDto | undefined {
+  private work(document: TextDocument, earlier: ReadonlyMap<string, Judgement> | undefined) {
     const file = uriToPath(document.uri);
     const text = document.getText();
     if (!file || text.length > MAX_DIAGNOSED_CHARS || withoutBom(text) === savedText(file)) return undefined;
-    const preview = this.model.previewSave(file, text);
-    return preview && savePreviewDto(document.uri, preview);
+    const preview = this.model.previewSave(file, text, earlier);
+    return preview && { preview: savePreviewDto(document.uri, preview), judged: preview.judged };
   }
 }
 

@@ -1,7 +1,10 @@
 // What saving one source file would do to the sessions it feeds, judged on the text an editor holds
 // as the saved file would be: each session's stored prompt re-judged from its last judgement
 // (engine/judgement.ts) against the sources with that file's part rendered from the text, and its
-// refresh cost worked out with the new ΔS. Nothing is kept: the preview leaves every cache as it is.
+// refresh cost worked out with the new ΔS. The model's caches are left as they are; the preview's
+// own judgements go back to the caller, to start the next preview of the same file from (one per
+// keystroke: re-judged from the last preview, a prompt's ΔS moves by one block's tokens, where
+// from the saved state a prompt found fresh would be rebuilt whole each time).
 import { estimateRefreshCost } from '../cost/refreshCost';
 import type { StaleReason } from '../model';
 import { sourcesWithEdit, type EditedFile } from '../sources/editedSource';
@@ -35,16 +38,21 @@ export interface SavePreview {
   /** Whether the text puts anything else into a session's sources than the saved file does. */
   readonly changesPrompt: boolean;
   readonly sessions: readonly PreviewedSession[];
+  /** This preview's judgements, by profile, prompt and cwd: `earlier` for the next preview of the file. */
+  readonly judged: ReadonlyMap<string, Judgement>;
 }
 
-/** What saving `edit` would do to the sessions of `profiles` that carry it, at `now` (epoch seconds). */
-export function previewSave(edit: EditedFile, profiles: readonly PreviewProfile[], now: number): SavePreview {
+/**
+ * What saving `edit` would do to the sessions of `profiles` that carry it, at `now` (epoch seconds);
+ * `earlier`: the judgements of the last preview of the same file, if any.
+ */
+export function previewSave(edit: EditedFile, profiles: readonly PreviewProfile[], now: number, earlier?: ReadonlyMap<string, Judgement>): SavePreview {
   let changesPrompt = false;
   const sessions: PreviewedSession[] = [];
+  // Thousands of sessions share a few hundred prompts: one judgement per prompt and cwd.
+  const judged = new Map<string, Judgement>();
   for (const { analysis, cache, sessions: carrying } of profiles) {
     const edited = sourcesWithEdit(edit, { dir: analysis.profile.dir, config: analysis.config, sourcesFor: analysis.sourcesFor });
-    // Thousands of sessions share a few hundred prompts: one judgement per prompt and cwd.
-    const judged = new Map<string, Judgement | undefined>();
     const skillMemo = new Map<string, StaleReason[]>();
     // Compared once per cwd: a skills index is tens of kilobytes, and equal text is compared to its end.
     const compared = new Set<RenderedSources>();
@@ -58,12 +66,14 @@ export function previewSave(edit: EditedFile, profiles: readonly PreviewProfile[
       const reusable = cache.reports.get(session.id);
       const promptKey = reusable?.inputs.record.promptKey;
       const identity = promptKey === undefined ? undefined : cache.knownIdentity(promptKey);
-      const key = `${identity}\u0000${session.cwd ?? ''}`;
-      if (!judged.has(key)) {
-        const previous = identity === undefined ? undefined : cache.staleness.get(identity)?.get(session.cwd ?? '');
-        judged.set(key, previous && judgePrompt(previous.stored, after, session.cwd, { skillMemo }, previous));
+      const key = `${analysis.profile.dir}\u0000${identity}\u0000${session.cwd ?? ''}`;
+      let judgement = identity === undefined ? undefined : judged.get(key);
+      if (identity !== undefined && !judgement) {
+        // Any judgement of the same stored prompt will do as a start: parts judged against other sources are judged again.
+        const previous = earlier?.get(key) ?? cache.staleness.get(identity)?.get(session.cwd ?? '');
+        judgement = previous && judgePrompt(previous.stored, after, session.cwd, { skillMemo }, previous);
+        if (judgement) judged.set(key, judgement);
       }
-      const judgement = judged.get(key);
       // A prompt not judged yet (read since): as it is.
       const reasons = judgement?.reasons ?? session.reasons;
       const cost = estimateRefreshCost({
@@ -85,7 +95,7 @@ export function previewSave(edit: EditedFile, profiles: readonly PreviewProfile[
       });
     }
   }
-  return { changesPrompt, sessions };
+  return { changesPrompt, sessions, judged };
 }
 
 function names(reasons: readonly StaleReason[], file: string): boolean {

@@ -146,6 +146,18 @@ describe('lsp: what saving an unsaved buffer would do', () => {
     }
   });
 
+  it('says, preview after preview while one types, what a preview made from the saved state says', () => {
+    const typing = new SavePreviews(model);
+    const uri = pathToUri(soul());
+    let text = soulText;
+    for (const [i, sentence] of ['Cite the file.', 'Name the ticket.', 'Keep it short.'].entries()) {
+      text += `\n${sentence}\n`;
+      const chained = typing.of(TextDocument.create(uri, 'markdown', 10 + i, text))!;
+      const fromSaved = new SavePreviews(model).of(TextDocument.create(uri, 'markdown', 1, text))!;
+      assert.deepEqual(chained, fromSaved, `after "${sentence}"`);
+    }
+  });
+
   it('leaves the sessions as they are: previewing judges without keeping anything', () => {
     const before = model.profiles()[0]!.report.sessions.map((s) => `${s.id}:${s.state}:${s.deltaTokens}:${s.refreshCostUsd}`);
     preview(soul(), soulText + '\nA sentence never saved.\n');

@@ -6,8 +6,7 @@ import { AnalysisCache } from '../hermes/engine/analysisCache';
 import { analyzeProfile, type ProfileAnalysis } from '../hermes/engine/analyzeProfile';
 import type { SessionScan } from '../hermes/engine/keptRead';
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
-import type { Judgement } from '../hermes/engine/judgement';
-import { previewSave, type SavePreview } from '../hermes/engine/savePreview';
+import { previewSave, type PreviewJudgements, type SavePreview } from '../hermes/engine/savePreview';
 import { openHome, selectedProfiles } from '../hermes/engine/workspace';
 import { describeError } from '../hermes/errors';
 import type { PriceOverrides } from '../hermes/cost/prices';
@@ -216,7 +215,7 @@ export class HermesModel {
    * undefined for a file that is not a source of any watched profile. A file no session loads
    * (another context file wins) changes no prompt. `earlier`: the last preview's judgements of the file.
    */
-  previewSave(file: string, text: string, earlier?: ReadonlyMap<string, Judgement>): SavePreview | undefined {
+  previewSave(file: string, text: string, earlier?: PreviewJudgements): SavePreview | undefined {
     const role = this.roleOf(file);
     if (!role) return undefined;
     if (role.shadowedBy) return { changesPrompt: false, sessions: [], judged: new Map() };

@@ -4,7 +4,7 @@
 // preview starts from the document's last one (engine/savePreview.ts).
 import fs = require('node:fs');
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Judgement } from '../hermes/engine/judgement';
+import type { PreviewJudgements } from '../hermes/engine/savePreview';
 import type { SavePreviewDto } from '../../shared/protocol';
 import { MAX_DIAGNOSED_CHARS } from './features/diagnostics';
 import type { HermesModel } from './hermesModel';
@@ -16,7 +16,7 @@ interface Kept {
   readonly revision: number;
   readonly preview: SavePreviewDto | undefined;
   /** The judgements the preview was made of, to start the next one from. */
-  readonly judged: ReadonlyMap<string, Judgement> | undefined;
+  readonly judged: PreviewJudgements | undefined;
 }
 
 export class SavePreviews {
@@ -39,7 +39,7 @@ export class SavePreviews {
     this.kept.delete(uri);
   }
 
-  private work(document: TextDocument, earlier: ReadonlyMap<string, Judgement> | undefined) {
+  private work(document: TextDocument, earlier: PreviewJudgements | undefined) {
     const file = uriToPath(document.uri);
     const text = document.getText();
     if (!file || text.length > MAX_DIAGNOSED_CHARS || withoutBom(text) === savedText(file)) return undefined;

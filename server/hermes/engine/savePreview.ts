@@ -5,7 +5,9 @@
 // own judgements go back to the caller, to start the next preview of the same file from (one per
 // keystroke: re-judged from the last preview, a prompt's ΔS moves by one block's tokens, where
 // from the saved state a prompt found fresh would be rebuilt whole each time).
-import { estimateRefreshCost } from '../cost/refreshCost';
+import { refreshCostInto, type RefreshCost, type RefreshCostInput } from '../cost/refreshCost';
+import type { Writable } from '../writable';
+import { memo } from './memo';
 import type { StaleReason } from '../model';
 import { sourcesWithEdit, type EditedFile } from '../sources/editedSource';
 import type { RenderedSources } from '../sources/types';
@@ -38,21 +40,30 @@ export interface SavePreview {
   /** Whether the text puts anything else into a session's sources than the saved file does. */
   readonly changesPrompt: boolean;
   readonly sessions: readonly PreviewedSession[];
-  /** This preview's judgements, by profile, prompt and cwd: `earlier` for the next preview of the file. */
-  readonly judged: ReadonlyMap<string, Judgement>;
+  /** This preview's judgements: `earlier` for the next preview of the file. */
+  readonly judged: PreviewJudgements;
 }
+
+/**
+ * Judgements by profile directory, prompt identity and session cwd ('' = none): levels of maps, so
+ * a lookup hashes strings the session already holds rather than a key made per session.
+ */
+export type PreviewJudgements = Map<string, Map<string, Map<string, Judgement>>>;
 
 /**
  * What saving `edit` would do to the sessions of `profiles` that carry it, at `now` (epoch seconds);
  * `earlier`: the judgements of the last preview of the same file, if any.
  */
-export function previewSave(edit: EditedFile, profiles: readonly PreviewProfile[], now: number, earlier?: ReadonlyMap<string, Judgement>): SavePreview {
+export function previewSave(edit: EditedFile, profiles: readonly PreviewProfile[], now: number, earlier?: PreviewJudgements): SavePreview {
   let changesPrompt = false;
   const sessions: PreviewedSession[] = [];
   // Thousands of sessions share a few hundred prompts: one judgement per prompt and cwd.
-  const judged = new Map<string, Judgement>();
+  const judged: PreviewJudgements = new Map();
   for (const { analysis, cache, sessions: carrying } of profiles) {
-    const edited = sourcesWithEdit(edit, { dir: analysis.profile.dir, config: analysis.config, sourcesFor: analysis.sourcesFor });
+    const dir = analysis.profile.dir;
+    const edited = sourcesWithEdit(edit, { dir, config: analysis.config, sourcesFor: analysis.sourcesFor });
+    const ours = memo(judged, dir, newMap<Map<string, Judgement>>);
+    const theirs = earlier?.get(dir);
     const skillMemo = new Map<string, StaleReason[]>();
     // Compared once per cwd: a skills index is tens of kilobytes, and equal text is compared to its end.
     const compared = new Set<RenderedSources>();
@@ -66,25 +77,25 @@ export function previewSave(edit: EditedFile, profiles: readonly PreviewProfile[
       const reusable = cache.reports.get(session.id);
       const promptKey = reusable?.inputs.record.promptKey;
       const identity = promptKey === undefined ? undefined : cache.knownIdentity(promptKey);
-      const key = `${analysis.profile.dir}\u0000${identity}\u0000${session.cwd ?? ''}`;
-      let judgement = identity === undefined ? undefined : judged.get(key);
-      if (identity !== undefined && !judgement) {
+      const cwd = session.cwd ?? '';
+      const byCwd = identity === undefined ? undefined : memo(ours, identity, newMap<Judgement>);
+      let judgement = byCwd?.get(cwd);
+      if (byCwd && !judgement) {
         // Any judgement of the same stored prompt will do as a start: parts judged against other sources are judged again.
-        const previous = earlier?.get(key) ?? cache.staleness.get(identity)?.get(session.cwd ?? '');
+        const previous = theirs?.get(identity!)?.get(cwd) ?? cache.staleness.get(identity!)?.get(cwd);
         judgement = previous && judgePrompt(previous.stored, after, session.cwd, { skillMemo }, previous);
-        if (judgement) judged.set(key, judgement);
+        if (judgement) byCwd.set(cwd, judgement);
       }
       // A prompt not judged yet (read since): as it is.
       const reasons = judgement?.reasons ?? session.reasons;
-      const cost = estimateRefreshCost({
-        prefixTokens: session.prefixTokens,
-        systemPromptDeltaTokens: judgement?.deltaTokens ?? session.deltaTokens,
-        lastActivityAt: session.lastActivityAt,
-        now,
-        ttlSeconds: session.ttlSeconds,
-        prices: reusable?.prices,
-        billingMode: reusable?.inputs.record.billingMode,
-      });
+      costInput.prefixTokens = session.prefixTokens;
+      costInput.systemPromptDeltaTokens = judgement?.deltaTokens ?? session.deltaTokens;
+      costInput.lastActivityAt = session.lastActivityAt;
+      costInput.now = now;
+      costInput.ttlSeconds = session.ttlSeconds;
+      costInput.prices = reusable?.prices;
+      costInput.billingMode = reusable?.inputs.record.billingMode;
+      refreshCostInto(cost, costInput);
       sessions.push({
         session,
         staleNow: session.state === 'stale' && names(session.reasons, edit.file),
@@ -96,6 +107,14 @@ export function previewSave(edit: EditedFile, profiles: readonly PreviewProfile[
     }
   }
   return { changesPrompt, sessions, judged };
+}
+
+// One input and one result for every session costed (a preview runs synchronously, read before the next).
+const costInput: Writable<RefreshCostInput> = { prefixTokens: 0, systemPromptDeltaTokens: 0, lastActivityAt: undefined, now: 0, ttlSeconds: 0, prices: undefined, billingMode: undefined };
+const cost: Writable<RefreshCost> = { warm: false, cacheExpiresAt: undefined, extraUsd: undefined, coldUsd: undefined, apiEquivalent: false };
+
+function newMap<V>(): Map<string, V> {
+  return new Map();
 }
 
 function names(reasons: readonly StaleReason[], file: string): boolean {

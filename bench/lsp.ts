@@ -197,6 +197,7 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
     rssByPhase.hovers = readRss(pid).peakMb;
     log(`    hover p50/p95 ${soul.p50}/${soul.p95} ms, no-op ${noopSummary.p50}/${noopSummary.p95} ms`);
     const dirtyHover = await measureDirtyHover(client, soulUri, noopUri, original, plan.hoverRuns);
+    rssByPhase.dirtyHovers = readRss(pid).peakMb;
     log(`    hover on a dirty SOUL.md p50/p95 ${dirtyHover.soul.p50}/${dirtyHover.soul.p95} ms, no-op ${dirtyHover.noop.p50}/${dirtyHover.noop.p95} ms; the first after an edit p50/p95 ${dirtyHover.firstAfterEdit.p50}/${dirtyHover.firstAfterEdit.p95} ms`);
 
     // 4. The writer alone and the writer while refresh requests come in, alternated in rounds (as

@@ -42,6 +42,11 @@ export interface LspResult {
     readonly writeRoundTripMs: number;
   };
   readonly hover: { readonly soul: Summary; readonly noop: Summary; readonly hoverP95Ratio: number; readonly noopRequest: string };
+  /**
+   * Hover on SOUL.md holding unsaved text (the preview of saving it), against the no-op, alternated
+   * the same way; and the first hover after each new edit, which works the preview out.
+   */
+  readonly dirtyHover: { readonly soul: Summary; readonly noop: Summary; readonly dirtyHoverP95Ratio: number; readonly firstAfterEdit: Summary };
   readonly refresh: {
     readonly latency: Summary;
     readonly sessionScope: Summary;
@@ -191,6 +196,9 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
     const noopSummary = summarize(noop);
     rssByPhase.hovers = readRss(pid).peakMb;
     log(`    hover p50/p95 ${soul.p50}/${soul.p95} ms, no-op ${noopSummary.p50}/${noopSummary.p95} ms`);
+    const dirtyHover = await measureDirtyHover(client, soulUri, noopUri, original, plan.hoverRuns);
+    rssByPhase.dirtyHovers = readRss(pid).peakMb;
+    log(`    hover on a dirty SOUL.md p50/p95 ${dirtyHover.soul.p50}/${dirtyHover.soul.p95} ms, no-op ${dirtyHover.noop.p50}/${dirtyHover.noop.p95} ms; the first after an edit p50/p95 ${dirtyHover.firstAfterEdit.p50}/${dirtyHover.firstAfterEdit.p95} ms`);
 
     // 4. The writer alone and the writer while refresh requests come in, alternated in rounds (as
     // the cold runs alternate with the floor): on a shared machine a noisy spell otherwise falls
@@ -257,6 +265,7 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
         hoverP95Ratio: round(soul.p95 / noopSummary.p95, 2),
         noopRequest: 'textDocument/hover on a file that is no Hermes source (same JSON-RPC path and dispatch, answered null)',
       },
+      dirtyHover,
       refresh: {
         latency: summarize(refreshAll),
         sessionScope: summarize(refreshSession),
@@ -275,6 +284,43 @@ export async function measureLsp(home: LargeHome, plan: LspPlan, log: (line: str
     await Promise.race([client.shutdown().catch(() => undefined), sleep(5000)]);
     client.kill();
   }
+}
+
+/**
+ * Hover on SOUL.md while it holds unsaved text, as a user hovers while typing: the buffer changes
+ * (no save), then hovers alternate with the no-op as above. Apart, the first hover after each new
+ * edit, which judges the edit (the preview of saving it) before it answers. The buffer is put back.
+ */
+async function measureDirtyHover(client: TestLspClient, soulUri: string, noopUri: string, saved: string, runs: number): Promise<LspResult['dirtyHover']> {
+  const dirty: number[] = [];
+  const noop: number[] = [];
+  const first: number[] = [];
+  const timed = async (uri: string) => {
+    const t0 = epochMs();
+    const result = await client.hover(uri, 0, 0);
+    return { ms: epochMs() - t0, result };
+  };
+  for (let i = 0; i < runs; i++) {
+    await client.change(soulUri, `${saved}\nBefore step ${i + 1} of a plan, say what it changes.\n`);
+    const answered = await timed(soulUri);
+    if (!JSON.stringify(answered.result ?? '').includes('Preview (unsaved)')) throw new Error('no save preview in the hover on a dirty SOUL.md');
+    // The first edits are a warm-up (the tokenizer's helper may start).
+    if (i >= 10) first.push(answered.ms);
+  }
+  for (let i = 0; i < 20; i++) {
+    await client.hover(soulUri, 0, 0);
+    await client.hover(noopUri, 0, 0);
+  }
+  for (let i = 0; i < runs; i++) {
+    for (const which of i % 2 === 0 ? ['soul', 'noop'] : ['noop', 'soul']) {
+      const { ms } = await timed(which === 'soul' ? soulUri : noopUri);
+      (which === 'soul' ? dirty : noop).push(ms);
+    }
+  }
+  await client.change(soulUri, saved);
+  const soul = summarize(dirty);
+  const noopSummary = summarize(noop);
+  return { soul, noop: noopSummary, dirtyHoverP95Ratio: round(soul.p95 / noopSummary.p95, 2), firstAfterEdit: summarize(first) };
 }
 
 /** JSON size of the `hermes/sessionListChanged` the server sent for `revision`. */

@@ -17,6 +17,7 @@ export const TARGETS = {
   coldRatio: 1.5,
   reevalShare: 0.05,
   hoverP95Ratio: 3,
+  dirtyHoverP95Ratio: 3,
   writerP99Ratio: 2,
   rssMb: 150,
 } as const;
@@ -49,6 +50,7 @@ export interface BenchResults {
   readonly coldRatio: number;
   readonly reevalShare: number;
   readonly hoverP95Ratio: number;
+  readonly dirtyHoverP95Ratio: number;
   readonly writerP99Ratio: number;
   readonly rssMb: number;
   readonly targets: typeof TARGETS;
@@ -91,6 +93,7 @@ export function buildResults(input: {
     coldRatio: cold.coldRatio,
     reevalShare: round(Math.max(saveShare, writeShare), 4),
     hoverP95Ratio: lsp.hover.hoverP95Ratio,
+    dirtyHoverP95Ratio: lsp.dirtyHover.dirtyHoverP95Ratio,
     writerP99Ratio: lsp.refresh.writerP99Ratio,
     rssMb: lsp.rss.peakMb,
   };
@@ -98,6 +101,7 @@ export function buildResults(input: {
     coldRatio: ratios.coldRatio <= TARGETS.coldRatio,
     reevalShare: ratios.reevalShare <= TARGETS.reevalShare,
     hoverP95Ratio: ratios.hoverP95Ratio <= TARGETS.hoverP95Ratio,
+    dirtyHoverP95Ratio: ratios.dirtyHoverP95Ratio <= TARGETS.dirtyHoverP95Ratio,
     writerP99Ratio: ratios.writerP99Ratio <= TARGETS.writerP99Ratio,
     rssMb: ratios.rssMb <= TARGETS.rssMb,
   };
@@ -108,6 +112,7 @@ export function buildResults(input: {
     { measure: 'Re-evaluation after saving SOUL.md', figure: ms(lsp.reeval.saveMs), baseline: `cold ${ms(cold.coldMs)}`, ratio: pct(saveShare), target: `≤ ${pct(TARGETS.reevalShare)}`, met: saveShare <= TARGETS.reevalShare },
     { measure: 'Re-evaluation after a Hermes write', figure: ms(lsp.reeval.writeMs), baseline: `cold ${ms(cold.coldMs)}`, ratio: pct(writeShare), target: `≤ ${pct(TARGETS.reevalShare)}`, met: writeShare <= TARGETS.reevalShare },
     { measure: 'Hover p95 on SOUL.md (p50) vs no-op', figure: `${ms(lsp.hover.soul.p95)} (${ms(lsp.hover.soul.p50)})`, baseline: `${ms(lsp.hover.noop.p95)} (${ms(lsp.hover.noop.p50)})`, ratio: `${lsp.hover.hoverP95Ratio}×`, target: `≤ ${TARGETS.hoverP95Ratio}×`, met: met.hoverP95Ratio },
+    { measure: 'Hover p95 on a dirty SOUL.md, with the save preview (p50) vs no-op', figure: `${ms(lsp.dirtyHover.soul.p95)} (${ms(lsp.dirtyHover.soul.p50)})`, baseline: `${ms(lsp.dirtyHover.noop.p95)} (${ms(lsp.dirtyHover.noop.p50)})`, ratio: `${lsp.dirtyHover.dirtyHoverP95Ratio}×`, target: `≤ ${TARGETS.dirtyHoverP95Ratio}×`, met: met.dirtyHoverP95Ratio },
     { measure: 'Hermes writer p99 with refresh requests vs without', figure: ms(lsp.refresh.writerWith.p99), baseline: ms(lsp.refresh.writerWithout.p99), ratio: `${lsp.refresh.writerP99Ratio}×`, target: `≤ ${TARGETS.writerP99Ratio}×`, met: met.writerP99Ratio },
     { measure: 'Language server peak RSS (VmHWM)', figure: `${lsp.rss.peakMb} MB`, baseline: '—', ratio: '—', target: `≤ ${TARGETS.rssMb} MB`, met: met.rssMb },
   ];
@@ -189,6 +194,7 @@ function resultSection(title: string, r: BenchResults): string[] {
     ...nodeStartLines(r.cold),
     `- the server's start on this home (initialize → first full session list) ${r.lsp.startupMs} ms; the session list it sends ${(r.lsp.sessionListBytes / 1e6).toFixed(2)} MB;`,
     ...changeSizeLine(r.lsp),
+    ...firstDirtyHoverLine(r.lsp),
     `- Hermes write → notification measured from the writer's commit; from the parent's command it is ${r.lsp.reeval.writeRoundTripMs} ms (includes the writer process's own work);`,
     ...settleLine(r.settle, 'once a burst of Hermes writes settles, the server compares every live row with its last read (the quick scan after each write misses a row changed without a message)'),
     `- refresh requests while Hermes writes: p50 ${r.lsp.refresh.latency.p50} ms, p95 ${r.lsp.refresh.latency.p95} ms over ${r.lsp.refresh.latency.n} requests (one session: p95 ${r.lsp.refresh.sessionScope.p95} ms; whole profile: p95 ${r.lsp.refresh.profileScope.p95} ms); writer p50 ${r.lsp.refresh.writerWithout.p50} → ${r.lsp.refresh.writerWith.p50} ms, max ${r.lsp.refresh.writerWithout.max} → ${r.lsp.refresh.writerWith.max} ms over ${r.lsp.refresh.writerWithout.n} / ${r.lsp.refresh.writerWith.n} transactions, ${r.lsp.refresh.writerWith.failures} failed; commits of 20 ms or more (the writer's own WAL checkpoints) ${r.lsp.refresh.writerWithout.checkpointSized ?? '?'} alone and ${r.lsp.refresh.writerWith.checkpointSized ?? '?'} with refreshes, p95 ${r.lsp.refresh.writerWithout.p95} → ${r.lsp.refresh.writerWith.p95} ms;`,
@@ -398,6 +404,9 @@ const METHOD = [
   '  (`performance.timeOrigin + performance.now()`) in both processes. Share = median / median cold status.',
   '- **Hover**: `textDocument/hover` on SOUL.md, alternating with the no-op: `textDocument/hover` on a file that is no Hermes source',
   '  (the same JSON-RPC path, dispatch and handler, answered `null` at once). p50/p95 over the samples, after 20 warm-ups each.',
+  '  The same on SOUL.md holding unsaved text (a `didChange`, no save): the hover then says what saving would do. The save',
+  '  preview is worked out once per document version, so the first hover after each edit is also timed, apart: as many',
+  '  edits, each a new sentence, each followed by one hover (the first ten a warm-up).',
   '- **Writer**: a separate process keeps one connection, as a running Hermes does, and appends a turn (two messages, counters,',
   '  `last_activity_at`) to a random live session every 12–38 ms in a `BEGIN IMMEDIATE` transaction with a 1 s busy timeout and',
   '  jittered retries (FACTS §2); each transaction is timed from BEGIN to COMMIT, waits included. Two conditions, alternated in',
@@ -445,6 +454,11 @@ const ENGINE = [
   '  added since the last read (past the tables\' last rowids) are read again at once, and reports of sessions whose row did not',
   '  change are kept as they are; a full digest pass over every live row follows when the burst settles (150 ms, at most 1 s),',
   '  for rows changed without a message, and then the count of sessions holding a stored prompt (an aggregate over all of them).',
+  '- **The save preview** (`server/hermes/engine/savePreview.ts`): while SOUL.md holds unsaved text, each stored prompt is judged',
+  '  against the sources with SOUL.md rendered from that text, once per document version (the lens, the hover and the status item',
+  '  of the same version share it), each preview starting from the judgements of the document\'s last one, so a prompt\'s ΔS moves',
+  '  by one block\'s tokens; nothing of it enters the model\'s caches. Typing (the edits timed above, each followed by a hover) is',
+  '  the `dirtyHovers` phase of the server\'s peak RSS.',
   '- **Session list deltas**: a client holding a session gets only the fields that changed, in columns grouped by the set of',
   '  fields (a save of SOUL.md changes three numbers of thousands of sessions); costs go out to a hundred-millionth of a dollar.',
   '- **Aggregating SQL**: without `--all` only live sessions are read, as arrays of the columns used; the stored-prompt count',
@@ -503,6 +517,15 @@ function nodeStartLines(c: ColdResult): string[] {
     );
   }
   return lines;
+}
+
+/** The first hover after each unsaved edit, which judges the edit (results from before the save preview have none). */
+function firstDirtyHoverLine(lsp: LspResult): string[] {
+  const first = lsp.dirtyHover?.firstAfterEdit;
+  if (!first) return [];
+  return [
+    `- the first hover after each unsaved edit of SOUL.md, which judges the edit against every stored prompt before it answers (the preview of saving it; later hovers, lenses and the status item of the same text take it as it was worked out): p50 ${first.p50} ms, p95 ${first.p95} ms over ${first.n} edits, no-op p95 ${lsp.dirtyHover.noop.p95} ms;`,
+  ];
 }
 
 /** The size of the list changes sent after a save and a write (results from before deltas have none). */

@@ -6,7 +6,9 @@ import { registerCommands } from './commands/index';
 import { restartOnRuntimeChange } from './config';
 import { Ctx, errorMessage } from './ctx';
 import { PromptDocuments } from './promptDocuments';
+import { RefreshSchedule } from './refreshSchedule';
 import { registerSaveNotification } from './saveNotification';
+import { SavePreviewTracker } from './savePreviewStatus';
 import { registerSessionsView } from './sessionsTree';
 import { registerStatus } from './status';
 import { registerTrust } from './trust';
@@ -17,11 +19,15 @@ export function activate(context: vscode.ExtensionContext): HermesLensApi {
   const c = (ctx = new Ctx(context));
   const prompts = new PromptDocuments(c);
   const anatomy = new AnatomyPanel(c, prompts);
+  const previews = new SavePreviewTracker(c);
+  const schedule = new RefreshSchedule(c);
   context.subscriptions.push(
     prompts,
     anatomy,
-    ...registerSessionsView(c),
-    ...registerStatus(c),
+    previews,
+    schedule,
+    ...registerSessionsView(c, schedule),
+    ...registerStatus(c, previews),
     ...registerCommands({ ctx: c, prompts, anatomy }),
     registerTrust(c),
     restartOnRuntimeChange(c),

@@ -1,11 +1,15 @@
 // The Hermes Sessions tree: profiles, then their sessions with a state icon. It redraws whenever
 // the server pushes a new session list (SessionListChangedNotification → ctx.onDidChangeSessions).
+// A session whose refresh waits for its cache to expire shows a countdown, redrawn every second
+// while anything is scheduled.
 import * as vscode from 'vscode';
 import { OTHER_BUILD, type ProfileDto, type SessionDto } from '../shared/protocol';
 import type { Ctx } from './ctx';
 import { formatCost, formatInt, formatTimestamp, formatUsd, plural } from './format';
 import { COMMANDS, SESSIONS_VIEW_ID } from './ids';
 import { stateIcon } from './icons';
+import type { RefreshSchedule } from './refreshSchedule';
+import { refreshCountdown } from './whenFreeWords';
 import {
   endedChildren,
   endedLabel,
@@ -24,20 +28,34 @@ import {
 } from './sessionsModel';
 
 export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTreeNode> {
-  private readonly changed = new vscode.EventEmitter<SessionsTreeNode | undefined>();
+  private readonly changed = new vscode.EventEmitter<SessionsTreeNode | SessionsTreeNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  /** The shown nodes of sessions with a scheduled refresh: the countdown redraws these alone. */
+  private readonly scheduledNodes = new Map<string, SessionsTreeNode>();
+  private ticker: NodeJS.Timeout | undefined;
 
-  constructor(private readonly ctx: Ctx) {}
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly schedule: RefreshSchedule,
+  ) {}
 
   refresh(): void {
+    this.scheduledNodes.clear();
     this.changed.fire(undefined);
+    // A countdown only while something is scheduled.
+    if (this.schedule.size > 0 && !this.ticker) {
+      this.ticker = setInterval(() => this.changed.fire([...this.scheduledNodes.values()]), 1000);
+    } else if (this.schedule.size === 0 && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
   }
 
   getChildren(node?: SessionsTreeNode): SessionsTreeNode[] {
     if (!node) return rootNodes(this.ctx.sessions);
-    if (node.kind === 'profile') return profileChildren(node.profile);
-    if (node.kind === 'ended') return endedChildren(node);
-    return [];
+    const children = node.kind === 'profile' ? profileChildren(node.profile) : node.kind === 'ended' ? endedChildren(node) : [];
+    for (const c of children) if (c.kind === 'session' && this.schedule.dueAt(c.profile, c.session.id) !== undefined) this.scheduledNodes.set(treeItemId(c), c);
+    return children;
   }
 
   getTreeItem(node: SessionsTreeNode): vscode.TreeItem {
@@ -45,7 +63,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
       case 'profile':
         return profileItem(node.profile);
       case 'session':
-        return sessionItem(node.profile, node.session);
+        return sessionItem(node.profile, node.session, this.schedule.dueAt(node.profile, node.session.id));
       case 'ended': {
         const item = new vscode.TreeItem(endedLabel(node), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = treeItemId(node);
@@ -66,6 +84,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
   }
 
   dispose(): void {
+    clearInterval(this.ticker);
     this.changed.dispose();
   }
 }
@@ -96,14 +115,16 @@ function profileItem(p: ProfileDto): vscode.TreeItem {
   return item;
 }
 
-function sessionItem(profile: string, s: SessionDto): vscode.TreeItem {
+/** `refreshAt`: when its refresh when free is due (epoch seconds), if one is scheduled. */
+function sessionItem(profile: string, s: SessionDto, refreshAt?: number): vscode.TreeItem {
   const item = new vscode.TreeItem(sessionLabel(s), vscode.TreeItemCollapsibleState.None);
   item.id = treeItemId({ kind: 'session', profile, session: s });
-  item.description = sessionDescription(s);
+  item.description = [sessionDescription(s), ...(refreshAt === undefined ? [] : [refreshCountdown(refreshAt)])].join(' · ');
   item.iconPath = stateIcon(s.state);
   item.contextValue = sessionContextValue(s);
   item.tooltip = sessionTooltip(s);
-  item.accessibilityInformation = { label: `${sessionLabel(s)}, ${s.state}, ${sessionDescription(s)}` };
+  if (refreshAt !== undefined) item.tooltip.appendMarkdown(`\n$(clock) Refresh when free at ${formatTimestamp(refreshAt)}, when its prompt cache expires.\n`);
+  item.accessibilityInformation = { label: `${sessionLabel(s)}, ${s.state}, ${item.description}` };
   if (s.state !== 'no-prompt') {
     item.command = { title: 'Show Stored Prompt', command: COMMANDS.showPrompt, arguments: [{ profile, sessionId: s.id }] };
   }
@@ -140,8 +161,8 @@ function escapeMd(text: string): string {
 }
 
 /** Creates the view, keeps it in sync with the session list, and badges it with the stale count. */
-export function registerSessionsView(ctx: Ctx): vscode.Disposable[] {
-  const provider = new SessionsTreeProvider(ctx);
+export function registerSessionsView(ctx: Ctx, schedule: RefreshSchedule): vscode.Disposable[] {
+  const provider = new SessionsTreeProvider(ctx, schedule);
   const view = vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   const update = () => {
     provider.refresh();
@@ -151,5 +172,5 @@ export function registerSessionsView(ctx: Ctx): vscode.Disposable[] {
     view.badge = stale > 0 ? { value: stale, tooltip: plural(stale, 'stale session') } : undefined;
   };
   update();
-  return [provider, view, ctx.onDidChangeSessions(update)];
+  return [provider, view, ctx.onDidChangeSessions(update), schedule.onDidChange(update)];
 }

@@ -1,10 +1,12 @@
 // The language status item (shown with markdown and prompt documents) and the status bar item
 // (`Hermes: 3 stale · ≈ $0.84`), both driven by the server's StatusNotification. When no SQLite
-// binding loads in the server's runtime they say so and open `hermesLens.server.runtime`.
+// binding loads in the server's runtime they say so and open `hermesLens.server.runtime`. While the
+// active editor has unsaved changes to a Hermes source, they say what saving them would do.
 import * as vscode from 'vscode';
 import type { StatusParams } from '../shared/protocol';
 import type { Ctx } from './ctx';
 import { COMMANDS, FOCUS_SESSIONS_COMMAND, PROMPT_LANGUAGE_ID } from './ids';
+import type { SavePreviewTracker } from './savePreviewStatus';
 import { RUNTIME_SETTING } from './settingsKeys';
 
 /** Where the language status item shows: the files that feed a prompt, and stored prompts. */
@@ -29,7 +31,7 @@ export function severityOf(s: StatusParams['severity']): vscode.LanguageStatusSe
 const NO_DRIVER_TEXT = 'state.db unavailable';
 const NO_DRIVER_HELP = `No SQLite binding loads in the server's runtime. Set \`${RUNTIME_SETTING}\` to a Node.js executable (Node ≥ 22.5 has node:sqlite built in).`;
 
-export function registerStatus(ctx: Ctx): vscode.Disposable[] {
+export function registerStatus(ctx: Ctx, previews: SavePreviewTracker): vscode.Disposable[] {
   const language = vscode.languages.createLanguageStatusItem('hermesLens.status', STATUS_SELECTOR);
   language.name = 'Hermes Prompt Lens';
   const bar = vscode.window.createStatusBarItem('hermesLens.status', vscode.StatusBarAlignment.Left, 50);
@@ -90,8 +92,14 @@ export function registerStatus(ctx: Ctx): vscode.Disposable[] {
     bar.tooltip = `${status.detail}${restricted}\n\nClick to show the Hermes sessions.`;
     bar.command = FOCUS_SESSIONS_COMMAND;
     if (status.severity === 'error') bar.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
+    const preview = previews.current;
+    if (preview) {
+      language.text = `unsaved: ${preview.short}`;
+      bar.text = `$(edit) Hermes (unsaved): ${preview.short}`;
+      bar.tooltip = `Preview of saving the active file: ${preview.sentence}\n\nAs saved: ${status.text}\n${status.detail}${restricted}\n\nClick to show the Hermes sessions.`;
+    }
     bar.show();
   };
   update();
-  return [language, bar, ctx.onDidChangeStatus(update), vscode.workspace.onDidGrantWorkspaceTrust(update)];
+  return [language, bar, ctx.onDidChangeStatus(update), previews.onDidChange(update), vscode.workspace.onDidGrantWorkspaceTrust(update)];
 }

@@ -30,12 +30,14 @@ import { FirstAnalysis } from './lsp/firstAnalysis';
 import { HermesModel } from './lsp/hermesModel';
 import { Log } from './lsp/log';
 import { RefreshService } from './lsp/refreshService';
+import { SavePreviews } from './lsp/savePreviews';
 import { SessionListRevisions } from './lsp/sessionListRevisions';
 import { SettingsService } from './lsp/settings';
 import { StaleBaseline, type ProfileSessions } from './lsp/staleBaseline';
 import { uriToPath } from './lsp/uri';
 import { actionsStillReading, hoverStillReading, lensesStillReading, STILL_READING } from './lsp/stillReading';
 import { SourceWatcher } from './lsp/watch';
+import { WhenFreeService } from './lsp/whenFreeService';
 import {
   Commands,
   PromptAnatomyRequest,
@@ -43,7 +45,10 @@ import {
   PromptMapRequest,
   RefreshPreviewRequest,
   RefreshRequest,
+  RefreshScheduleChangedNotification,
+  RefreshWhenFreeRequest,
   SavedSourceNotification,
+  SavePreviewRequest,
   SessionListChangedNotification,
   SessionListRequest,
   StatusNotification,
@@ -72,6 +77,11 @@ export function startServer(connection: Connection): void {
   const diagnosticsSent = new DiagnosticsSent();
   /** Answers that need the home read wait for its first analysis (bounded: lsp/firstAnalysis.ts). */
   const firstAnalysis = new FirstAnalysis();
+  const savePreviews = new SavePreviews(model);
+  const whenFree = new WhenFreeService(model, refresh, () => trusted, log, {
+    scheduleChanged: (entries) => void connection.sendNotification(RefreshScheduleChangedNotification, { entries }),
+    sessionsChanged: () => publishAll('sessions'),
+  });
   /** Saves already evaluated, so the watcher's echo of the same write is skipped. */
   const handledSaves = new Map<string, number>();
   const watcher = new SourceWatcher({
@@ -144,6 +154,7 @@ export function startServer(connection: Connection): void {
       model.configure({ home: settings.home, profiles: settings.profiles, priceOverrides: priceOverridesOf(settings, log), hermesInstall: settings.hermesInstall });
       sessionLists.reset();
       staleBaseline.reset(sessionsByProfile());
+      whenFree.start();
       progress?.done();
       log.info(`Hermes home ${model.home?.root ?? '(none)'}: ${model.profiles().length} profile(s) read in ${Date.now() - started} ms.`);
       log.info(buildSummary(model.build));
@@ -182,6 +193,8 @@ export function startServer(connection: Connection): void {
         const sessions = sessionsByProfile();
         staleBaseline.settle(sessions);
         refreshLenses();
+        // A session current, refreshed, ended or active again: its refresh when free is settled.
+        whenFree.reconcile();
         for (const document of documents.all()) {
           if (changed === 'everything' || diagnosticsFollowSessions(model, document)) publishDiagnostics(document);
         }
@@ -212,6 +225,7 @@ export function startServer(connection: Connection): void {
   documents.onDidChangeContent((e) => publishDiagnostics(e.document));
   documents.onDidClose((e) => {
     diagnosticsSent.forget(e.document.uri);
+    savePreviews.forget(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
   documents.onDidSave((e) => {
@@ -243,16 +257,18 @@ export function startServer(connection: Connection): void {
   // Each waits for the first analysis of the home; past the wait, what is known and a word that more is coming.
   connection.onHover((params) =>
     firstAnalysis.answer((stillRunning) => {
-      const hover = guard(() => provideHover(model, documents.get(params.textDocument.uri), params, hoverCommandLinks), null);
+      const document = documents.get(params.textDocument.uri);
+      const hover = guard(() => provideHover(model, document, params, savePreviews.of(document), hoverCommandLinks), null);
       return stillRunning ? hoverStillReading(hover) : hover;
     }),
   );
   connection.onCodeLens((params) =>
     firstAnalysis.answer((stillRunning) => {
-      const lenses = guard(() => provideCodeLenses(model, params), []);
+      const lenses = guard(() => provideCodeLenses(model, params, savePreviews.of(documents.get(params.textDocument.uri))), []);
       return stillRunning ? lensesStillReading(lenses) : lenses;
     }),
   );
+  connection.onRequest(SavePreviewRequest, (params) => afterFirstAnalysis(() => guard(() => savePreviews.of(documents.get(params.uri)) ?? null, null)));
   connection.onCodeAction((params) =>
     firstAnalysis.answer((stillRunning) => {
       const actions = guard(() => provideCodeActions(model, params, trusted), []);
@@ -266,6 +282,7 @@ export function startServer(connection: Connection): void {
   });
   connection.onRequest(RefreshRequest, (params) => afterFirstAnalysis(() => runRefresh(params)));
   connection.onRequest(RefreshPreviewRequest, (params) => afterFirstAnalysis(() => asResponse(() => (buildSeenAgain(), refresh.preview(params)))));
+  connection.onRequest(RefreshWhenFreeRequest, (params) => afterFirstAnalysis(() => asResponse(() => (buildSeenAgain(), whenFree.request(params)))));
   connection.onRequest(SessionListRequest, () =>
     firstAnalysis.answer((stillRunning) => {
       if (!stillRunning) buildSeenAgain();
@@ -327,6 +344,7 @@ export function startServer(connection: Connection): void {
 
   connection.onShutdown(() => {
     watcher.dispose();
+    whenFree.dispose();
     // Close the read connections kept per profile (on Windows an open handle would lock the file).
     model.dispose();
   });

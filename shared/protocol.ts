@@ -358,3 +358,70 @@ export const ClientCommands = {
 
 /** client → server: workspace trust changed (the server starts with `initializationOptions.isTrusted`). */
 export const TrustChangedNotification = new NotificationType<{ isTrusted: boolean }>('hermes/trustChanged');
+
+/** client → server: what saving an open document would do (the status item while the active editor is dirty). */
+export interface SavePreviewParams {
+  uri: string;
+}
+
+/**
+ * What saving a source file's unsaved text would do, judged on that text as the saved file would
+ * be. The sessions counted are those stale because of this file once saved, as its lens would
+ * count them after the save.
+ */
+export interface SavePreviewDto {
+  uri: string;
+  /** Whether the text puts anything into a session's prompt that the saved file does not. */
+  changesPrompt: boolean;
+  /** Live sessions carrying the file. */
+  sessions: number;
+  /** Sessions stale because of this file once saved. */
+  stale: number;
+  /** Of those, the ones already stale because of the saved file. */
+  alreadyStale: number;
+  /** Sessions stale now because of this file and current once saved. */
+  currentAgain: number;
+  /** What refreshing the `stale` sessions would cost right after saving. */
+  costUsd: number;
+  unknownCost: number;
+  /** Of the `stale` sessions, those whose prompt cache is warm. */
+  warm: number;
+  /** `Saving makes 7 sessions stale (≈ $0.42 to refresh now; 3 warm)`, or `Saving changes no session's prompt`. */
+  sentence: string;
+  /** `saving makes 7 sessions stale · ≈ $0.42` (lens and status item). */
+  short: string;
+}
+
+/** client → server: the save preview of an open document; null when it is no Hermes source or has no unsaved change. */
+export const SavePreviewRequest = new RequestType<SavePreviewParams, SavePreviewDto | null, void>('hermes/savePreview');
+
+/** A session's refresh request waiting for its prompt cache to expire (refresh when free). */
+export interface ScheduledRefreshDto {
+  profile: string;
+  sessionId: string;
+  /** When it is recorded: the cache's expiry, epoch seconds. */
+  at: number;
+}
+
+export interface RefreshWhenFreeResultDto {
+  profile: string;
+  /** Requests waiting for their session's cache to expire, earliest first. */
+  scheduled: ScheduledRefreshDto[];
+  /** Sessions whose cache had expired already: their requests were recorded now (none in a dry run). */
+  writtenNow: string[];
+  /** What the requests cost once each cache has expired (the prompt change alone). */
+  costUsd: number;
+  unknownCost: number;
+  dryRun: boolean;
+  message: string;
+}
+
+/**
+ * client → server: refresh the stale sessions of `sessionIds` (else of the profile) when free: each
+ * session's request is recorded when its prompt cache expires (refused in untrusted workspaces;
+ * `dryRun` only plans).
+ */
+export const RefreshWhenFreeRequest = new RequestType<RefreshParams, RefreshWhenFreeResultDto, void>('hermes/refreshWhenFree');
+
+/** server → client: the requests waiting to be recorded when free, earliest first (after every change). */
+export const RefreshScheduleChangedNotification = new NotificationType<{ entries: ScheduledRefreshDto[] }>('hermes/refreshScheduleChanged');

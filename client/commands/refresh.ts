@@ -1,7 +1,8 @@
 // Refresh commands: a profile's stale sessions, or one session. Restricted Mode refuses; otherwise a
 // modal confirmation with the count, the cost split warm/cold and the Hermes build
 // (RefreshPreviewRequest, words in refreshConfirmation.ts), skippable with `hermesLens.confirmRefresh`
-// unless the build cannot adopt a request; then the Hermes-style message of the result.
+// unless the build cannot adopt a request; then the Hermes-style message of the result. Where a
+// cache is warm, the confirmation also offers to refresh when free (refreshWhenFree.ts).
 import * as vscode from 'vscode';
 import type { ExecuteCommandSignature } from 'vscode-languageclient/node';
 import {
@@ -18,7 +19,9 @@ import { pickProfile, pickSession } from '../picks';
 import { olderWayOffer, refreshConfirmation, type Confirmation, type Subject } from '../refreshConfirmation';
 import { findSession, refreshTarget, sessionLabel } from '../sessionsModel';
 import { ensureTrusted } from '../trust';
+import { REFRESH_WHEN_FREE, whenFreeDetail } from '../whenFreeWords';
 import { profileFromArg, sessionFromArg } from './args';
+import { planWhenFree, refreshWhenFree } from './refreshWhenFree';
 import type { CommandContext } from './index';
 
 export function refreshProfile({ ctx }: CommandContext) {
@@ -77,6 +80,7 @@ export async function runRefresh(ctx: Ctx, params: RefreshParams): Promise<Refre
   }
   const subject = subjectOf(ctx, request);
   let question: Confirmation | undefined;
+  let whenFree: Awaited<ReturnType<typeof planWhenFree>> | undefined;
   if (request.strategy === 'epoch' && preview.requestBlocked) {
     const older: RefreshParams = { ...request, strategy: 'clear-prompt' };
     const clearing = await previewOf(ctx, older);
@@ -85,9 +89,14 @@ export async function runRefresh(ctx: Ctx, params: RefreshParams): Promise<Refre
     request = older;
   } else if (settings.confirmRefresh) {
     question = refreshConfirmation(request, preview, subject);
+    // Waiting saves something only where a stale session's cache is still warm.
+    const plan = preview.warm > 0 ? await planWhenFree(ctx, request) : undefined;
+    whenFree = plan && plan.scheduled.length > 0 ? plan : undefined;
   }
   if (question) {
-    const choice = await vscode.window.showWarningMessage(question.title, { modal: true, detail: question.detail }, question.button);
+    const detail = question.detail + (whenFree ? `\n\n${whenFreeDetail(whenFree)}` : '');
+    const choice = await vscode.window.showWarningMessage(question.title, { modal: true, detail }, question.button, ...(whenFree ? [REFRESH_WHEN_FREE] : []));
+    if (choice === REFRESH_WHEN_FREE) return void (await refreshWhenFree(ctx, request));
     if (choice !== question.button) return undefined;
   }
 

@@ -1,5 +1,6 @@
 // What a command may touch of the outside world, so tests can run commands in-process.
 import fs = require('node:fs');
+import { systemTimers, type Timers } from '../hermes/timers';
 import { jsonPieces } from './jsonPieces';
 
 export interface CommandIO {
@@ -15,6 +16,14 @@ export interface CommandIO {
   now(): number;
   /** Whether `out` goes to a terminal (a person reads it) rather than a pipe or a file. */
   readonly terminal?: boolean;
+  /** For a command that waits (`refresh --when-free`): its timers (tests pass a clock they move). */
+  readonly timers?: Timers;
+  /** Whether `err` goes to a terminal: a progress line is then redrawn in place (`errInPlace`). */
+  readonly errTerminal?: boolean;
+  /** Writes `text` to `err` as it is, without a line break. */
+  errInPlace?(text: string): void;
+  /** What Ctrl-C does while a command waits; returns what undoes it. */
+  onInterrupt?(stop: () => void): () => void;
 }
 
 /**
@@ -154,6 +163,15 @@ export const processIO: CommandIO = {
   now: () => Date.now() / 1000,
   get terminal() {
     return stdout.terminal;
+  },
+  timers: systemTimers(true),
+  get errTerminal() {
+    return stderr.terminal;
+  },
+  errInPlace: (text) => stderr.write((emit) => emit(text)),
+  onInterrupt(stop) {
+    process.on('SIGINT', stop);
+    return () => void process.off('SIGINT', stop);
   },
 };
 

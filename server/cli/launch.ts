@@ -27,10 +27,16 @@ const cli = requireWithCodeCache(path.join(__dirname, 'cliMain.js'), cacheDir, v
 // The tokenizer (a bundle of its own, loaded when a count misses every cache: after an edit of a
 // source) through the code cache as well.
 cli.loadTokenizerWith((file) => requireWithCodeCache(file, cacheDir, 'o200k'));
-process.exitCode = cli.runCli(argv);
+const code = cli.runCli(argv);
+if (typeof code === 'number') done(code);
+else void code.then(done); // a command that waits (`refresh --when-free`)
+
 // A command has done all it does when it returns (its 'exit' handlers, such as the code cache's,
 // still run). With the output written out, leave now instead of through Node's teardown of the
 // loop and the heap, a few milliseconds of every run (paired cold runs of `status`: about 1%).
 // Output still queued (a terminal or a pipe that would block: see io.ts) exits the usual way,
 // once it is written.
-if (!cli.outputPending()) process.exit();
+function done(exitCode: number): void {
+  process.exitCode = exitCode;
+  if (!cli.outputPending()) process.exit();
+}

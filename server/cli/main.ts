@@ -11,7 +11,8 @@ import { processIO, type CommandIO } from './io';
 export { loadTokenizerWith } from '../hermes/cost/countWithTokenizer';
 export { outputPending } from './io';
 
-const commands: Record<string, (argv: string[], io: CommandIO) => number> = {
+// A command answers its exit code, or a promise of it when it waits (`refresh --when-free`).
+const commands: Record<string, (argv: string[], io: CommandIO) => number | Promise<number>> = {
   status: statusCommand,
   refresh: refreshCommand,
   'prompt-size': promptSizeCommand,
@@ -21,8 +22,8 @@ const commands: Record<string, (argv: string[], io: CommandIO) => number> = {
 
 const usage = ['Usage:', ...[statusUsage, refreshUsage, promptSizeUsage, diffUsage, demoUsage].map((u) => `  ${u}`)].join('\n');
 
-/** Runs one command line; returns the exit code (0 ok, 1 error, 2 bad usage). */
-export function runCli(argv: string[], io: CommandIO = processIO): number {
+/** Runs one command line; returns the exit code (0 ok, 1 error, 2 bad usage), or its promise for a command that waits. */
+export function runCli(argv: string[], io: CommandIO = processIO): number | Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(usage);
@@ -34,19 +35,25 @@ export function runCli(argv: string[], io: CommandIO = processIO): number {
     return 2;
   }
   try {
-    return command(rest, io);
+    const code = command(rest, io);
+    return typeof code === 'number' ? code : code.catch((error: unknown) => failed(name, error, io));
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(`hermes-lens ${name}: ${error.message}`);
-      return 2;
-    }
-    // Expected problems are one line; anything else is a bug worth a stack in the debug log only.
-    io.err(`hermes-lens ${name}: ${error instanceof HermesError ? error.message : describeError(error)}`);
-    if (!(error instanceof HermesError) && io.env.HERMES_LENS_DEBUG) io.err(String((error as Error)?.stack));
-    return 1;
+    return failed(name, error, io);
   }
 }
 
+/** The exit code of a command that threw, after one line saying why. */
+function failed(name: string, error: unknown, io: CommandIO): number {
+  if (error instanceof UsageError) {
+    io.err(`hermes-lens ${name}: ${error.message}`);
+    return 2;
+  }
+  // Expected problems are one line; anything else is a bug worth a stack in the debug log only.
+  io.err(`hermes-lens ${name}: ${error instanceof HermesError ? error.message : describeError(error)}`);
+  if (!(error instanceof HermesError) && io.env.HERMES_LENS_DEBUG) io.err(String((error as Error)?.stack));
+  return 1;
+}
+
 if (require.main === module) {
-  process.exitCode = runCli(process.argv.slice(2));
+  void Promise.resolve(runCli(process.argv.slice(2))).then((code) => (process.exitCode = code));
 }

@@ -6,6 +6,7 @@ import { AnalysisCache } from '../hermes/engine/analysisCache';
 import { analyzeProfile, type ProfileAnalysis } from '../hermes/engine/analyzeProfile';
 import type { SessionScan } from '../hermes/engine/keptRead';
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
+import { previewSave, type PreviewJudgements, type SavePreview } from '../hermes/engine/savePreview';
 import { openHome, selectedProfiles } from '../hermes/engine/workspace';
 import { describeError } from '../hermes/errors';
 import { locateHome } from '../hermes/home';
@@ -52,6 +53,8 @@ export class HermesModel {
   private problemText: string | undefined;
   private options: ModelOptions = { home: '', profiles: [] };
   private buildInfo: HermesBuild = { kind: 'not-found', looked: [] };
+  /** Bumped by every evaluation (see `revision`). */
+  private evaluations = 0;
 
   constructor(private readonly clock: () => number = () => Date.now() / 1000) {}
 
@@ -62,6 +65,11 @@ export class HermesModel {
   /** The Hermes build that serves the home, as last read (redetectBuild reads it again). */
   get build(): HermesBuild {
     return this.buildInfo;
+  }
+
+  /** Changes whenever a report may have: what was worked out of the reports before is out of date. */
+  get revision(): number {
+    return this.evaluations;
   }
 
   /** Why nothing can be shown (no home), if so. */
@@ -76,6 +84,7 @@ export class HermesModel {
   }
 
   reloadAll(): void {
+    this.evaluations++;
     this.analyses.clear();
     this.buildInfo = this.detectBuild();
     try {
@@ -232,6 +241,19 @@ export class HermesModel {
   }
 
   /**
+   * What saving `text` as `file` would do to the sessions it feeds (an editor's unsaved buffer);
+   * undefined for a file that is not a source of any watched profile. A file no session loads
+   * (another context file wins) changes no prompt. `earlier`: the last preview's judgements of the file.
+   */
+  previewSave(file: string, text: string, earlier?: PreviewJudgements): SavePreview | undefined {
+    const role = this.roleOf(file);
+    if (!role) return undefined;
+    if (role.shadowedBy) return { changesPrompt: false, sessions: [], judged: new Map() };
+    const profiles = role.uses.map((use) => ({ analysis: use.analysis, cache: this.cacheFor(use.analysis.profile.dir), sessions: use.sessions }));
+    return previewSave({ kind: role.kind, file: role.file, text }, profiles, this.clock(), earlier);
+  }
+
+  /**
    * Brings the stored-prompt counts that re-evaluations deferred up to date (see
    * `deferStoredPromptCount`); the profiles whose count changed.
    */
@@ -256,6 +278,7 @@ export class HermesModel {
 
   /** Evaluates one profile again; whether its report changed. */
   private analyze(dir: string, profile: ProfileAnalysis['profile'], sessionScan: SessionScan = 'full'): boolean {
+    this.evaluations++;
     const before = this.analyses.get(dir)?.report;
     const analysis = analyzeProfile(profile, {
       now: this.clock(),

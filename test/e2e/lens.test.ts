@@ -27,6 +27,7 @@ import {
   SEL,
   setSideBarWidth,
   statusBarItemTooltip,
+  toggleTreeItem,
   treeItems,
   typeInEditor,
   waitForCodeLenses,
@@ -41,6 +42,7 @@ import {
   holdsStoredPrompt,
   readModelConfig,
   readStateMeta,
+  requestedEpochOf,
   staleBecauseOf,
   totals,
   usd,
@@ -132,6 +134,11 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
 
     const added = 'Always name the ticket in the commit message.';
     await typeInEditor(page(), `\n${added}`, endOf(soul));
+    // Unsaved, the lens and the status item say what saving would do (checked against the CLI once saved).
+    const [previewLens] = await waitForCodeLenses(page(), (t) => /^Preview \(unsaved\): /.test(t[0] ?? ''), 'the preview lens of the unsaved SOUL.md');
+    const previewStatus = await waitForStatusBarItem(page(), STATUS_ITEM, /^Hermes \(unsaved\): saving makes /);
+    await parkMouse(page());
+    await screenshot(page(), 'lens-02a-unsaved-preview');
     await save(page());
     await waitForFile(soul, (t) => t.endsWith(`\n${added}`), 'SOUL.md saved to disk');
 
@@ -139,6 +146,9 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
     const newly = soulStale(after).sessions.filter((s) => !soulStale(before).sessions.some((b) => b.id === s.id));
     assert.ok(newly.length > 0, 'the demo has fresh sessions that a SOUL.md edit makes stale');
     assert.equal(totals(after).stale, totals(before).stale + newly.length);
+    const preview = `saving makes ${soulStale(after).sessions.length} sessions stale · ≈ $`;
+    assert.ok(previewLens!.startsWith(`Preview (unsaved): ${preview}`), previewLens);
+    assert.ok(previewStatus.startsWith(`Hermes (unsaved): ${preview}`), previewStatus);
 
     // One click after a save: the notification names the count and the cost, with Refresh / Not now.
     const message = savedSourceMessage({
@@ -237,6 +247,10 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
     assert.ok(dialog.text.includes("Records Hermes' profile-wide refresh request."), dialog.text);
     assert.ok(dialog.text.includes('The fresh session rebuilds the same prompt and keeps its cache: no cost, not counted above.'), dialog.text);
     assert.ok(dialog.buttons.includes('Refresh'), JSON.stringify(dialog.buttons));
+    if (warm > 0) {
+      assert.ok(dialog.buttons.includes('Refresh When Free'), JSON.stringify(dialog.buttons));
+      assert.match(dialog.text, /Refresh When Free: each session's request waits until its prompt cache expires/);
+    }
     await screenshot(page(), 'lens-07-confirm-refresh');
     await answerDialog(page(), `Refresh ${n} stale sessions in profile default?`, 'Refresh');
 
@@ -310,7 +324,56 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
     assert.equal(text, expectedStatusText(afterDescription), 'the status item');
   });
 
-  it('7. with Hermes back at v0.22.5, the status item and the tree say a request cannot be adopted, and the refresh offers clearing the prompts instead', async () => {
+  it('7. "Refresh When Free" waits for each warm cache: the tree counts down, state.db waits; a refresh by other means ends the wait', async () => {
+    const work = home().profile('work');
+    // Hermes takes a turn in one stale session: its cache is warm for the next five minutes.
+    const active = cliProfile(cliStatus(home().root), 'work').sessions.find((s) => s.state === 'stale')!;
+    appendMessages(work.dbFile, active.id, 2);
+    const stale = cliProfile(cliStatus(home().root), 'work').sessions.filter((s) => s.state === 'stale');
+    const warm = stale.filter((s) => s.cacheWarm);
+    const cold = stale.filter((s) => !s.cacheWarm);
+    assert.ok(warm.some((s) => s.id === active.id), 'the active session is stale with a warm cache');
+    const before = readStateMeta(work.dbFile);
+    // The server has seen the turn once the tree shows it.
+    await toggleTreeItem(page(), SESSIONS_VIEW, 'work', true);
+    await pollUntil('the turn in the tree', async () => {
+      const row = sessionRows(await treeItems(page(), SESSIONS_VIEW, { minItems: 2 }), 'work').find((r) => r.label === active.title);
+      return row && /just now/.test(row.description) ? row : undefined;
+    }, { timeoutMs: 20_000 });
+
+    await clickTreeItemAction(page(), SESSIONS_VIEW, 'work', 'Refresh Stale Sessions in Profile…');
+    const question = `Refresh ${stale.length} stale session${stale.length === 1 ? '' : 's'} in profile work?`;
+    const dialog = await waitForDialog(page(), question);
+    assert.ok(dialog.buttons.includes('Refresh When Free'), JSON.stringify(dialog.buttons));
+    await screenshot(page(), 'lens-11-confirm-when-free');
+    await answerDialog(page(), question, 'Refresh When Free');
+    const message = await waitForNotification(page(), /^Scheduled \d+ refresh request/);
+    assert.match(message, new RegExp(`^Scheduled ${warm.length} refresh requests? in profile work for when each session's prompt cache expires`));
+
+    // Each warm session counts down in the tree; a cold one is refreshed at once (pending).
+    await pollUntil('the countdown on each warm session', async () => {
+      const shown = sessionRows(await treeItems(page(), SESSIONS_VIEW, { minItems: 2 }), 'work');
+      return warm.every((s) => shown.some((r) => r.label === s.title && /· refresh in \d+[hms]/.test(r.description))) ? shown : undefined;
+    }, { timeoutMs: 20_000 });
+    if (cold.length > 0) await waitForTreeStates(page(), 'work', cold.map((s) => s.title!), 'pending');
+    const meta = readStateMeta(work.dbFile);
+    for (const s of warm) assert.equal(meta.get(`prompt_refresh_epoch:${s.id}`), before.get(`prompt_refresh_epoch:${s.id}`), `nothing written yet for ${s.title}`);
+    for (const s of cold) assert.ok(requestedEpochOf(meta, s.id) > s.stampedEpoch, `${s.title} written now`);
+    await parkMouse(page());
+    await screenshot(page(), 'lens-12-refresh-when-free-countdown');
+
+    // Refreshed now by other means (Refresh instead): the wait ends and the countdowns go.
+    await clickTreeItemAction(page(), SESSIONS_VIEW, 'work', 'Refresh Stale Sessions in Profile…');
+    const again = `Refresh ${warm.length} stale session${warm.length === 1 ? '' : 's'} in profile work?`;
+    await answerDialog(page(), again, 'Refresh');
+    await waitForTreeStates(page(), 'work', warm.map((s) => s.title!), 'pending');
+    await pollUntil('the countdowns gone', async () => {
+      const shown = sessionRows(await treeItems(page(), SESSIONS_VIEW, { minItems: 2 }), 'work');
+      return shown.every((r) => !/refresh in/.test(r.description)) ? shown : undefined;
+    }, { timeoutMs: 20_000 });
+  });
+
+  it('8. with Hermes back at v0.22.5, the status item and the tree say a request cannot be adopted, and the refresh offers clearing the prompts instead', async () => {
     const def = home().profile('default');
     writeHermesInstall(home().hermesInstall, WITHOUT_REFRESH);
     // Hermes (now 0.22.5) runs a turn: once its writes settle, the lens reads the build again.

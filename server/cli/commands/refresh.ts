@@ -4,21 +4,25 @@ import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
 import { HermesError } from '../../hermes/errors';
 import { profilePaths } from '../../hermes/home';
 import { requestRefresh, type RefreshStrategy } from '../../hermes/refresh/requestRefresh';
+import { requestBlockedBy, requestRefused } from '../../hermes/refresh/refreshWording';
 import { buildSummary, hermesBuildJson } from '../../hermes/install/describeBuild';
 import { buildOptions, commonOptions, parse, UsageError } from '../args';
 import { hermesBuildOf } from '../hermesBuild';
 import { outJson, type CommandIO } from '../io';
+import { refreshWhenFree } from './refreshWhenFree';
 
 export const refreshUsage =
-  'hermes-lens refresh [--session ID] [-p NAME] [--home DIR] [--dry-run] [--strategy epoch|clear-prompt] [--hermes-install DIR] [--json]';
+  'hermes-lens refresh [--session ID] [-p NAME] [--home DIR] [--dry-run] [--strategy epoch|clear-prompt] [--when-free [--schedule-only]] [--hermes-install DIR] [--json]';
 
-export function refreshCommand(argv: string[], io: CommandIO): number {
+export function refreshCommand(argv: string[], io: CommandIO): number | Promise<number> {
   const args = parse(argv, {
     ...commonOptions,
     ...buildOptions,
     session: { type: 'string' },
     'dry-run': { type: 'boolean' },
     strategy: { type: 'string' },
+    'when-free': { type: 'boolean' },
+    'schedule-only': { type: 'boolean' },
   });
   if (args.help) return io.out(refreshUsage), 0;
   const strategy = (args.strategy ?? 'epoch') as RefreshStrategy;
@@ -30,6 +34,15 @@ export function refreshCommand(argv: string[], io: CommandIO): number {
     throw new HermesError('postgres-backend', `${paths.config} sets database.backend: postgres; run "hermes sessions refresh-prompts" there instead.`, paths.config);
   }
   const build = hermesBuildOf(home, args, io);
+  if (args['schedule-only'] && !args['when-free']) throw new UsageError('--schedule-only goes with --when-free');
+  if (args['when-free']) {
+    if (args['dry-run']) throw new UsageError('--when-free --schedule-only prints what --dry-run would; use that');
+    // Refused before anything is scheduled, not at each write: a build that cannot read the request never will.
+    const blocked = strategy === 'epoch' ? requestBlockedBy(build) : undefined;
+    if (blocked) throw new HermesError('hermes-build', requestRefused(blocked));
+    const target = { profile: profile!, dbFile: paths.stateDb, homeRoot: home.root, sessionId: args.session, strategy, build, scheduleOnly: args['schedule-only'] === true, json: args.json === true };
+    return refreshWhenFree(target, io);
+  }
   const result = requestRefresh({
     dbFile: paths.stateDb,
     profileName: profile!.name,

@@ -34,7 +34,48 @@ export function readSkillsIndex(
   const candidates = files.skills.map((file) => readCandidate(skillsDir, file, placeOf(file), disabled, platform, problems));
   const entries = labelEntries(candidates, problems);
   const categories = readCategoryDescriptions(skillsDir, files.descriptions, problems);
-  return { entries, categories, block: renderSkillsIndex(entries, categories), problems };
+  return remembered({ entries, categories, block: renderSkillsIndex(entries, categories), problems }, { candidates, descriptions: files.descriptions });
+}
+
+/** What an index was built from: what `withSkillText` and `withCategoryText` need to build it again with one file's text. */
+interface IndexInputs {
+  readonly candidates: readonly Candidate[];
+  readonly descriptions: readonly string[];
+}
+
+// Kept beside the index rather than in it: nothing else needs them, and the index's shape stays as it is.
+const inputsOf = new WeakMap<SkillsIndex, IndexInputs>();
+
+function remembered(index: SkillsIndex, inputs: IndexInputs): SkillsIndex {
+  inputsOf.set(index, inputs);
+  return index;
+}
+
+/**
+ * The index as it would be with `skill` (analyzeSkillText of an unsaved buffer, as the saved file
+ * would be) in place of its file: the other skills as `index` read them, without reading them again.
+ * A file the walk did not list (an excluded folder) changes nothing, as in Hermes.
+ */
+export function withSkillText(index: SkillsIndex, skill: SkillText): SkillsIndex {
+  const inputs = inputsOf.get(index);
+  const at = inputs ? inputs.candidates.findIndex((c) => c.file === skill.file) : -1;
+  if (!inputs || at < 0) return index;
+  const candidates = inputs.candidates.slice();
+  candidates[at] = { ...skill, orgAuthor: inputs.candidates[at]!.orgAuthor };
+  const entries = labelEntries(candidates, []);
+  return remembered({ entries, categories: index.categories, block: renderSkillsIndex(entries, index.categories), problems: index.problems }, { ...inputs, candidates });
+}
+
+/** The index as it would be with `text` as the category's DESCRIPTION.md `file` (see withSkillText). */
+export function withCategoryText(index: SkillsIndex, skillsDir: string, file: string, text: string): SkillsIndex {
+  const inputs = inputsOf.get(index);
+  if (!inputs?.descriptions.includes(file)) return index;
+  const categories = new Map(index.categories);
+  const folder = categoryFolder(skillsDir, file);
+  const description = analyzeCategoryText(file, text).description;
+  if (description === undefined) categories.delete(folder);
+  else categories.set(folder, { description, file });
+  return remembered({ entries: index.entries, categories, block: renderSkillsIndex(index.entries, categories), problems: index.problems }, inputs);
 }
 
 function readCandidate(skillsDir: string, file: string, place: SkillPlace, disabled: ReadonlySet<string>, platform: string, problems: SourceProblem[]): Candidate {
@@ -382,10 +423,14 @@ function readCategoryDescriptions(skillsDir: string, files: readonly string[], p
     const category = analyzeCategoryText(file, read.text);
     problems.push(...category.problems);
     if (category.description === undefined) continue;
-    const folder = path.relative(path.resolve(skillsDir), path.dirname(file)).split(path.sep).filter(Boolean).join('/');
-    found.set(folder || 'general', { description: category.description, file });
+    found.set(categoryFolder(skillsDir, file), { description: category.description, file });
   }
   return found;
+}
+
+/** The category a DESCRIPTION.md describes: its folder's path below skills/ (`general` at the root). */
+function categoryFolder(skillsDir: string, file: string): string {
+  return path.relative(path.resolve(skillsDir), path.dirname(file)).split(path.sep).filter(Boolean).join('/') || 'general';
 }
 
 /**

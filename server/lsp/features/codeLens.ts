@@ -1,8 +1,10 @@
 // The lens at the top of a source file: `N sessions stale · ≈ $X now · Refresh`, or
-// `All N sessions current` (or how many still have to adopt a requested refresh).
+// `All N sessions current` (or how many still have to adopt a requested refresh). While the file
+// has unsaved changes, what saving them would do instead, titled as a preview (no Refresh: a
+// refresh now would rebuild from the file as saved).
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver/node';
 import { formatUsd } from '../../hermes/cost/refreshCost';
-import { ClientCommands, Commands, type RefreshParams } from '../../../shared/protocol';
+import { ClientCommands, Commands, type RefreshParams, type SavePreviewDto } from '../../../shared/protocol';
 import type { HermesModel } from '../hermesModel';
 import { refreshOffer } from '../refreshOffer';
 import { summarizeRole } from '../roleSummary';
@@ -10,11 +12,15 @@ import { uriToPath } from '../uri';
 
 const TOP = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 const SHOW_SESSIONS_COMMAND = ClientCommands.showSessions;
+/** What a lens on a file with unsaved changes starts with. */
+export const PREVIEW_TITLE = 'Preview (unsaved)';
 
-export function provideCodeLenses(model: HermesModel, params: CodeLensParams): CodeLens[] {
+/** `preview`: what saving the document's unsaved text would do (savePreviews.ts), when it has any. */
+export function provideCodeLenses(model: HermesModel, params: CodeLensParams, preview?: SavePreviewDto): CodeLens[] {
   const file = uriToPath(params.textDocument.uri);
   const role = file ? model.roleOf(file) : undefined;
   if (!role) return [];
+  if (preview) return [{ range: TOP, command: { title: `${PREVIEW_TITLE}: ${preview.short}`, command: SHOW_SESSIONS_COMMAND } }];
   if (role.shadowedBy) {
     return [{ range: TOP, command: { title: 'Not loaded by any session: another context file wins', command: SHOW_SESSIONS_COMMAND } }];
   }

@@ -9,7 +9,7 @@ import { parseFrontmatter } from '../../hermes/sources/frontmatter';
 import type { HermesModel, SourceRole } from '../hermesModel';
 import { summarizeRole } from '../roleSummary';
 import { uriToPath } from '../uri';
-import { ClientCommands, OTHER_BUILD } from '../../../shared/protocol';
+import { ClientCommands, OTHER_BUILD, type SavePreviewDto } from '../../../shared/protocol';
 import { byRecentActivity } from '../../../shared/sessionOrder';
 
 const TIER_WHY: Record<string, string> = {
@@ -18,13 +18,16 @@ const TIER_WHY: Record<string, string> = {
   volatile: 'the last tier: memory, skills index, date and model lines',
 };
 
-/** `commandLinks`: the client runs ClientCommands from `command:` links (HermesInitializationOptions.hoverCommandLinks). */
-export function provideHover(model: HermesModel, document: TextDocument | undefined, params: HoverParams, commandLinks = false): Hover | null {
+/**
+ * `preview`: what saving the document's unsaved text would do (savePreviews.ts), when it has any.
+ * `commandLinks`: the client runs ClientCommands from `command:` links (HermesInitializationOptions.hoverCommandLinks).
+ */
+export function provideHover(model: HermesModel, document: TextDocument | undefined, params: HoverParams, preview?: SavePreviewDto, commandLinks = false): Hover | null {
   const file = uriToPath(params.textDocument.uri);
   const role = file ? model.roleOf(file) : undefined;
   if (!role) return null;
   // Markdown paragraphs: each figure on its own line in the hover.
-  const lines = [...headline(role, document, params.position.line), '', ...figures(role).flatMap((line) => [line, ''])];
+  const lines = [...headline(role, document, params.position.line), '', ...(preview ? [previewLine(preview), ''] : []), ...figures(role).flatMap((line) => [line, ''])];
   if (commandLinks) lines.push(...anatomyLinks(role));
   return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n').trimEnd() } };
 }
@@ -47,6 +50,12 @@ function headline(role: SourceRole, document: TextDocument | undefined, line: nu
     return [tier, '', rendered ? 'Enters the prompt as this skills-index line:' : 'This skill is not in the index (hidden by platform, conditions or `skills.disabled`).', ...(rendered ? ['```text', rendered, '```'] : [])];
   }
   return [tier];
+}
+
+/** The unsaved text's effect, before the figures of the file as saved. */
+function previewLine(preview: SavePreviewDto): string {
+  const already = preview.stale > 0 && preview.alreadyStale > 0 ? ` ${preview.alreadyStale} of them are stale already because of the saved file.` : '';
+  return `**Preview (unsaved):** ${preview.sentence}${already} The figures below are of the file as saved.`;
 }
 
 function figures(role: SourceRole): string[] {

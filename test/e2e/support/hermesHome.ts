@@ -166,6 +166,11 @@ function withDb<T>(dbFile: string, read: (db: Database.Database) => T): T {
   }
 }
 
+/** The epoch a session must satisfy: the larger of the profile-wide request and its own. */
+export function requestedEpochOf(meta: Map<string, string>, sessionId: string): number {
+  return Math.max(Number(meta.get('prompt_refresh_epoch') ?? 0), Number(meta.get(`prompt_refresh_epoch:${sessionId}`) ?? 0));
+}
+
 /** Hermes' `state_meta` table (where refresh requests live: docs/HERMES-INSTALLS.md §4). */
 export function readStateMeta(dbFile: string): Map<string, string> {
   return withDb(dbFile, (db) => new Map((db.prepare('SELECT key, value FROM state_meta').all() as Array<{ key: string; value: unknown }>).map((r) => [r.key, String(r.value)])));

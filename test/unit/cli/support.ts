@@ -4,6 +4,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../../server/cli/main';
+import { runCliNow } from '../../support/cliNow';
+import type { FakeClock } from '../../support/fakeClock';
 import type { CommandIO } from '../../../server/cli/io';
 
 /** The clock every CLI test runs at (epoch seconds). */
@@ -21,7 +23,7 @@ export function cli(argv: string[], env: NodeJS.ProcessEnv = {}): Run {
   const out: string[] = [];
   const err: string[] = [];
   const io: CommandIO = { out: (t) => void out.push(t), err: (t) => void err.push(t), env, now: () => NOW };
-  const code = runCli(argv, io);
+  const code = runCliNow(argv, io);
   return { code, stdout: out.join('\n'), stderr: err.join('\n') };
 }
 
@@ -44,4 +46,35 @@ export function runBinary(argv: string[]): Promise<Run> {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
+}
+
+export interface WaitingRun {
+  /** The run's outcome, once the command is done. */
+  readonly done: Promise<Run>;
+  /** What Ctrl-C does. */
+  interrupt(): void;
+  /** stderr as written so far (a terminal's redrawn line included, with its control characters). */
+  stderr(): string;
+}
+
+/** A command that waits (`refresh --when-free`), in-process, on a clock the test moves. */
+export function cliWaiting(argv: string[], clock: FakeClock, options: { env?: NodeJS.ProcessEnv; errTerminal?: boolean } = {}): WaitingRun {
+  const out: string[] = [];
+  let err = '';
+  let interrupt: (() => void) | undefined;
+  const io: CommandIO = {
+    out: (t) => void out.push(t),
+    err: (t) => void (err += `${t}\n`),
+    env: options.env ?? {},
+    now: () => clock.now(),
+    timers: clock,
+    errTerminal: options.errTerminal ?? false,
+    errInPlace: (t) => void (err += t),
+    onInterrupt: (stop) => {
+      interrupt = stop;
+      return () => void (interrupt = undefined);
+    },
+  };
+  const done = Promise.resolve(runCli(argv, io)).then((code) => ({ code, stdout: out.join('\n'), stderr: err }));
+  return { done, interrupt: () => interrupt?.(), stderr: () => err };
 }

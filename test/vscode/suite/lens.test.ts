@@ -172,6 +172,26 @@ describe('Hermes Prompt Lens in the extension host', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
+  it('code lens and hover on an unsaved SOUL.md: a preview of what saving it would do, without Refresh', async () => {
+    const doc = await vscode.workspace.openTextDocument(soulUri);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(soulUri, doc.lineAt(doc.lineCount - 1).range.end, '\nQuote the ticket number in every reply.');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(doc.isDirty, 'unsaved');
+    // A SOUL.md edit reaches every prompt built from SOUL.md: each fresh or stale session is stale once saved.
+    const carrying = cli(demo.root).profiles.find((p) => p.name === 'default')!.sessions.filter((s) => s.state === 'stale' || s.state === 'fresh');
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', soulUri, 10);
+    assert.deepEqual(lenses.map((l) => l.command?.title.replace(/ · .*/, '')), [`Preview (unsaved): saving makes ${carrying.length} sessions stale`]);
+    assert.match(lenses[0]!.command!.title, /· ≈ \$[\d.]+/);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', soulUri, new vscode.Position(1, 4));
+    assert.match(hoverText(hovers), new RegExp(`\\*\\*Preview \\(unsaved\\):\\*\\* Saving makes ${carrying.length} sessions stale \\(≈ \\$[\\d.]+( \\+ \\d+ of unknown cost)? to refresh now; \\d+ warm\\)`));
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    assert.ok(!doc.isDirty, 'reverted');
+    const saved = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', soulUri, 10);
+    assert.match(saved[0]?.command?.title ?? '', /^\d+ sessions stale · /, 'as saved again');
+  });
+
   it('saving an edit of SOUL.md makes the fresh sessions stale: the API and the code lens follow', async () => {
     const before = cli(demo.root);
     const doc = await vscode.workspace.openTextDocument(soulUri);

@@ -1,0 +1,134 @@
+// What saving one source file would do to the sessions it feeds, judged on the text an editor holds
+// as the saved file would be: each session's stored prompt re-judged from its last judgement
+// (engine/judgement.ts) against the sources with that file's part rendered from the text, and its
+// refresh cost worked out with the new ΔS. The model's caches are left as they are; the preview's
+// own judgements go back to the caller, to start the next preview of the same file from (one per
+// keystroke: re-judged from the last preview, a prompt's ΔS moves by one block's tokens, where
+// from the saved state a prompt found fresh would be rebuilt whole each time).
+import { refreshCostInto, type RefreshCost, type RefreshCostInput } from '../cost/refreshCost';
+import type { Writable } from '../writable';
+import { memo } from './memo';
+import type { StaleReason } from '../model';
+import { sourcesWithEdit, type EditedFile } from '../sources/editedSource';
+import type { RenderedSources } from '../sources/types';
+import type { AnalysisCache } from './analysisCache';
+import type { ProfileAnalysis } from './analyzeProfile';
+import { judgePrompt, type Judgement } from './judgement';
+import type { SessionReport } from './types';
+
+/** One profile the file feeds: its analysis, the cache that analysis came from, the sessions carrying the file. */
+export interface PreviewProfile {
+  readonly analysis: ProfileAnalysis;
+  readonly cache: AnalysisCache;
+  readonly sessions: readonly SessionReport[];
+}
+
+export interface PreviewedSession {
+  readonly session: SessionReport;
+  /** Stale because of the file now (its saved text). */
+  readonly staleNow: boolean;
+  /** Stale because of the file once the text is saved. */
+  readonly staleAfter: boolean;
+  /** Stale for any reason once saved. */
+  readonly anyStaleAfter: boolean;
+  /** What refreshing it costs now, once saved (undefined: no prices for its model). */
+  readonly refreshCostUsd: number | undefined;
+  readonly cacheWarm: boolean;
+}
+
+export interface SavePreview {
+  /** Whether the text puts anything else into a session's sources than the saved file does. */
+  readonly changesPrompt: boolean;
+  readonly sessions: readonly PreviewedSession[];
+  /** This preview's judgements: `earlier` for the next preview of the file. */
+  readonly judged: PreviewJudgements;
+}
+
+/**
+ * Judgements by profile directory, prompt identity and session cwd ('' = none): levels of maps, so
+ * a lookup hashes strings the session already holds rather than a key made per session.
+ */
+export type PreviewJudgements = Map<string, Map<string, Map<string, Judgement>>>;
+
+/**
+ * What saving `edit` would do to the sessions of `profiles` that carry it, at `now` (epoch seconds);
+ * `earlier`: the judgements of the last preview of the same file, if any.
+ */
+export function previewSave(edit: EditedFile, profiles: readonly PreviewProfile[], now: number, earlier?: PreviewJudgements): SavePreview {
+  let changesPrompt = false;
+  const sessions: PreviewedSession[] = [];
+  // Thousands of sessions share a few hundred prompts: one judgement per prompt and cwd.
+  const judged: PreviewJudgements = new Map();
+  for (const { analysis, cache, sessions: carrying } of profiles) {
+    const dir = analysis.profile.dir;
+    const edited = sourcesWithEdit(edit, { dir, config: analysis.config, sourcesFor: analysis.sourcesFor });
+    const ours = memo(judged, dir, newMap<Map<string, Judgement>>);
+    const theirs = earlier?.get(dir);
+    const skillMemo = new Map<string, StaleReason[]>();
+    // Compared once per cwd: a skills index is tens of kilobytes, and equal text is compared to its end.
+    const compared = new Set<RenderedSources>();
+    for (const session of carrying) {
+      const after = edited(session.cwd);
+      if (!changesPrompt && !compared.has(after)) {
+        compared.add(after);
+        changesPrompt = differs(analysis.sourcesFor(session.cwd), after);
+      }
+      if (session.state !== 'fresh' && session.state !== 'stale') continue;
+      const reusable = cache.reports.get(session.id);
+      const promptKey = reusable?.inputs.record.promptKey;
+      const identity = promptKey === undefined ? undefined : cache.knownIdentity(promptKey);
+      const cwd = session.cwd ?? '';
+      const byCwd = identity === undefined ? undefined : memo(ours, identity, newMap<Judgement>);
+      let judgement = byCwd?.get(cwd);
+      if (byCwd && !judgement) {
+        // Any judgement of the same stored prompt will do as a start: parts judged against other sources are judged again.
+        const previous = theirs?.get(identity!)?.get(cwd) ?? cache.staleness.get(identity!)?.get(cwd);
+        judgement = previous && judgePrompt(previous.stored, after, session.cwd, { skillMemo }, previous);
+        if (judgement) byCwd.set(cwd, judgement);
+      }
+      // A prompt not judged yet (read since): as it is.
+      const reasons = judgement?.reasons ?? session.reasons;
+      costInput.prefixTokens = session.prefixTokens;
+      costInput.systemPromptDeltaTokens = judgement?.deltaTokens ?? session.deltaTokens;
+      costInput.lastActivityAt = session.lastActivityAt;
+      costInput.now = now;
+      costInput.ttlSeconds = session.ttlSeconds;
+      costInput.prices = reusable?.prices;
+      costInput.billingMode = reusable?.inputs.record.billingMode;
+      refreshCostInto(cost, costInput);
+      sessions.push({
+        session,
+        staleNow: session.state === 'stale' && names(session.reasons, edit.file),
+        staleAfter: names(reasons, edit.file),
+        anyStaleAfter: reasons.length > 0,
+        refreshCostUsd: cost.extraUsd,
+        cacheWarm: cost.warm,
+      });
+    }
+  }
+  return { changesPrompt, sessions, judged };
+}
+
+// One input and one result for every session costed (a preview runs synchronously, read before the next).
+const costInput: Writable<RefreshCostInput> = { prefixTokens: 0, systemPromptDeltaTokens: 0, lastActivityAt: undefined, now: 0, ttlSeconds: 0, prices: undefined, billingMode: undefined };
+const cost: Writable<RefreshCost> = { warm: false, cacheExpiresAt: undefined, extraUsd: undefined, coldUsd: undefined, apiEquivalent: false };
+
+function newMap<V>(): Map<string, V> {
+  return new Map();
+}
+
+function names(reasons: readonly StaleReason[], file: string): boolean {
+  return reasons.some((r) => r.path === file);
+}
+
+/** Whether a part of the edited sources renders other text than today's. */
+function differs(today: RenderedSources, after: RenderedSources): boolean {
+  return (
+    today.soul.block !== after.soul.block ||
+    today.soul.exists !== after.soul.exists ||
+    today.skills.block !== after.skills.block ||
+    today.projectContext.block !== after.projectContext.block ||
+    today.memory.block !== after.memory.block ||
+    today.user.block !== after.user.block
+  );
+}

@@ -1,0 +1,80 @@
+// Refresh when free over stdio (bundled dist/server.js): the request schedules the profile's warm
+// stale sessions and writes the cold ones, the client hears the schedule, a restarted server takes
+// it up again; an untrusted workspace is refused.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { generateDemoHome } from '../../server/demo/demoHome';
+import { RefreshScheduleChangedNotification, RefreshWhenFreeRequest, SessionListChangedNotification, type ScheduledRefreshDto, type SessionListResult } from '../../shared/protocol';
+import { TestLspClient } from '../support/lspClient';
+import { refreshRequests } from '../support/whenFreeHome';
+
+describe('language server over stdio: refresh when free', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let cache: string;
+  const clients: TestLspClient[] = [];
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hl-when-free-'));
+    // In the run's cache folder (isolatedCache.ts), which goes when the run ends: a killed server's
+    // token-count helper may still write there for a moment.
+    cache = fs.mkdtempSync(path.join(process.env.HERMES_LENS_TOKEN_CACHE ?? os.tmpdir(), 'when-free-'));
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map(stop));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  function server(root: string): TestLspClient {
+    // Its own cache folder, kept across the restart below.
+    const client = new TestLspClient({ home: root }, { ...process.env, HERMES_LENS_TOKEN_CACHE: cache });
+    clients.push(client);
+    return client;
+  }
+
+  it('schedules the warm stale sessions, writes the cold ones, tells the client, and a restarted server resumes', async () => {
+    const demo = generateDemoHome(path.join(dir, 'demo'));
+    const def = demo.profiles.find((p) => p.name === 'default')!;
+    let client = server(demo.root);
+    await client.initialize({ isTrusted: true });
+    const list = await client.waitFor<SessionListResult>(SessionListChangedNotification.method);
+    const stale = list.profiles.find((p) => p.name === 'default')!.sessions.filter((s) => s.state === 'stale');
+    const warm = stale.filter((s) => s.cacheWarm).map((s) => s.id).sort();
+    const cold = stale.filter((s) => !s.cacheWarm).map((s) => s.id).sort();
+    assert.ok(warm.length > 0 && cold.length > 0, 'the demo has stale sessions with warm and with expired caches');
+
+    const since = client.mark();
+    const result = await client.connection.sendRequest(RefreshWhenFreeRequest, { profile: 'default' });
+    assert.deepEqual(result.scheduled.map((e) => e.sessionId).sort(), warm);
+    assert.deepEqual([...result.writtenNow].sort(), cold);
+    const requested = refreshRequests(def.dbFile);
+    for (const id of cold) assert.ok(requested.has(`prompt_refresh_epoch:${id}`), `${id} written now`);
+    for (const id of warm) assert.ok(!requested.has(`prompt_refresh_epoch:${id}`), `${id} waits`);
+    const told = await client.waitFor<{ entries: ScheduledRefreshDto[] }>(RefreshScheduleChangedNotification.method, (p) => p.entries.length > 0, { since });
+    assert.deepEqual(told.entries, result.scheduled);
+
+    await stop(client);
+    client = server(demo.root);
+    await client.initialize({ isTrusted: true });
+    const resumed = await client.waitFor<{ entries: ScheduledRefreshDto[] }>(RefreshScheduleChangedNotification.method, (p) => p.entries.length > 0);
+    assert.deepEqual(resumed.entries, result.scheduled);
+  });
+
+  it('refuses to schedule in an untrusted workspace', async () => {
+    const demo = generateDemoHome(path.join(dir, 'demo'));
+    const client = server(demo.root);
+    await client.initialize({ isTrusted: false });
+    const told = await client.waitFor<{ entries: ScheduledRefreshDto[] }>(RefreshScheduleChangedNotification.method);
+    assert.deepEqual(told.entries, []);
+    await assert.rejects(client.connection.sendRequest(RefreshWhenFreeRequest, { profile: 'default' }), /Restricted Mode/);
+  });
+});
+
+/** Kills the server and resolves once its process is gone (nothing of it writes any more). */
+function stop(client: TestLspClient): Promise<void> {
+  const proc = client.process;
+  const gone = proc.exitCode !== null || proc.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  client.kill();
+  return gone;
+}

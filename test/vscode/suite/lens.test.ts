@@ -109,7 +109,9 @@ describe('Hermes Prompt Lens in the extension host', function () {
     const profile = cli(demo.root).profiles.find((p) => p.name === 'default')!;
     assert.equal(asked.length, 1, 'one modal');
     assert.equal(asked[0]!.title, `Refresh ${profile.totals.stale} stale sessions in profile default?`);
-    assert.deepEqual(asked[0]!.buttons, ['Refresh']);
+    // Waiting for a cache to expire is offered where a stale session's cache is still warm.
+    const warm = profile.sessions.some((x) => x.state === 'stale' && x.cacheWarm);
+    assert.deepEqual(asked[0]!.buttons, warm ? ['Refresh', 'Refresh When Free'] : ['Refresh']);
     const detail = asked[0]!.detail!.split('\n');
     assert.ok(detail.includes(`Hermes 0.23.0 (${install}) adopts refresh requests.`), asked[0]!.detail);
     const fresh = profile.sessions.filter((x) => x.state === 'fresh').length;

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createStateDb, type SchemaLayout } from '../server/demo/hermesSchema';
-import { CODE_CACHE_GENERATIONS } from '../server/hermes/codeCache';
+import { CODE_CACHE_GENERATIONS } from '../server/cli/codeCache';
 import type { LargeHome } from './largeHome';
 import { epochMs, median, round } from './stats';
 

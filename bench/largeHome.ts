@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ProfileConfig } from '../server/hermes/config';
+import type { ProfileConfig } from '../server/hermes/profile/config';
 import { renderSources } from '../server/hermes/sources/renderSources';
 import type { RenderedSources } from '../server/hermes/sources/types';
 import { buildSystemPrompt } from '../server/hermes/sources/promptBuilder';

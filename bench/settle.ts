@@ -6,7 +6,7 @@
 import { appendMessages } from '../server/demo/hermesWriter';
 import { AnalysisCache } from '../server/hermes/engine/analysisCache';
 import { analyzeProfile } from '../server/hermes/engine/analyzeProfile';
-import { readHome, selectProfile } from '../server/hermes/home';
+import { readHome, selectProfile } from '../server/hermes/profile/home';
 import type { LargeHome } from './largeHome';
 import { epochMs, median, round } from './stats';
 

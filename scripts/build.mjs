@@ -46,7 +46,7 @@ const common = {
 await Promise.all([
   esbuild.build({ ...common, entryPoints: [join(root, 'server/server.ts')], outfile: join(root, 'dist/server.js') }),
   // The CLI is a small executable that loads the bundle of the commands through V8's code cache
-  // (server/hermes/codeCache.ts); the bundle also runs on its own (`node dist/cliMain.js`).
+  // (server/cli/codeCache.ts); the bundle also runs on its own (`node dist/cliMain.js`).
   esbuild.build({
     ...common,
     entryPoints: [join(root, 'server/cli/launch.ts')],
@@ -57,10 +57,10 @@ await Promise.all([
   esbuild.build({ ...common, entryPoints: [join(root, 'client/extension.ts')], outfile: join(root, 'dist/extension.js') }),
   esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/o200kEncoder.ts')], outfile: join(root, 'dist/o200kEncoder.js') }),
   esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/genaiPrices.ts')], outfile: join(root, 'dist/genaiPrices.js') }),
-  esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/sources/yamlBundle.ts')], outfile: join(root, 'dist/yamlBundle.js') }),
+  esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/text/yamlBundle.ts')], outfile: join(root, 'dist/yamlBundle.js') }),
   // The language server counts uncached text through a relay thread in a helper process (helperTokenCounter.ts).
-  esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/tokenCountRelay.ts')], outfile: join(root, 'dist/tokenCountRelay.js') }),
-  esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/tokenCountHelper.ts')], outfile: join(root, 'dist/tokenCountHelper.js') }),
+  esbuild.build({ ...common, entryPoints: [join(root, 'server/tokenHelper/tokenCountRelay.ts')], outfile: join(root, 'dist/tokenCountRelay.js') }),
+  esbuild.build({ ...common, entryPoints: [join(root, 'server/tokenHelper/tokenCountHelper.ts')], outfile: join(root, 'dist/tokenCountHelper.js') }),
   // The prompt anatomy webview's script and style: a page in the editor, not Node (the panel's only local resource root).
   esbuild.build({
     entryPoints: [join(root, 'client/webview/anatomy.ts'), join(root, 'client/webview/anatomy.css')],

@@ -13,7 +13,7 @@ import {
   type InitializeParams,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { HelperTokenCounter } from './hermes/cost/helperTokenCounter';
+import { HelperTokenCounter } from './tokenHelper/helperTokenCounter';
 import { parsePriceOverrides } from './hermes/cost/prices';
 import { countUncachedWith } from './hermes/cost/tokens';
 import { describeError, HermesError } from './hermes/errors';

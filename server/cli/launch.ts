@@ -4,7 +4,7 @@
 import path = require('node:path');
 import v8 = require('node:v8');
 import { tokenCacheDir } from '../hermes/cost/tokenCountStore';
-import { requireWithCodeCache } from '../hermes/codeCache';
+import { requireWithCodeCache } from './codeCache';
 import type * as Main from './main';
 
 // A run of the CLI is short, and V8's optimizing compiler (TurboFan) pays off in long-running

@@ -2,7 +2,7 @@
 // (BEGIN IMMEDIATE, 1 s busy timeout with retries, foreign keys on). Tests use it to play Hermes'
 // side of the refresh protocol (FACTS §5) and to write while the lens reads.
 import path = require('node:path');
-import { readProfileConfig, type ProfileConfig } from '../hermes/config';
+import { readProfileConfig, type ProfileConfig } from '../hermes/profile/config';
 import { requestedEpoch, stampedEpoch } from '../hermes/refresh/epochs';
 import { parseToolNames } from '../hermes/store/codec';
 import type { SqliteConnection } from '../hermes/store/connection';

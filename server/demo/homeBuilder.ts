@@ -3,8 +3,8 @@
 // benchmarks and the README demo all make their homes with it, so there is one generator.
 import fs = require('node:fs');
 import path = require('node:path');
-import { readProfileConfig, type ProfileConfig } from '../hermes/config';
-import { DEFAULT_PROFILE, isProfileName } from '../hermes/home';
+import { readProfileConfig, type ProfileConfig } from '../hermes/profile/config';
+import { DEFAULT_PROFILE, isProfileName } from '../hermes/profile/home';
 import { hermesWrite } from './hermesConnection';
 import { createStateDb, type JournalMode, type SchemaLayout } from './hermesSchema';
 import { createRng, type Rng } from './prng';

@@ -3,7 +3,7 @@
 // and the `§`-separated memory files.
 import fs = require('node:fs');
 import path = require('node:path');
-import { yamlLibrary } from '../hermes/sources/yamlLibrary';
+import { yamlLibrary } from '../hermes/text/yamlLibrary';
 
 /** Hermes' memory entry delimiter (HERMES-FORMATS §5). */
 export const MEMORY_ENTRY_DELIMITER = '\n§\n';

@@ -2,7 +2,7 @@
 // (renderSources) assembled by the shared prompt builder (buildSystemPrompt). This module only
 // gathers the session-side inputs (profile line, trailer, runtime block); it renders nothing itself.
 import path = require('node:path');
-import type { ProfileConfig } from '../hermes/config';
+import type { ProfileConfig } from '../hermes/profile/config';
 import { buildSystemPrompt } from '../hermes/sources/promptBuilder';
 import type { ActiveProfile, RuntimeInput } from '../hermes/sources/promptLines';
 import { renderSources, type RenderOptions } from '../hermes/sources/renderSources';

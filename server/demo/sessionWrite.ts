@@ -1,7 +1,7 @@
 // Creating one session the way Hermes does: the row, its stored prompt (built from the profile's
 // files now, given as text, or none), its messages and the usage counters those messages imply.
 // Runs inside the caller's BEGIN IMMEDIATE transaction.
-import type { ProfileConfig } from '../hermes/config';
+import type { ProfileConfig } from '../hermes/profile/config';
 import { parseModelConfig } from '../hermes/store/codec';
 import type { SqliteConnection } from '../hermes/store/connection';
 import { profileRequestedEpoch } from '../hermes/refresh/epochs';

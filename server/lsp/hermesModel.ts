@@ -7,9 +7,9 @@ import { analyzeProfile, type ProfileAnalysis } from '../hermes/engine/analyzePr
 import type { SessionScan } from '../hermes/engine/keptRead';
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
 import { previewSave, type PreviewJudgements, type SavePreview } from '../hermes/engine/savePreview';
-import { openHome, selectedProfiles } from '../hermes/engine/workspace';
+import { openHome, selectedProfiles } from '../hermes/profile/selection';
 import { describeError } from '../hermes/errors';
-import { locateHome } from '../hermes/home';
+import { locateHome } from '../hermes/profile/home';
 import { detectHermesBuild } from '../hermes/install/detectBuild';
 import { adoptsRefreshRequests, type HermesBuild } from '../hermes/install/hermesBuild';
 import type { PriceOverrides } from '../hermes/cost/prices';

@@ -8,12 +8,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { parsePrompt } from '../../server/hermes/anatomy/parsePrompt';
-import { DEFAULT_CONFIG } from '../../server/hermes/config';
-import { frontmatterValueSpan, parseFrontmatter, stripHermesMdFrontmatter } from '../../server/hermes/sources/frontmatter';
-import { PROJECT_CONTEXT_PREFIX } from '../../server/hermes/sources/literals';
+import { DEFAULT_CONFIG } from '../../server/hermes/profile/config';
+import { frontmatterValueSpan, parseFrontmatter, stripHermesMdFrontmatter } from '../../server/hermes/text/frontmatter';
+import { PROJECT_CONTEXT_PREFIX } from '../../server/hermes/literals/containers';
 import { contextFileKind, discoverProjectContext } from '../../server/hermes/sources/projectContext';
 import { buildSystemPrompt, DEFAULT_IDENTITY, rebuildPrompt } from '../../server/hermes/sources/promptBuilder';
-import { pyStrip } from '../../server/hermes/sources/pyText';
+import { pyStrip } from '../../server/hermes/text/pyText';
 import { renderSources } from '../../server/hermes/sources/renderSources';
 import { cleanupTempDirs, tempDir } from './support/env';
 

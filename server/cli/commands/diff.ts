@@ -1,7 +1,7 @@
 // `hermes-lens diff --session ID`: what a refresh would change in that session's prompt.
 import { analyzeProfile } from '../../hermes/engine/analyzeProfile';
 import { diffPrompt } from '../../hermes/engine/promptDiff';
-import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
+import { openHome, selectedProfiles } from '../../hermes/profile/selection';
 import { HermesError } from '../../hermes/errors';
 import { commonOptions, parse, UsageError } from '../args';
 import { printable } from '../format';

@@ -2,7 +2,7 @@
 // like `hermes prompt-size`.
 import { promptSizeReport } from '../../hermes/anatomy/promptSize';
 import { analyzeProfile } from '../../hermes/engine/analyzeProfile';
-import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
+import { openHome, selectedProfiles } from '../../hermes/profile/selection';
 import { HermesError } from '../../hermes/errors';
 import { commonOptions, parse } from '../args';
 import { table } from '../format';

@@ -1,8 +1,8 @@
 // `hermes-lens refresh`: records a refresh request as `hermes sessions refresh-prompts` does.
-import { readProfileConfig } from '../../hermes/config';
-import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
+import { readProfileConfig } from '../../hermes/profile/config';
+import { openHome, selectedProfiles } from '../../hermes/profile/selection';
 import { HermesError } from '../../hermes/errors';
-import { profilePaths } from '../../hermes/home';
+import { profilePaths } from '../../hermes/profile/home';
 import { requestRefresh, type RefreshStrategy } from '../../hermes/refresh/requestRefresh';
 import { requestBlockedBy, requestRefused } from '../../hermes/refresh/refreshWording';
 import { buildSummary, hermesBuildJson } from '../../hermes/install/describeBuild';

@@ -2,7 +2,7 @@
 import { analyzeProfile } from '../../hermes/engine/analyzeProfile';
 import { profileSummaryJson, sessionJson } from '../../hermes/engine/reportJson';
 import type { ProfileReport } from '../../hermes/engine/types';
-import { openHome, selectedProfiles } from '../../hermes/engine/workspace';
+import { openHome, selectedProfiles } from '../../hermes/profile/selection';
 import { formatUsd } from '../../hermes/cost/refreshCost';
 import { buildSummary, hermesBuildJson, UNADOPTABLE_REQUEST } from '../../hermes/install/describeBuild';
 import { adoptsRefreshRequests } from '../../hermes/install/hermesBuild';

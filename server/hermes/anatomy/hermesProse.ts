@@ -5,7 +5,7 @@
 //
 // A prompt's prose is kept as a fingerprint of hashes, never as text: verdicts kept on disk carry
 // it (persistedAnalyses.ts), and prompt text never goes to disk.
-import { SKILLS_CLOSE, SKILLS_OPEN } from '../sources/literals';
+import { SKILLS_CLOSE, SKILLS_OPEN } from '../literals/containers';
 import type { PromptAnatomy } from './types';
 
 /** Where a paragraph of prose sits, for the reports' words. */

@@ -19,10 +19,10 @@ import {
   TRAILER_LABELS,
   USER_HEADER_LABEL,
   WORKSPACE_SNAPSHOT,
-} from '../sources/literals';
-import { codePointLength, formatThousands, pyStrip, unitOffset } from '../sources/pyText';
-import { DEFAULT_GUIDANCE_HEADINGS } from '../sources/guidance';
-import { DEFAULT_IDENTITY_OPENING } from '../sources/soul';
+} from '../literals/containers';
+import { codePointLength, formatThousands, pyStrip, unitOffset } from '../text/pyText';
+import { DEFAULT_GUIDANCE_HEADINGS } from '../literals/guidance';
+import { DEFAULT_IDENTITY_OPENING } from '../literals/identity';
 
 export interface LocatedBlock {
   readonly kind: BlockKind;

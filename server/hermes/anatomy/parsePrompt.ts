@@ -3,8 +3,8 @@
 // at worst one `other` block in the stable tier.
 import { countTokens } from '../cost/tokens';
 import type { TierName } from '../model';
-import { RUNTIME_HEADING } from '../sources/literals';
-import { pyStrip } from '../sources/pyText';
+import { RUNTIME_HEADING } from '../literals/containers';
+import { pyStrip } from '../text/pyText';
 import { locateBlocks, type Located } from './locate';
 import { projectSections, skillIndexLines } from './sections';
 import type { PromptAnatomy, PromptBlock, TierSize } from './types';

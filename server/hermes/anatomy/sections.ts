@@ -1,7 +1,7 @@
 // The inner structure of two blocks: the project context's `## <label>` sections and the skills
 // index's lines. Only labels Hermes can write count as section headers, so a `## Setup` heading
 // inside an AGENTS.md stays part of its section.
-import { PROJECT_CONTEXT_PREFIX, SKILLS_CLOSE, SKILLS_OPEN } from '../sources/literals';
+import { PROJECT_CONTEXT_PREFIX, SKILLS_CLOSE, SKILLS_OPEN } from '../literals/containers';
 import type { ProjectSection, SkillIndexLine } from './types';
 
 /** Labels of HERMES-FORMATS §3.2 (plus SOUL.md, which Hermes appends in a rare case). */

@@ -1,7 +1,7 @@
 // How long a session's prompt cache stays warm after its last request (FACTS §6), and which write price
 // that lifetime buys. Whether a refresh costs extra depends on it: inside the TTL the next turn would
 // have read the cache, after it the next turn re-writes everything anyway.
-import type { CacheTtlSetting } from '../config';
+import type { CacheTtlSetting } from '../profile/config';
 import { AUTO_TTL_SECONDS, isMachinePacedSource } from './cacheRules';
 import type { ModelPrices } from './prices';
 

@@ -10,14 +10,14 @@
 import fs = require('node:fs');
 import path = require('node:path');
 import type { PromptAnatomy } from '../anatomy/types';
-import type { ProfileConfig } from '../config';
+import type { ProfileConfig } from '../profile/config';
 import type { SessionRecord, StaleReason, TranscriptSize } from '../model';
 import { promptHash } from '../store/promptHash';
 import { INLINE_PROMPT_KEY, StateStore } from '../store/stateStore';
 import { canonicalPath } from '../canonicalPath';
 import type { Judgement } from './judgement';
 import type { KeptRead } from './keptRead';
-import { memo } from './memo';
+import { memo } from '../memo';
 import type { ReportWorld, ReusableReport } from './sessionReport';
 import type { PriceOverrides } from '../cost/prices';
 import { PROFILE_EPOCH_KEY, requestedEpochs } from '../refresh/epochs';

@@ -3,10 +3,10 @@
 // few hundred prompts.
 import { parsePrompt } from '../anatomy/parsePrompt';
 import type { PromptAnatomy } from '../anatomy/types';
-import { readProfileConfig, type ProfileConfig } from '../config';
+import { readProfileConfig, type ProfileConfig } from '../profile/config';
 import type { PriceOverrides } from '../cost/prices';
 import { describeError } from '../errors';
-import { profilePaths } from '../home';
+import { profilePaths } from '../profile/home';
 import type { Profile, SessionRecord } from '../model';
 import { profileRequestedEpoch } from '../refresh/epochs';
 import { renderProfileSources, renderProjectContext } from '../sources/renderSources';
@@ -16,7 +16,7 @@ import { StateStore } from '../store/stateStore';
 import { AnalysisCache, type PromptReader, type ReadPrompt } from './analysisCache';
 import { judgePrompt, type JudgedPrompt, type Judgement } from './judgement';
 import { readKept, type SessionScan } from './keptRead';
-import { memo } from './memo';
+import { memo } from '../memo';
 import { NearPosition } from './nearPosition';
 import { judgingDigest } from './judgingDigest';
 import { PersistedAnalyses, transcriptFingerprint } from './persistedAnalyses';

@@ -17,7 +17,7 @@ import { countTokens, countTokensAfterEdit, isTokenBoundary, opensParagraph } fr
 import type { BlockKind, StaleReason } from '../model';
 import { projectContextFor, rebuildPromptEdit, skillsBlockFor } from '../sources/promptBuilder';
 import type { RenderedSources, SoulSource } from '../sources/types';
-import { buildNoteOf, partReasons, sameReasons, SOURCE_PARTS, type SourcePart } from '../staleness';
+import { buildNoteOf, partReasons, sameReasons, SOURCE_PARTS, type SourcePart } from './staleness';
 
 export interface JudgedPrompt {
   readonly reasons: readonly StaleReason[];

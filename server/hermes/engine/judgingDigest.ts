@@ -4,7 +4,7 @@
 // digests judge any stored prompt alike, which is what lets a verdict be kept on disk
 // (persistedAnalyses.ts). The digest is a hash: no text of the sources is kept.
 import { createHash } from 'node:crypto';
-import type { ProfileConfig } from '../config';
+import type { ProfileConfig } from '../profile/config';
 import type { RenderedSources } from '../sources/types';
 
 /**

@@ -6,11 +6,11 @@ import path = require('node:path');
 import type { PromptAnatomy, PromptBlock, SkillIndexLine } from '../anatomy/types';
 import { countTokens } from '../cost/tokens';
 import type { BlockKind, StaleReason, TierName } from '../model';
-import { memoryEntries } from '../staleness';
-import { frontmatterValueSpan } from '../sources/frontmatter';
-import { positionsOf } from '../sources/positions';
-import { readText } from '../sources/readText';
-import { DEFAULT_IDENTITY_OPENING } from '../sources/soul';
+import { memoryEntries } from './staleness';
+import { frontmatterValueSpan } from '../text/frontmatter';
+import { positionsOf } from '../text/positions';
+import { readText } from '../fs/readText';
+import { DEFAULT_IDENTITY_OPENING } from '../literals/identity';
 import type { RenderedSources, SkillEntry } from '../sources/types';
 
 /** Where a part's text comes from: a file, a folder (the skills index), config.yaml, or Hermes itself. */

@@ -1,7 +1,7 @@
 // The report as plain JSON (undefined → null), one shape for `hermes-lens status --json` and the
 // language server's session list, so both always say the same thing.
 import type { StaleReason } from '../model';
-import { sameReasons } from '../staleness';
+import { sameReasons } from './staleness';
 import { VERDICT_FIELDS } from './sessionReport';
 import type { ProfileReport, SessionReport } from './types';
 

@@ -7,7 +7,7 @@
 // from the saved state a prompt found fresh would be rebuilt whole each time).
 import { refreshCostInto, type RefreshCost, type RefreshCostInput } from '../cost/refreshCost';
 import type { Writable } from '../writable';
-import { memo } from './memo';
+import { memo } from '../memo';
 import type { StaleReason } from '../model';
 import { sourcesWithEdit, type EditedFile } from '../sources/editedSource';
 import type { RenderedSources } from '../sources/types';

@@ -13,7 +13,7 @@
 // was larger than any other part of it. So a report object is the session's for as long as its
 // basis holds: whoever needs what a report said at some moment copies it (the language server's
 // sent list does, sessionListRevisions.ts), and `revision` says whether an update changed anything.
-import type { ProfileConfig } from '../config';
+import type { ProfileConfig } from '../profile/config';
 import { lookupPrices, type ModelPrices, type PriceOverrides } from '../cost/prices';
 import { isApiEquivalent, isCacheWarm, refreshCostInto, type RefreshCost, type RefreshCostInput } from '../cost/refreshCost';
 import type { Writable } from '../writable';
@@ -25,7 +25,7 @@ import { stampedEpoch } from '../refresh/epochs';
 import { proseDifference } from '../anatomy/hermesProse';
 import type { JudgedPrompt } from './judgement';
 import type { PromptFacts } from './promptFacts';
-import { memo } from './memo';
+import { memo } from '../memo';
 import type { SessionReport } from './types';
 
 export interface ReportInputs {

@@ -9,9 +9,9 @@
 // them has none to report either, and no message quoting a file is kept), that saw nothing change
 // in the seconds before (a change within the clock's grain could look like no change), and with
 // the environment the skills index depends on.
-import { ReadRecording, readsStillHold } from '../sources/readLog';
+import { ReadRecording, readsStillHold } from '../fs/readLog';
 import { skillsEnvironmentKey } from '../sources/skills';
-import { memo } from './memo';
+import { memo } from '../memo';
 import type { PersistedAnalyses } from './persistedAnalyses';
 
 /** A change this recent may share its file times with the next one: what was read of it is not kept. */

@@ -4,7 +4,7 @@
 // pip or pipx wrapper, some other program called hermes) leads nowhere, and is no clue.
 import fs = require('node:fs');
 import path = require('node:path');
-import { readRegularFile } from '../sources/readText';
+import { readRegularFile } from '../fs/readText';
 
 /** A launcher is a few lines; a larger file is some other program. */
 const MAX_LAUNCHER_BYTES = 64 * 1024;

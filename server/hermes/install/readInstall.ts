@@ -3,7 +3,7 @@
 // cannot be used becomes a problem that names the path and says what to do, never an exception.
 import fs = require('node:fs');
 import path = require('node:path');
-import { readRegularFile } from '../sources/readText';
+import { readRegularFile } from '../fs/readText';
 import type { HermesBuild, InstallClue } from './hermesBuild';
 import { projectOfPyproject } from './pyproject';
 

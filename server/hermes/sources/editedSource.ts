@@ -3,7 +3,7 @@
 // same renderers as a read from disk, so text that renders alike (a skill's body, blank lines
 // Hermes strips) gives the very same part.
 import path = require('node:path');
-import type { ProfileConfig } from '../config';
+import type { ProfileConfig } from '../profile/config';
 import { canonicalPath } from '../canonicalPath';
 import type { SourceKind } from '../model';
 import { analyzeMemoryText } from './memory';

@@ -2,9 +2,9 @@
 // entry that matches is replaced whole by a `[BLOCKED: …]` line in the prompt. The patterns are data
 // (injection-patterns.json); this module ports and runs them exactly as Hermes does.
 import patternsJson from './injection-patterns.json';
-import { pythonPatternToJs } from './pyRegex';
-import { sliceCodePoints } from './pyText';
-import { mayMatch, requiredLiterals, type RequiredLiterals } from './requiredLiterals';
+import { pythonPatternToJs } from '../text/pyRegex';
+import { sliceCodePoints } from '../text/pyText';
+import { mayMatch, requiredLiterals, type RequiredLiterals } from '../text/requiredLiterals';
 
 export type ScanScope = 'context' | 'strict';
 

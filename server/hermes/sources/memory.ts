@@ -2,10 +2,10 @@
 // `MemoryStore.load_from_disk` / `_render_block`). The header's numbers are counted after the
 // injection scan replaced any poisoned entry, exactly as Hermes counts them.
 import { locateFindings, scanForInjection } from './injectionScan';
-import { MEMORY_HEADER_LABEL, MEMORY_RULE, USER_HEADER_LABEL } from './literals';
-import { positionsOf } from './positions';
-import { codePointLength, formatThousands, pyLstrip, pyStrip, sliceCodePoints, unitOffset } from './pyText';
-import { readText } from './readText';
+import { MEMORY_HEADER_LABEL, MEMORY_RULE, USER_HEADER_LABEL } from '../literals/containers';
+import { positionsOf } from '../text/positions';
+import { codePointLength, formatThousands, pyLstrip, pyStrip, sliceCodePoints, unitOffset } from '../text/pyText';
+import { readText } from '../fs/readText';
 import type { MemorySource, SourceProblem } from './types';
 
 export const ENTRY_DELIMITER = '\n§\n';

@@ -6,13 +6,13 @@
 // Rendering works on "runs" (pieces of text that remember which file offset they came from) so a
 // truncation's dropped middle and a BLOCKED match can be pointed at in the file's own lines.
 import path = require('node:path');
-import { stripHermesMdFrontmatter } from './frontmatter';
+import { stripHermesMdFrontmatter } from '../text/frontmatter';
 import { blockedMessage, locateFindings, scanContextContent } from './injectionScan';
-import { PROJECT_CONTEXT_PREFIX } from './literals';
-import { positionsOf } from './positions';
-import { pyLstrip, pyRstrip, pyStrip } from './pyText';
-import { listFolderNames, realPath, statPath } from './readLog';
-import { isFile, readTextIfPresent } from './readText';
+import { PROJECT_CONTEXT_PREFIX } from '../literals/containers';
+import { positionsOf } from '../text/positions';
+import { pyLstrip, pyRstrip, pyStrip } from '../text/pyText';
+import { listFolderNames, realPath, statPath } from '../fs/readLog';
+import { isFile, readTextIfPresent } from '../fs/readText';
 import { truncateContextText, truncationFix, type Truncation } from './truncate';
 import type { FileContribution, ProjectContext, ProjectContextKind, SourceProblem } from './types';
 

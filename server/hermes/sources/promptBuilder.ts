@@ -5,15 +5,15 @@
 // never re-create it.
 import { locateBlocksWithHint, type LocatedBlock } from '../anatomy/locate';
 import type { BlockKind, TierName } from '../model';
-import { DEFAULT_GUIDANCE } from './guidance';
+import { DEFAULT_GUIDANCE } from '../literals/guidance';
 import { activeProfileLine, pluginSectionsBlock, runtimeBlock, trailer, type ActiveProfile, type PluginSection, type RuntimeInput, type TrailerInput } from './promptLines';
-import { PROJECT_CONTEXT_PREFIX, SKILLS_CLOSE, SKILLS_OPEN } from './literals';
+import { PROJECT_CONTEXT_PREFIX, SKILLS_CLOSE, SKILLS_OPEN } from '../literals/containers';
 import { isParentFolderLabel } from './projectContext';
-import { pyStrip } from './pyText';
-import { DEFAULT_IDENTITY_OPENING } from './soul';
+import { pyStrip } from '../text/pyText';
+import { DEFAULT_IDENTITY_OPENING } from '../literals/identity';
 import type { ProjectContext, RenderedSources } from './types';
 
-export { DEFAULT_GUIDANCE } from './guidance';
+export { DEFAULT_GUIDANCE } from '../literals/guidance';
 
 /**
  * Our stand-in for Hermes' built-in identity (used when SOUL.md is missing). Hermes' own wording

@@ -9,8 +9,8 @@ import {
   PLUGIN_START,
   RUNTIME_END,
   RUNTIME_HEADING,
-} from './literals';
-import { codePointLength } from './pyText';
+} from '../literals/containers';
+import { codePointLength } from '../text/pyText';
 
 export interface ActiveProfile {
   /** `default` or the profile's name. */

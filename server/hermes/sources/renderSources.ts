@@ -1,7 +1,7 @@
 // Everything one profile's sources render today for one session cwd: the inputs of staleness, of
 // `rebuildPrompt` and of the language-server features.
 import path = require('node:path');
-import type { ProfileConfig } from '../config';
+import type { ProfileConfig } from '../profile/config';
 import { DEFAULT_MEMORY_LIMIT, DEFAULT_USER_LIMIT, readMemory } from './memory';
 import { discoverProjectContext } from './projectContext';
 import { readSkillsIndex } from './skills';

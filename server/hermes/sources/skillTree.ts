@@ -3,9 +3,9 @@
 // Python's (code-point) order. Unlike Python's os.walk we stop at symlink loops.
 import fs = require('node:fs');
 import path = require('node:path');
-import { pyStrip, sortByCodePoints } from './pyText';
-import { listFolder, realPath, statPath } from './readLog';
-import { readRegularFile } from './readText';
+import { pyStrip, sortByCodePoints } from '../text/pyText';
+import { listFolder, realPath, statPath } from '../fs/readLog';
+import { readRegularFile } from '../fs/readText';
 
 const EXCLUDED_DIRS = new Set([
   '.git', '.github', '.hub', '.archive', '.venv', 'venv', 'node_modules', 'site-packages', '__pycache__',

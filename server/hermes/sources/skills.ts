@@ -2,13 +2,13 @@
 // frontmatter name and description cut to 60 characters, grouped by category. Only those fields
 // reach the prompt, so editing a skill's body changes nothing here.
 import path = require('node:path');
-import type { ProfileConfig } from '../config';
-import { frontmatterValueSpan, parseFrontmatter } from './frontmatter';
-import { isJsWhitespace } from './jsWhitespace';
-import { lineRange, positionsOf } from './positions';
-import { codePointLength, compareCodePoints, pyStr, pyStrip, sliceCodePoints, unitOffset } from './pyText';
-import { statPath } from './readLog';
-import { readRegularFile, readText } from './readText';
+import type { ProfileConfig } from '../profile/config';
+import { frontmatterValueSpan, parseFrontmatter } from '../text/frontmatter';
+import { isJsWhitespace } from '../text/jsWhitespace';
+import { lineRange, positionsOf } from '../text/positions';
+import { codePointLength, compareCodePoints, pyStr, pyStrip, sliceCodePoints, unitOffset } from '../text/pyText';
+import { statPath } from '../fs/readLog';
+import { readRegularFile, readText } from '../fs/readText';
 import { findSkillFiles, ORG_MIRROR_DIR } from './skillTree';
 import type { SkillEntry, SkillsIndex, SourceProblem } from './types';
 

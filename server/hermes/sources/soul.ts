@@ -4,16 +4,14 @@
 // shared prompt-cache prefix.
 import os = require('node:os');
 import path = require('node:path');
-import type { ProfileConfig } from '../config';
+import type { ProfileConfig } from '../profile/config';
 import { blockedMessage, locateFindings, scanContextContent } from './injectionScan';
-import { positionsOf } from './positions';
-import { pyLstrip, pyStrip } from './pyText';
-import { readText } from './readText';
+import { positionsOf } from '../text/positions';
+import { pyLstrip, pyStrip } from '../text/pyText';
+import { readText } from '../fs/readText';
 import { contextFileCap, truncateContextText, truncationMessage } from './truncate';
 import type { SoulSource, SourceProblem } from './types';
 
-/** Hermes' built-in identity (used without SOUL.md) opens with these words; its wording changes. */
-export const DEFAULT_IDENTITY_OPENING = 'You are Hermes Agent';
 const MAX_PER_PROFILE_HITS = 50;
 
 export function readSoul(profileDir: string, config: Pick<ProfileConfig, 'contextFileMaxChars'>, contextWindow?: number): SoulSource {

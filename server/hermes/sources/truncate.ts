@@ -1,8 +1,8 @@
 // Context-file truncation (HERMES-FORMATS §3.4, `PB._truncate_content`) and the cap it uses. The
 // head and tail are measured from the cap, in code points, and the marker names the absolute path
 // the agent should read instead.
-import type { ProfileConfig } from '../config';
-import { codePointLength, unitOffset } from './pyText';
+import type { ProfileConfig } from '../profile/config';
+import { codePointLength, unitOffset } from '../text/pyText';
 
 export interface Truncation {
   /** The text as it enters the prompt. */

@@ -3,24 +3,9 @@
 // server features and the demo-home generator.
 import type { SourceKind } from '../model';
 
-/** A problem found in a source file, with where it is (0-based line/character, UTF-16). */
-export interface SourceProblem {
-  readonly file: string;
-  readonly code:
-    | 'truncated'
-    | 'blocked'
-    | 'description-cut'
-    | 'frontmatter-missing'
-    | 'frontmatter-invalid'
-    | 'duplicate-skill'
-    | 'shadowed'
-    | 'per-profile-text'
-    | 'memory-over-limit'
-    | 'unreadable'
-    | 'binary';
-  readonly message: string;
-  readonly range?: { readonly startLine: number; readonly startCharacter: number; readonly endLine: number; readonly endCharacter: number };
-}
+import type { SourceProblem } from '../problems';
+
+export type { SourceProblem };
 
 /** One file's part of the prompt. */
 export interface FileContribution {

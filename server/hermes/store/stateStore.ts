@@ -11,7 +11,7 @@ import { decodeMessageContent, optionalNumber, optionalString, parseModelConfig 
 import { DecodedColumns } from './decodedColumns';
 import { openConnection, type Row, type SqliteConnection, type SqliteStatement } from './connection';
 import { hasColumn, hasTable, readSchema, type SchemaInfo } from './schema';
-import { compareCodePoints } from '../sources/pyText';
+import { compareCodePoints } from '../text/pyText';
 import { runImmediate, type RetryPolicy } from './transaction';
 
 export const READER_BUSY_TIMEOUT_MS = 5000;

@@ -5,12 +5,12 @@
 import path = require('node:path');
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { DEFAULT_CONFIG } from '../../hermes/config';
+import { DEFAULT_CONFIG } from '../../hermes/profile/config';
 import { canonicalPath } from '../../hermes/canonicalPath';
-import { frontmatterYamlSpan } from '../../hermes/sources/frontmatter';
+import { frontmatterYamlSpan } from '../../hermes/text/frontmatter';
 import type { ProfileAnalysis } from '../../hermes/engine/analyzeProfile';
 import { analyzeMemoryText } from '../../hermes/sources/memory';
-import { positionsOf, type ProblemRange } from '../../hermes/sources/positions';
+import { positionsOf, type ProblemRange } from '../../hermes/text/positions';
 import { analyzeContextFileText, contextFileKind, discoverProjectContext, shadowedMessage } from '../../hermes/sources/projectContext';
 import { analyzeCategoryText, analyzeSkillText, skillNameClashes } from '../../hermes/sources/skills';
 import { isIndexedSkillPath } from '../../hermes/sources/skillTree';

@@ -5,7 +5,7 @@ import { MarkupKind, type Hover, type HoverParams } from 'vscode-languageserver/
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { countTokens } from '../../hermes/cost/tokens';
 import { formatUsd } from '../../hermes/cost/refreshCost';
-import { parseFrontmatter } from '../../hermes/sources/frontmatter';
+import { parseFrontmatter } from '../../hermes/text/frontmatter';
 import type { HermesModel, SourceRole } from '../hermesModel';
 import { summarizeRole } from '../roleSummary';
 import { uriToPath } from '../uri';

@@ -1,7 +1,7 @@
 // A small Hermes profile on disk and a prompt built from it, shared by the anatomy and builder tests.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_CONFIG } from '../../../server/hermes/config';
+import { DEFAULT_CONFIG } from '../../../server/hermes/profile/config';
 import { buildSystemPrompt, buildSystemPromptTiers, type BuildPromptInput } from '../../../server/hermes/sources/promptBuilder';
 import { renderSources } from '../../../server/hermes/sources/renderSources';
 import type { RenderedSources } from '../../../server/hermes/sources/types';

@@ -9,7 +9,7 @@ import { generateDemoHome } from '../../../server/demo/demoHome';
 import { analyzeProfile, type ProfileAnalysis } from '../../../server/hermes/engine/analyzeProfile';
 import { HERMES_TEXT, promptMap, sharesInTenths, type PromptMap, type PromptPart } from '../../../server/hermes/engine/promptMap';
 import type { SessionReport } from '../../../server/hermes/engine/types';
-import { readHome, selectProfile } from '../../../server/hermes/home';
+import { readHome, selectProfile } from '../../../server/hermes/profile/home';
 import { copyCorpusHome, corpusFolders, type CorpusHome } from '../../support/hermesCorpus';
 import { removeDir, tempDir } from '../demo/support';
 

@@ -1,4 +1,4 @@
-// The CLI loads its bundle through V8's code cache (server/hermes/codeCache.ts). A cache may only speed
+// The CLI loads its bundle through V8's code cache (server/cli/codeCache.ts). A cache may only speed
 // a run up: what the bundle does is the same with a cache, without one, with a damaged or foreign
 // one, and with caches turned off; and the files live only where the lens keeps its caches.
 import * as assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { countWithTokenizer } from '../../../server/hermes/cost/countWithTokeniz
 import { removeDir, tempDir } from '../demo/support';
 import { cliBinary } from './support';
 
-const CODE_CACHE = path.resolve(__dirname, '../../../server/hermes/codeCache.js');
+const CODE_CACHE = path.resolve(__dirname, '../../../server/cli/codeCache.js');
 /** Where the generation byte sits in a cache file (after the magic line). */
 const GENERATION_AT = 'hermes-lens code cache 1\n'.length;
 

@@ -9,7 +9,7 @@ import { promptSizeReport } from '../../../server/hermes/anatomy/promptSize';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import { diffPrompt } from '../../../server/hermes/engine/promptDiff';
 import type { SessionReport } from '../../../server/hermes/engine/types';
-import { readHome, selectProfile } from '../../../server/hermes/home';
+import { readHome, selectProfile } from '../../../server/hermes/profile/home';
 import { copyCorpusHome, corpusFolders, type CorpusHome } from '../../support/hermesCorpus';
 
 const NOW = 1_795_000_000;

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
-import { readHome } from '../../../server/hermes/home';
+import { readHome } from '../../../server/hermes/profile/home';
 import { removeDir, tempDir } from './support';
 
 const NOW = 1_795_000_000;

@@ -4,9 +4,9 @@ import * as path from 'node:path';
 import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
 import { schemaVersionOf, sessionColumns } from '../../../server/demo/hermesSchema';
 import { promptHash } from '../../../server/hermes/store/promptHash';
-import { readHome } from '../../../server/hermes/home';
+import { readHome } from '../../../server/hermes/profile/home';
 import { renderSources } from '../../../server/hermes/sources/renderSources';
-import { readProfileConfig } from '../../../server/hermes/config';
+import { readProfileConfig } from '../../../server/hermes/profile/config';
 import { StateStore } from '../../../server/hermes/store/stateStore';
 import { columnsOf, fileMode, inspect, removeDir, tempDir, type RawRow } from './support';
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HomeBuilder } from '../../../server/demo/homeBuilder';
 import { promptHash } from '../../../server/hermes/store/promptHash';
-import { readHome } from '../../../server/hermes/home';
+import { readHome } from '../../../server/hermes/profile/home';
 import { renderSources } from '../../../server/hermes/sources/renderSources';
 import { StateStore } from '../../../server/hermes/store/stateStore';
 import { inspect, removeDir, tempDir, type RawRow } from './support';

@@ -9,7 +9,7 @@ import { lookupPrices } from '../../../server/hermes/cost/prices';
 import { cacheWritePrice } from '../../../server/hermes/cost/ttl';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import type { SessionReport } from '../../../server/hermes/engine/types';
-import { readHome, selectProfile } from '../../../server/hermes/home';
+import { readHome, selectProfile } from '../../../server/hermes/profile/home';
 import { removeDir, tempDir } from '../demo/support';
 
 const NOW = 1_795_000_000;

@@ -10,7 +10,7 @@ import { adoptRefresh, appendMessages, startSession } from '../../../server/demo
 import { AnalysisCache } from '../../../server/hermes/engine/analysisCache';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import type { SessionScan } from '../../../server/hermes/engine/keptRead';
-import { readHome, selectProfile } from '../../../server/hermes/home';
+import { readHome, selectProfile } from '../../../server/hermes/profile/home';
 import type { Profile } from '../../../server/hermes/model';
 import { requestRefresh } from '../../../server/hermes/refresh/requestRefresh';
 import { removeDir, tempDir } from '../demo/support';

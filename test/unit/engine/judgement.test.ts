@@ -7,7 +7,7 @@ import { parsePrompt } from '../../../server/hermes/anatomy/parsePrompt';
 import { judgePrompt, type Judgement } from '../../../server/hermes/engine/judgement';
 import { buildSystemPrompt } from '../../../server/hermes/sources/promptBuilder';
 import type { RenderedSources } from '../../../server/hermes/sources/types';
-import { SOURCE_PARTS, type SourcePart } from '../../../server/hermes/staleness';
+import { SOURCE_PARTS, type SourcePart } from '../../../server/hermes/engine/staleness';
 import { profileFixture } from '../anatomy/profileFixture';
 import { cleanup } from '../sources/fixtures';
 

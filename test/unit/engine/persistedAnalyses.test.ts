@@ -13,7 +13,7 @@ import { JUDGING_VERSION } from '../../../server/hermes/engine/judgingDigest';
 import { PersistedAnalyses } from '../../../server/hermes/engine/persistedAnalyses';
 import { databaseFiles } from '../../../server/hermes/store/databaseFiles';
 import { StateStore } from '../../../server/hermes/store/stateStore';
-import { readHome, selectProfile } from '../../../server/hermes/home';
+import { readHome, selectProfile } from '../../../server/hermes/profile/home';
 import type { Profile } from '../../../server/hermes/model';
 import { requestRefresh } from '../../../server/hermes/refresh/requestRefresh';
 import { cacheSettingPerTest } from '../../support/lensCacheSetting';

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_CONFIG } from '../../../server/hermes/config';
+import { DEFAULT_CONFIG } from '../../../server/hermes/profile/config';
 import { judgingDigest } from '../../../server/hermes/engine/judgingDigest';
 import { PersistedAnalyses } from '../../../server/hermes/engine/persistedAnalyses';
 import { SourceDigests } from '../../../server/hermes/engine/sourceDigests';

@@ -8,7 +8,7 @@ import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuild
 import type { SessionSpec } from '../../../server/demo/sessionWrite';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import type { SessionReport } from '../../../server/hermes/engine/types';
-import { readHome, selectProfile } from '../../../server/hermes/home';
+import { readHome, selectProfile } from '../../../server/hermes/profile/home';
 import { PROFILE_EPOCH_KEY, sessionEpochKey } from '../../../server/hermes/refresh/epochs';
 import { removeDir, tempDir } from '../demo/support';
 

@@ -10,7 +10,7 @@ import { runCli } from '../../../server/cli/main';
 import type { CommandIO } from '../../../server/cli/io';
 import { AnalysisCache } from '../../../server/hermes/engine/analysisCache';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
-import { readHome, selectProfile } from '../../../server/hermes/home';
+import { readHome, selectProfile } from '../../../server/hermes/profile/home';
 import { StateStore } from '../../../server/hermes/store/stateStore';
 import { inspect, removeDir, tempDir, type RawRow } from '../demo/support';
 

@@ -10,7 +10,7 @@ import { generateDemoHome } from '../../../server/demo/demoHome';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import { changedSessionFields, SESSION_JSON_FIELDS, sessionJson } from '../../../server/hermes/engine/reportJson';
 import type { SessionReport } from '../../../server/hermes/engine/types';
-import { readHome, selectProfile } from '../../../server/hermes/home';
+import { readHome, selectProfile } from '../../../server/hermes/profile/home';
 import { SessionPatchColumns } from '../../../server/lsp/sessionPatches';
 import { patchesOf } from '../../support/sessionPatches';
 import { removeDir, tempDir } from '../demo/support';

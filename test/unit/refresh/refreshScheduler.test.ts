@@ -9,7 +9,7 @@ import { hermesWrite } from '../../../server/demo/hermesConnection';
 import { appendMessages } from '../../../server/demo/hermesWriter';
 import type { ProfileBuilder } from '../../../server/demo/homeBuilder';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
-import { readHome, selectProfile } from '../../../server/hermes/home';
+import { readHome, selectProfile } from '../../../server/hermes/profile/home';
 import { sessionEpochKey } from '../../../server/hermes/refresh/epochs';
 import { RefreshScheduler, type ScheduleEvent } from '../../../server/hermes/refresh/refreshScheduler';
 import { requestRefresh } from '../../../server/hermes/refresh/requestRefresh';

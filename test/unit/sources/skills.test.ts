@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_CONFIG } from '../../../server/hermes/config';
+import { DEFAULT_CONFIG } from '../../../server/hermes/profile/config';
 import { analyzeSkillText, readSkillsIndex } from '../../../server/hermes/sources/skills';
 import { cleanup, skill, tempDir, write } from './fixtures';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { DEFAULT_CONFIG } from '../../../server/hermes/config';
+import { DEFAULT_CONFIG } from '../../../server/hermes/profile/config';
 import { readSoul } from '../../../server/hermes/sources/soul';
 import { cleanup, tempDir, write } from './fixtures';
 

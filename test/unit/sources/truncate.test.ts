@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { DEFAULT_CONFIG } from '../../../server/hermes/config';
+import { DEFAULT_CONFIG } from '../../../server/hermes/profile/config';
 import { contextFileCap, truncateContextText } from '../../../server/hermes/sources/truncate';
 
 describe('sources: truncation', () => {

@@ -4,8 +4,8 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import patternsJson from '../../../server/hermes/sources/injection-patterns.json';
-import { pythonPatternToJs } from '../../../server/hermes/sources/pyRegex';
-import { mayMatch, requiredLiterals } from '../../../server/hermes/sources/requiredLiterals';
+import { pythonPatternToJs } from '../../../server/hermes/text/pyRegex';
+import { mayMatch, requiredLiterals } from '../../../server/hermes/text/requiredLiterals';
 
 const macros = patternsJson.macros as Record<string, string>;
 const hermesPatterns = patternsJson.patterns.map((p) => ({ id: p.id, source: p.regex.replace(/\{([A-Z_]+)\}/g, (whole, name: string) => macros[name] ?? whole) }));
@@ -39,7 +39,7 @@ function scanned(text: string): string {
   return text.normalize('NFKC').replace(/[\u0130\u0131]/g, 'i');
 }
 
-describe('sources/requiredLiterals: what every match contains', () => {
+describe('text/requiredLiterals: what every match contains', () => {
   for (const { id, source } of hermesPatterns) {
     it(`never rules out a text that ${id} matches`, () => {
       const regex = new RegExp(pythonPatternToJs(source), 'iu');

@@ -2,7 +2,7 @@
 // surrogates, which is where compareCodePoints must still give Python's answer.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { codePointLength, compareCodePoints, sliceCodePoints, sortByCodePoints, unitOffset } from '../../../server/hermes/sources/pyText';
+import { codePointLength, compareCodePoints, sliceCodePoints, sortByCodePoints, unitOffset } from '../../../server/hermes/text/pyText';
 
 /** Python's `a < b`, `a == b`, `a > b` as -1, 0, 1: code points compared one by one. */
 function pythonOrder(a: string, b: string): number {
@@ -15,7 +15,7 @@ function pythonOrder(a: string, b: string): number {
 // Units around the places the orders part: ASCII, the top of the BMP, pairs and lone surrogates.
 const UNITS = ['a', 'b', '/', '\u00e9', '\ud7ff', '\ue000', '\uff5a', '\uffff', '\ud83d', '\ude00', '\udfff', '\ud800', '\ud83d\ude00', '\ud800\udc00'];
 
-describe('sources/pyText: code-point order', () => {
+describe('text/pyText: code-point order', () => {
   it('orders any two strings as Python does, surrogates included', () => {
     const text = fc.array(fc.constantFrom(...UNITS), { maxLength: 6 }).map((parts) => parts.join(''));
     fc.assert(

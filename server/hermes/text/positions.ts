@@ -1,8 +1,12 @@
 // Problems point at text in the user's file: these turn UTF-16 offsets of a file's text (BOM
 // removed, as editors show it) into the 0-based line/character ranges of SourceProblem.
-import type { SourceProblem } from './types';
-
-export type ProblemRange = NonNullable<SourceProblem['range']>;
+/** A range of a file's text: 0-based lines and UTF-16 characters, as editors count them. */
+export interface ProblemRange {
+  readonly startLine: number;
+  readonly startCharacter: number;
+  readonly endLine: number;
+  readonly endCharacter: number;
+}
 
 /** Offsets where each line starts; `\r\n`, `\n` and a lone `\r` end a line, as in editors. */
 function lineStarts(text: string): number[] {

@@ -1,9 +1,9 @@
 // A profile's config.yaml, read tolerantly: only the keys the lens needs, each with its default.
 // A YAML error is reported (file and line) and the defaults are used, so one bad file never stops
 // the rest of the profile from being shown.
-import { readPlainYaml } from './sources/plainYaml';
-import { readRegularFile } from './sources/readText';
-import { yamlLibrary } from './sources/yamlLibrary';
+import { readPlainYaml } from '../text/plainYaml';
+import { readRegularFile } from '../fs/readText';
+import { yamlLibrary } from '../text/yamlLibrary';
 
 export type CacheTtlSetting = '5m' | '1h' | 'auto';
 

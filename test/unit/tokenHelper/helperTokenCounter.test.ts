@@ -8,12 +8,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { countWithTokenizer } from '../../../server/hermes/cost/countWithTokenizer';
-import { HelperTokenCounter } from '../../../server/hermes/cost/helperTokenCounter';
+import { HelperTokenCounter } from '../../../server/tokenHelper/helperTokenCounter';
 
 const COST_DIR = path.resolve(__dirname, '../../../server/hermes/cost');
+const HELPER_DIR = path.resolve(__dirname, '../../../server/tokenHelper');
 const PIECES = ['a', 'word', ' Words', '123', ' ', '\n', '\n\n', '/', '.', '😀', 'é', '═', '<|endoftext|>', '\u3000', 'x'.repeat(1500), ' '.repeat(1200)];
 
-describe('cost/helperTokenCounter', () => {
+describe('tokenHelper/helperTokenCounter', () => {
   let counter: HelperTokenCounter;
   beforeEach(() => (counter = new HelperTokenCounter()));
   afterEach(() => counter.close());
@@ -52,7 +53,7 @@ describe('cost/helperTokenCounter', () => {
     // A fresh process: this one has loaded the tokenizer for the comparisons above.
     const script = `
       const tokens = require(${JSON.stringify(path.join(COST_DIR, 'tokens.js'))});
-      const { HelperTokenCounter } = require(${JSON.stringify(path.join(COST_DIR, 'helperTokenCounter.js'))});
+      const { HelperTokenCounter } = require(${JSON.stringify(path.join(HELPER_DIR, 'helperTokenCounter.js'))});
       const counter = new HelperTokenCounter();
       tokens.countUncachedWith(counter.count);
       const count = tokens.countTokens('Never seen before: ' + process.argv[1], 'gpt-5.1');

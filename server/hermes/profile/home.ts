@@ -2,9 +2,9 @@
 import fs = require('node:fs');
 import os = require('node:os');
 import path = require('node:path');
-import { HermesError } from './errors';
-import type { HermesHome, Profile } from './model';
-import { readRegularFile } from './sources/readText';
+import { HermesError } from '../errors';
+import type { HermesHome, Profile } from '../model';
+import { readRegularFile } from '../fs/readText';
 
 const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const DEFAULT_PROFILE = 'default';

@@ -4,10 +4,10 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readRegularFile, readText, readTextIfPresent } from '../../../server/hermes/sources/readText';
-import { cleanup, tempDir } from './fixtures';
+import { readRegularFile, readText, readTextIfPresent } from '../../../server/hermes/fs/readText';
+import { cleanup, tempDir } from '../sources/fixtures';
 
-describe('sources/readText: reading a regular file', () => {
+describe('fs/readText: reading a regular file', () => {
   after(cleanup);
 
   it('returns every byte of files of any size', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parseFrontmatter, stripHermesMdFrontmatter } from '../../../server/hermes/sources/frontmatter';
+import { parseFrontmatter, stripHermesMdFrontmatter } from '../../../server/hermes/text/frontmatter';
 
 describe('sources: frontmatter', () => {
   it('drops one BOM and parses the YAML between the fences', () => {

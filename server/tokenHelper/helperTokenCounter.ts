@@ -9,7 +9,7 @@
 import fs = require('node:fs');
 import path = require('node:path');
 import { Worker } from 'node:worker_threads';
-import { countWithTokenizer, type ParagraphCount } from './countWithTokenizer';
+import { countWithTokenizer, type ParagraphCount } from '../hermes/cost/countWithTokenizer';
 import { answerBuffer, DONE, PENDING, type RelayData, type RelayMessage } from './tokenCountRelayProtocol';
 
 export interface HelperOptions {

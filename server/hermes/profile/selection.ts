@@ -1,5 +1,5 @@
 // Entry points shared by the CLI and the language server: which home, which profiles.
-import { locateHome, readHome, selectProfile } from '../home';
+import { locateHome, readHome, selectProfile } from './home';
 import type { HermesHome, Profile } from '../model';
 
 export interface ProfileSelection {

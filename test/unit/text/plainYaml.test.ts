@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { parse } from 'yaml';
-import { readPlainYaml } from '../../../server/hermes/sources/plainYaml';
+import { readPlainYaml } from '../../../server/hermes/text/plainYaml';
 
 // Mostly what configs hold, some of everything the reading must leave alone or get exactly right.
 const KEYS = ['model', 'default', 'provider', 'skills', 'disabled', 'cache_ttl', 'a-b', '_x', 'x1', 'on', 'yes', 'y', 'constructor'];
@@ -74,7 +74,7 @@ function library(text: string): { value: unknown } | { error: string } {
   }
 }
 
-describe('sources/plainYaml: config.yaml without the yaml library', () => {
+describe('text/plainYaml: config.yaml without the yaml library', () => {
   it('answers only for text the library reads, and then with exactly its value', () => {
     let answered = 0;
     const extras = fc.array(fc.constantFrom('', '', '', '# comment', '    # indented comment', '   ', '---'), { maxLength: 5 });

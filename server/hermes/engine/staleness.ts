@@ -4,14 +4,14 @@
 // Reasons come per source part, so a change of one part is judged again on its own
 // (engine/judgement.ts).
 import path = require('node:path');
-import { hintIsIdentity } from './anatomy/locate';
-import type { PromptAnatomy, SkillIndexLine } from './anatomy/types';
-import { memo } from './engine/memo';
-import type { ChangeKind, StaleReason } from './model';
-import { MEMORY_RULE } from './sources/literals';
-import { isParentFolderLabel } from './sources/projectContext';
-import { DEFAULT_IDENTITY_OPENING } from './sources/soul';
-import type { FileContribution, MemorySource, RenderedSources, SkillEntry } from './sources/types';
+import { hintIsIdentity } from '../anatomy/locate';
+import type { PromptAnatomy, SkillIndexLine } from '../anatomy/types';
+import { memo } from '../memo';
+import type { ChangeKind, StaleReason } from '../model';
+import { MEMORY_RULE } from '../literals/containers';
+import { isParentFolderLabel } from '../sources/projectContext';
+import { DEFAULT_IDENTITY_OPENING } from '../literals/identity';
+import type { FileContribution, MemorySource, RenderedSources, SkillEntry } from '../sources/types';
 
 /** The parts of the sources a prompt is judged against, in the order their reasons are listed. */
 export const SOURCE_PARTS = ['soul', 'skills', 'projectContext', 'memory', 'user'] as const;

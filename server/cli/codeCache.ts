@@ -16,7 +16,7 @@ import fs = require('node:fs');
 import { createRequire, wrap } from 'node:module';
 import path = require('node:path');
 import vm = require('node:vm');
-import { writeCacheFile } from './cacheFiles';
+import { writeCacheFile } from '../hermes/cacheFiles';
 
 const MAGIC = Buffer.from('hermes-lens code cache 1\n');
 const DIGEST_BYTES = 32;

@@ -5,11 +5,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { noteFileRead, ReadRecording, readsStillHold, statPath, type PackedReads } from '../../../server/hermes/sources/readLog';
+import { noteFileRead, ReadRecording, readsStillHold, statPath, type PackedReads } from '../../../server/hermes/fs/readLog';
 import { renderSources } from '../../../server/hermes/sources/renderSources';
 import { profileFixture } from '../anatomy/profileFixture';
-import { DEFAULT_CONFIG } from '../../../server/hermes/config';
-import { cleanup, tempDir, write } from './fixtures';
+import { DEFAULT_CONFIG } from '../../../server/hermes/profile/config';
+import { cleanup, tempDir, write } from '../sources/fixtures';
 
 describe('sources: what rendering read, checked again by stat', () => {
   after(cleanup);

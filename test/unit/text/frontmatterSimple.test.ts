@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { isMap, isScalar, parse, parseDocument } from 'yaml';
-import { frontmatterValueSpan, simpleMapping } from '../../../server/hermes/sources/frontmatter';
+import { frontmatterValueSpan, simpleMapping } from '../../../server/hermes/text/frontmatter';
 
 const KEYS = ['name', 'description', 'version', 'author', 'on', 'yes', 'y', 'Name', '_x', 'a-b', 'x1', 'null', '__proto__', 'key with space', '1key'];
 const PLAIN = ['Deploy', 'the', 'service', "Dana's", 'v2', 'a/b', 'x=y', 'C++', 'é', '—', 'a,b', 'why?', '$5', '-', 'it', 'Y', 'on', '~x'];
@@ -10,7 +10,7 @@ const PLAIN = ['Deploy', 'the', 'service', "Dana's", 'v2', 'a/b', 'x=y', 'C++', 
 const QUOTED = ['"Triage: assess, page"', "'a: b # c'", '"it\'s"', "'say \"hi\"'", '""', "''", "'a''b'", '"a\\nb"', '"a\\"', '"yes"', "'null'", '"é — ü"', '"\u00a0x"', '"x" y', "'open", '"tab\there"'];
 const WORDS = ['Deploy', 'the', 'service', "Dana's", 'notes', '(beta)', 'v2', 'a/b', 'x=y', 'C++', 'yes', 'no', 'On', 'null', 'NULL', 'true', 'é', 'Ünïcode', '—', '“quoted”', 'a,b', 'why?', '~', '^', '$5', '-', ':', '#', 'C#', "'", '"', '[x]', '{y}', '&a', '*b', '!t', '%p', '@u', '|', '>', '\t', '\r', '0', '12', '1.5', '2024-01-01', '.inf'];
 
-describe('sources/frontmatter: simple mappings without the parser', () => {
+describe('text/frontmatter: simple mappings without the parser', () => {
   it('agrees with the YAML 1.1 parser whenever it answers', () => {
     const words = fc.oneof(
       { arbitrary: fc.array(fc.oneof({ arbitrary: fc.constantFrom(...PLAIN), weight: 12 }, { arbitrary: fc.constantFrom(...WORDS), weight: 1 }), { maxLength: 6 }), weight: 4 },

@@ -5,9 +5,9 @@
 // Protocol, one JSON line each way: {"texts": string[]} → {"counts": [tokens, sliced (0|1)][]}, or
 // {"error": string} (never text of the request: prompt text stays private).
 import readline = require('node:readline');
-import { requireWithCodeCache } from '../codeCache';
-import { countWithTokenizer, loadTokenizerWith } from './countWithTokenizer';
-import { tokenCacheDir } from './tokenCountStore';
+import { requireWithCodeCache } from '../cli/codeCache';
+import { countWithTokenizer, loadTokenizerWith } from '../hermes/cost/countWithTokenizer';
+import { tokenCacheDir } from '../hermes/cost/tokenCountStore';
 
 export interface HelperRequest {
   readonly texts: readonly string[];

@@ -3,7 +3,7 @@
 // that cannot be used becomes a SourceProblem.
 import fs = require('node:fs');
 import { noteFileRead, noteFileUnread, statPath } from './readLog';
-import type { SourceProblem } from './types';
+import type { SourceProblem } from '../problems';
 
 export type TextRead =
   | { readonly ok: true; readonly text: string }

@@ -25,19 +25,19 @@ import { diagnoseDocument, diagnosticsFollowSessions } from './lsp/features/diag
 import { DiagnosticsSent } from './lsp/diagnosticsSent';
 import { provideHover } from './lsp/features/hover';
 import { anatomyDto, diffDto, mapDto } from './lsp/features/promptViews';
-import { statusOf } from './lsp/dto';
+import { statusOf } from './workspace/dto';
 import { FirstAnalysis } from './lsp/firstAnalysis';
-import { HermesModel } from './lsp/hermesModel';
+import { HermesModel } from './workspace/hermesModel';
 import { Log } from './lsp/log';
-import { RefreshService } from './lsp/refreshService';
+import { RefreshService } from './workspace/refreshService';
 import { SavePreviews } from './lsp/savePreviews';
-import { SessionListRevisions } from './lsp/sessionListRevisions';
+import { SessionListRevisions } from './workspace/sessionListRevisions';
 import { SettingsService } from './lsp/settings';
-import { StaleBaseline, type ProfileSessions } from './lsp/staleBaseline';
+import { StaleBaseline, type ProfileSessions } from './workspace/staleBaseline';
 import { uriToPath } from './lsp/uri';
 import { actionsStillReading, hoverStillReading, lensesStillReading, STILL_READING } from './lsp/stillReading';
-import { SourceWatcher } from './lsp/watch';
-import { WhenFreeService } from './lsp/whenFreeService';
+import { SourceWatcher } from './workspace/watch';
+import { WhenFreeService } from './workspace/whenFreeService';
 import {
   Commands,
   PromptAnatomyRequest,

@@ -7,8 +7,8 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { PreviewJudgements } from '../hermes/engine/savePreview';
 import type { SavePreviewDto } from '../../shared/protocol';
 import { MAX_DIAGNOSED_CHARS } from './features/diagnostics';
-import type { HermesModel } from './hermesModel';
-import { savePreviewDto } from './savePreviewDto';
+import type { HermesModel } from '../workspace/hermesModel';
+import { savePreviewDto } from '../workspace/savePreviewDto';
 import { uriToPath } from './uri';
 
 interface Kept {

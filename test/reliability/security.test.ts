@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HomeBuilder, type ProfileBuilder } from '../../server/demo/homeBuilder';
-import { UNTRUSTED_REFRESH_MESSAGE } from '../../server/lsp/refreshService';
+import { UNTRUSTED_REFRESH_MESSAGE } from '../../server/workspace/refreshService';
 import {
   Commands,
   PromptAnatomyRequest,

@@ -6,10 +6,10 @@
 import { CodeActionKind, type CodeAction, type CodeActionParams } from 'vscode-languageserver/node';
 import { formatUsd } from '../../hermes/cost/refreshCost';
 import { Commands, type RefreshParams } from '../../../shared/protocol';
-import type { HermesModel } from '../hermesModel';
-import { refreshOffer } from '../refreshOffer';
-import { UNTRUSTED_REFRESH_MESSAGE } from '../refreshService';
-import { summarizeRole } from '../roleSummary';
+import type { HermesModel } from '../../workspace/hermesModel';
+import { refreshOffer } from '../../workspace/refreshOffer';
+import { UNTRUSTED_REFRESH_MESSAGE } from '../../workspace/refreshService';
+import { summarizeRole } from '../../workspace/roleSummary';
 import { uriToPath } from '../uri';
 
 export function provideCodeActions(model: HermesModel, params: CodeActionParams, trusted: boolean): CodeAction[] {

@@ -5,9 +5,9 @@
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver/node';
 import { formatUsd } from '../../hermes/cost/refreshCost';
 import { ClientCommands, Commands, type RefreshParams, type SavePreviewDto } from '../../../shared/protocol';
-import type { HermesModel } from '../hermesModel';
-import { refreshOffer } from '../refreshOffer';
-import { summarizeRole } from '../roleSummary';
+import type { HermesModel } from '../../workspace/hermesModel';
+import { refreshOffer } from '../../workspace/refreshOffer';
+import { summarizeRole } from '../../workspace/roleSummary';
 import { uriToPath } from '../uri';
 
 const TOP = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };

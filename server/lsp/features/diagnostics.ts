@@ -17,7 +17,7 @@ import { isIndexedSkillPath } from '../../hermes/sources/skillTree';
 import { analyzeSoulText } from '../../hermes/sources/soul';
 import { contextFileCap } from '../../hermes/sources/truncate';
 import type { SourceProblem } from '../../hermes/sources/types';
-import type { HermesModel } from '../hermesModel';
+import type { HermesModel } from '../../workspace/hermesModel';
 import { uriToPath } from '../uri';
 
 /**

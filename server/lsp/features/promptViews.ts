@@ -4,7 +4,7 @@ import { promptMap } from '../../hermes/engine/promptMap';
 import { reasonJson } from '../../hermes/engine/reportJson';
 import { HermesError } from '../../hermes/errors';
 import type { PromptAnatomyDto, PromptDiffDto, PromptMapDto, SessionRef } from '../../../shared/protocol';
-import type { HermesModel } from '../hermesModel';
+import type { HermesModel } from '../../workspace/hermesModel';
 
 function sessionAnatomy(model: HermesModel, ref: SessionRef) {
   const analysis = model.profileByName(ref.profile);

@@ -7,7 +7,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
 import type { ProjectBuilder } from '../../../server/demo/projectFiles';
 import { diagnoseDocument } from '../../../server/lsp/features/diagnostics';
-import { HermesModel } from '../../../server/lsp/hermesModel';
+import { HermesModel } from '../../../server/workspace/hermesModel';
 import { pathToUri } from '../../../server/lsp/uri';
 
 // Test texts mark the expected ranges Markdown-language-service style: `⟦` opens and `⟧` closes a

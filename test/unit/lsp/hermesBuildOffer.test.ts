@@ -9,11 +9,11 @@ import { writeHermesInstall, WITH_REFRESH, WITHOUT_REFRESH } from '../../../serv
 import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
 import { HermesError } from '../../../server/hermes/errors';
 import { PROFILE_EPOCH_KEY } from '../../../server/hermes/refresh/epochs';
-import { statusOf } from '../../../server/lsp/dto';
+import { statusOf } from '../../../server/workspace/dto';
 import { provideCodeActions } from '../../../server/lsp/features/codeActions';
 import { provideCodeLenses } from '../../../server/lsp/features/codeLens';
-import { HermesModel } from '../../../server/lsp/hermesModel';
-import { RefreshService } from '../../../server/lsp/refreshService';
+import { HermesModel } from '../../../server/workspace/hermesModel';
+import { RefreshService } from '../../../server/workspace/refreshService';
 import { pathToUri } from '../../../server/lsp/uri';
 import type { RefreshParams } from '../../../shared/protocol';
 import { inspect, removeDir, tempDir, type RawRow } from '../demo/support';

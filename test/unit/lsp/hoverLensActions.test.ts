@@ -11,8 +11,8 @@ import type { ProjectBuilder } from '../../../server/demo/projectFiles';
 import { provideCodeActions } from '../../../server/lsp/features/codeActions';
 import { provideCodeLenses } from '../../../server/lsp/features/codeLens';
 import { provideHover } from '../../../server/lsp/features/hover';
-import { HermesModel } from '../../../server/lsp/hermesModel';
-import { UNTRUSTED_REFRESH_MESSAGE } from '../../../server/lsp/refreshService';
+import { HermesModel } from '../../../server/workspace/hermesModel';
+import { UNTRUSTED_REFRESH_MESSAGE } from '../../../server/workspace/refreshService';
 import { pathToUri } from '../../../server/lsp/uri';
 import { Commands, type RefreshParams } from '../../../shared/protocol';
 

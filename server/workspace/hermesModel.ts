@@ -1,4 +1,4 @@
-// The language server's view of Hermes: the home, one analysis per watched profile, and which
+// The open home: Hermes as the language server sees it — the home, one analysis per watched profile, and which
 // files feed which sessions. Features read from here; watchers and saves tell it what changed, and
 // it re-evaluates only what the change can affect (analysis caches are kept per profile).
 import path = require('node:path');

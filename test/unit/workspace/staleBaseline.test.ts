@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { StaleBaseline } from '../../../server/lsp/staleBaseline';
+import { StaleBaseline } from '../../../server/workspace/staleBaseline';
 
 /** Each profile's sessions: the ids given stale, `fresh` ones fresh. */
 const sets = (entries: Record<string, string[]>, fresh: Record<string, string[]> = {}) =>

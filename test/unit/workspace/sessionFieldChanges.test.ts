@@ -1,7 +1,7 @@
 // A session the client already holds goes out as what changed: the fields whose JSON changed
 // (changedSessionFields, compiled from the one field mapping in engine/reportJson.ts) and their new
 // JSON, in the columns of the group of sessions that changed in the same fields
-// (server/lsp/sessionPatches.ts). Merged into the JSON the client holds, a session's patch must give
+// (server/workspace/sessionPatches.ts). Merged into the JSON the client holds, a session's patch must give
 // exactly the new JSON; it must carry no field whose JSON is the same, be nothing at all when no
 // field changed, and never carry null. Checked on the demo home's real reports.
 import * as assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import { changedSessionFields, SESSION_JSON_FIELDS, sessionJson } from '../../../server/hermes/engine/reportJson';
 import type { SessionReport } from '../../../server/hermes/engine/types';
 import { readHome, selectProfile } from '../../../server/hermes/profile/home';
-import { SessionPatchColumns } from '../../../server/lsp/sessionPatches';
+import { SessionPatchColumns } from '../../../server/workspace/sessionPatches';
 import { patchesOf } from '../../support/sessionPatches';
 import { removeDir, tempDir } from '../demo/support';
 
@@ -37,7 +37,7 @@ function update(sent: SessionReport, now: SessionReport): 'nothing' | 'whole' | 
   return patches[0]!;
 }
 
-describe('lsp: what changed of a session (changedSessionFields, SessionPatchColumns)', function () {
+describe('workspace: what changed of a session (changedSessionFields, SessionPatchColumns)', function () {
   this.timeout(60000);
   let dir: string;
   let reports: SessionReport[];

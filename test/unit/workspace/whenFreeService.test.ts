@@ -8,10 +8,10 @@ import type { ProfileBuilder } from '../../../server/demo/homeBuilder';
 import { sessionEpochKey } from '../../../server/hermes/refresh/epochs';
 import { requestRefresh } from '../../../server/hermes/refresh/requestRefresh';
 import { scheduleFiles } from '../../../server/hermes/refresh/scheduleFiles';
-import { HermesModel } from '../../../server/lsp/hermesModel';
+import { HermesModel } from '../../../server/workspace/hermesModel';
 import { Log } from '../../../server/lsp/log';
-import { RefreshService, UNTRUSTED_REFRESH_MESSAGE } from '../../../server/lsp/refreshService';
-import { WhenFreeService } from '../../../server/lsp/whenFreeService';
+import { RefreshService, UNTRUSTED_REFRESH_MESSAGE } from '../../../server/workspace/refreshService';
+import { WhenFreeService } from '../../../server/workspace/whenFreeService';
 import type { ScheduledRefreshDto } from '../../../shared/protocol';
 import { FakeClock } from '../../support/fakeClock';
 import { refreshRequests, whenFreeHome } from '../../support/whenFreeHome';
@@ -19,7 +19,7 @@ import { removeDir, tempDir } from '../demo/support';
 
 const NOW = 1_800_000_000;
 
-describe('lsp: refresh when free in the language server', function () {
+describe('workspace: refresh when free in the language server', function () {
   this.timeout(30_000);
   let dir: string;
   let def: ProfileBuilder;

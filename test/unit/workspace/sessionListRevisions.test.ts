@@ -1,4 +1,4 @@
-// The deltas the language server sends (server/lsp/sessionListRevisions.ts) on a real model of the
+// The deltas the language server sends (server/workspace/sessionListRevisions.ts) on a real model of the
 // demo home: after a save, the sessions it touched go out as patches of the fields that changed,
 // in columns per set of fields (whole when a field became null); a new session goes out whole, an
 // ended one as its id; applied as clients apply them (shared/sessionListChanges.ts), each delta
@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
 import { appendMessages, startSession } from '../../../server/demo/hermesWriter';
-import { HermesModel } from '../../../server/lsp/hermesModel';
-import { SessionListRevisions } from '../../../server/lsp/sessionListRevisions';
+import { HermesModel } from '../../../server/workspace/hermesModel';
+import { SessionListRevisions } from '../../../server/workspace/sessionListRevisions';
 import type { ProfileDeltaDto, SessionDto, SessionListDelta, SessionListResult } from '../../../shared/protocol';
 import { applySessionListChange, isDelta } from '../../../shared/sessionListChanges';
 import { patchesOf, positionsOf } from '../../support/sessionPatches';
@@ -23,7 +23,7 @@ function byId(list: SessionListResult) {
   return JSON.parse(JSON.stringify(list.profiles.map((p) => ({ ...p, sessions: Object.fromEntries(p.sessions.map((s) => [s.id, s])) }))));
 }
 
-describe('lsp: session list deltas (SessionListRevisions)', function () {
+describe('workspace: session list deltas (SessionListRevisions)', function () {
   this.timeout(60000);
   let dir: string;
   let demo: DemoManifest;

@@ -7,12 +7,12 @@ import * as path from 'node:path';
 import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
 import { startSession } from '../../../server/demo/hermesWriter';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
-import { HermesModel } from '../../../server/lsp/hermesModel';
+import { HermesModel } from '../../../server/workspace/hermesModel';
 import { removeDir, tempDir } from '../demo/support';
 
 const NOW = 1_795_000_000;
 
-describe('lsp: the stored-prompt count after re-evaluations', function () {
+describe('workspace: the stored-prompt count after re-evaluations', function () {
   this.timeout(60000);
   let dir: string;
   let demo: DemoManifest;

@@ -13,7 +13,6 @@ import { systemClock, type Clock } from '../hermes/timers';
 import type { RefreshParams, RefreshWhenFreeResultDto, ScheduledRefreshDto } from '../../shared/protocol';
 import { formatWait } from '../../shared/waitText';
 import type { HermesModel } from './hermesModel';
-import type { Log } from './log';
 import { UNTRUSTED_REFRESH_MESSAGE, type RefreshService } from './refreshService';
 
 export interface WhenFreeHooks {
@@ -23,6 +22,12 @@ export interface WhenFreeHooks {
   sessionsChanged(): void;
 }
 
+/** Where the service says what it did (the language server's log; never prompt text). */
+export interface Messages {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
 export class WhenFreeService {
   private scheduler: RefreshScheduler | undefined;
 
@@ -30,7 +35,7 @@ export class WhenFreeService {
     private readonly model: HermesModel,
     private readonly refresh: RefreshService,
     private readonly isTrusted: () => boolean,
-    private readonly log: Log,
+    private readonly log: Messages,
     private readonly hooks: WhenFreeHooks,
     private readonly clock: Clock = systemClock(false),
     private readonly files: ScheduleFiles | undefined = scheduleFiles(),

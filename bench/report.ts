@@ -432,7 +432,7 @@ const ENGINE = [
   '  and where the block\'s edges are token boundaries ΔS moves by the new block\'s tokens minus the old one\'s, the same for every',
   '  prompt holding it (a property test checks this against rebuilding from scratch). A session\'s report is a basis (its row, prompt,',
   '  transcript, config) and a verdict (state, reasons, ΔS, cost): a save recomputes only the verdicts.',
-  '- **What status keeps between runs** (`persistedAnalyses.ts`, `sourceDigests.ts`, `fs/readLog.ts`): per state.db, each live',
+  '- **What status keeps between runs** (`persistedAnalyses.ts`, `sourceDigests.ts`, `fs/recordingFs.ts`): per state.db, each live',
   '  session\'s transcript size with the Hermes counters it was read at; each stored prompt\'s facts and verdict with a digest of the',
   '  sources it was judged against; those digests with what rendering the sources read (paths and what `stat()` said: a',
   '  thousand skills are checked with two thousand stats instead of being read and parsed); and the stored-prompt count with the',

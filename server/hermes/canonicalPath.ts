@@ -1,4 +1,4 @@
-// Paths as the lens compares them: the real path discovery and the walkers see (fs/readLog.ts
+// Paths as the lens compares them: the real path discovery and the walkers see (fs/recordingFs.ts
 // resolves with the same call), so a file reached through a link is the same file everywhere.
 import fs = require('node:fs');
 import path = require('node:path');

@@ -9,6 +9,8 @@ import type { ProfileReport, SessionReport } from '../hermes/engine/types';
 import { previewSave, type PreviewJudgements, type SavePreview } from '../hermes/engine/savePreview';
 import { openHome, selectedProfiles } from '../hermes/profile/selection';
 import { describeError } from '../hermes/errors';
+import { diskFs } from '../hermes/fs/diskFs';
+import type { SourceFs } from '../hermes/fs/sourceFs';
 import { locateHome } from '../hermes/profile/home';
 import { detectHermesBuild } from '../hermes/install/detectBuild';
 import { adoptsRefreshRequests, type HermesBuild } from '../hermes/install/hermesBuild';
@@ -56,7 +58,11 @@ export class HermesModel {
   /** Bumped by every evaluation (see `revision`). */
   private evaluations = 0;
 
-  constructor(private readonly clock: () => number = () => Date.now() / 1000) {}
+  constructor(
+    private readonly clock: () => number = () => Date.now() / 1000,
+    /** What Hermes' sources are read through (the disk; features lay unsaved buffers over it). */
+    readonly fs: SourceFs = diskFs,
+  ) {}
 
   get home(): HermesHome | undefined {
     return this.homeInfo;
@@ -288,6 +294,7 @@ export class HermesModel {
       deferStoredPromptCount: true,
       sessionScan,
       adoptsRefreshRequests: adoptsRefreshRequests(this.buildInfo),
+      fs: this.fs,
     });
     this.analyses.set(dir, analysis);
     return !before || analysis.changedSessions > 0 || !sameReport(before, analysis.report);

@@ -16,6 +16,7 @@ import { buildSystemPrompt, DEFAULT_IDENTITY, rebuildPrompt } from '../../server
 import { pyStrip } from '../../server/hermes/text/pyText';
 import { renderSources } from '../../server/hermes/sources/renderSources';
 import { cleanupTempDirs, tempDir } from './support/env';
+import { diskFs } from '../../server/hermes/fs/diskFs';
 
 const seed = process.env.HERMES_LENS_FUZZ_SEED ? Number(process.env.HERMES_LENS_FUZZ_SEED) : undefined;
 const runs = (n: number) => ({ numRuns: Number(process.env.HERMES_LENS_FUZZ_RUNS ?? n), ...(seed !== undefined ? { seed } : {}) });
@@ -299,7 +300,7 @@ describe('reliability: property-based tests', function () {
             fs.mkdirSync(path.join(cwd, '.cursor', 'rules'), { recursive: true });
             fs.writeFileSync(path.join(cwd, '.cursor', 'rules', `${m.name}.mdc`), m.content);
           }
-          const ctx = discoverProjectContext(cwd, { maxChars: t.cap, stopAt: top });
+          const ctx = discoverProjectContext(diskFs, cwd, { maxChars: t.cap, stopAt: top });
           assert.ok(['hermes-md', 'agents-chain', 'claude-md', 'cursorrules', 'none'].includes(ctx.kind));
           assert.equal(ctx.kind, expectedKind(top, cwd), 'not the kind FACTS §4 picks');
           assert.equal(ctx.kind === 'none', ctx.files.length === 0);

@@ -6,6 +6,8 @@ import type { PromptAnatomy } from '../anatomy/types';
 import { readProfileConfig, type ProfileConfig } from '../profile/config';
 import type { PriceOverrides } from '../cost/prices';
 import { describeError } from '../errors';
+import { diskFs } from '../fs/diskFs';
+import type { SourceFs } from '../fs/sourceFs';
 import { profilePaths } from '../profile/home';
 import type { Profile, SessionRecord } from '../model';
 import { profileRequestedEpoch } from '../refresh/epochs';
@@ -64,6 +66,8 @@ export interface AnalyzeOptions {
    * pending, and the report says the request cannot be adopted.
    */
   readonly adoptsRefreshRequests?: boolean;
+  /** What the profile's sources are read through; the disk by default (tests give a MemoryFs). */
+  readonly fs?: SourceFs;
 }
 
 /** Everything analyzeProfile learned, for features that need more than the report. */
@@ -71,6 +75,8 @@ export interface ProfileAnalysis {
   readonly profile: Profile;
   readonly config: ProfileConfig;
   readonly report: ProfileReport;
+  /** What the sources were read through: features that read them again (a file's lines, an unsaved buffer laid over them) read the same. */
+  readonly fs: SourceFs;
   /** The working directories of the live sessions (where their project context is looked up). */
   readonly cwds: readonly string[];
   /**
@@ -94,24 +100,25 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
   const keep = options.keepConnection === true;
   // `hermes-lens status`: analyses and source digests kept on disk between runs (persist).
   const persisted = options.persist && !keep && !includeEnded ? PersistedAnalyses.open(paths.stateDb) : undefined;
-  const digests = persisted && new SourceDigests(persisted);
-  const rendering = <T>(render: () => T): T => (digests ? digests.render(render) : render());
-  const config = (parts.config ??= digests ? digests.read(() => readProfileConfig(paths.config)) : readProfileConfig(paths.config));
+  const fs = options.fs ?? diskFs;
+  const digests = persisted && new SourceDigests(persisted, fs);
+  const rendering = <T>(render: (fs: SourceFs) => T): T => (digests ? digests.render(render) : render(fs));
+  const config = (parts.config ??= digests ? digests.read((recording) => readProfileConfig(paths.config, recording)) : readProfileConfig(paths.config, fs));
   const now = options.now ?? Date.now() / 1000;
   const problems = config.problem ? [config.problem] : [];
   // The profile's own files are read once; project context once per cwd (FACTS §4).
   const sourcesFor = (cwd: string | undefined) =>
     memo(cache.sources, cwd ?? '', () => {
-      const own = rendering(() => renderProfileSources(profile, config, {}, parts));
+      const own = rendering((fs) => renderProfileSources(profile, config, { fs }, parts));
       Object.assign(parts, own);
-      const projectContext = memo(cache.projectContexts, cwd ?? '', () => rendering(() => renderProjectContext(config, cwd)));
+      const projectContext = memo(cache.projectContexts, cwd ?? '', () => rendering((fs) => renderProjectContext(config, cwd, { fs })));
       return { soul: own.soul, skills: own.skills, projectContext, memory: own.memory, user: own.user };
     });
   const base = { name: profile.name, home: profile.dir, dbFile: paths.stateDb, isActive: profile.isActive };
 
   if (config.databaseBackend === 'postgres') {
     const unavailable = `${paths.config} sets database.backend: postgres, so this profile keeps its sessions in PostgreSQL, not state.db; the lens reads state.db only.`;
-    return unavailableAnalysis(profile, config, { ...base, unavailable, problems }, sourcesFor);
+    return unavailableAnalysis(profile, config, fs, { ...base, unavailable, problems }, sourcesFor);
   }
   // Before the database is opened: what its files were when this run read them (a kept count's key).
   const files = persisted && databaseFiles(paths.stateDb);
@@ -120,7 +127,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     store = keep ? cache.connection(paths.stateDb) : StateStore.openReadOnly(paths.stateDb);
   } catch (error) {
     if (keep) cache.closeConnection();
-    return unavailableAnalysis(profile, config, { ...base, unavailable: describeError(error), problems }, sourcesFor);
+    return unavailableAnalysis(profile, config, fs, { ...base, unavailable: describeError(error), problems }, sourcesFor);
   }
   try {
     // Ended sessions are read only when reported (compaction tips are needed for them alone); the
@@ -197,6 +204,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     return {
       profile,
       config,
+      fs,
       report: {
         ...base,
         unavailable: undefined,
@@ -491,12 +499,14 @@ function cwdsOf(sessions: readonly SessionReport[]): string[] {
 function unavailableAnalysis(
   profile: Profile,
   config: ProfileConfig,
+  fs: SourceFs,
   report: Omit<ProfileReport, 'storedPromptSessions' | 'requestedEpoch' | 'sessions' | 'totals'>,
   sourcesFor: (cwd: string | undefined) => RenderedSources,
 ): ProfileAnalysis {
   return {
     profile,
     config,
+    fs,
     report: { ...report, storedPromptSessions: 0, requestedEpoch: 0, sessions: [], totals: totalsOf([]) },
     cwds: [],
     changedSessions: 0,

@@ -18,7 +18,7 @@ import path = require('node:path');
 import { writeCacheFile } from '../cacheFiles';
 import { tokenCacheDir } from '../cost/tokenCountStore';
 import type { ChangeKind, SessionRecord, SourceKind, StaleReason, TierName, TranscriptSize } from '../model';
-import type { PackedReads } from '../fs/readLog';
+import type { PackedReads } from '../fs/recordingFs';
 import { JUDGING_VERSION } from './judgingDigest';
 import type { PromptVerdict } from './promptFacts';
 

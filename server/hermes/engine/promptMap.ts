@@ -10,6 +10,7 @@ import { memoryEntries } from './staleness';
 import { frontmatterValueSpan } from '../text/frontmatter';
 import { positionsOf } from '../text/positions';
 import { readText } from '../fs/readText';
+import type { SourceFs } from '../fs/sourceFs';
 import { DEFAULT_IDENTITY_OPENING } from '../literals/identity';
 import type { RenderedSources, SkillEntry } from '../sources/types';
 
@@ -70,13 +71,15 @@ export interface PromptMapInput {
   readonly sources: RenderedSources;
   readonly profileDir: string;
   readonly cwd: string | undefined;
+  /** What the files are read through for the lines parts start at (the analysis's fs). */
+  readonly fs: SourceFs;
 }
 
 type EntryDraft = Omit<PromptPartEntry, 'stale'>;
 type Draft = Omit<PromptPart, 'shareTenths' | 'stale' | 'entries'> & { entries?: readonly EntryDraft[] };
 
 export function promptMap(input: PromptMapInput): PromptMap {
-  const lines = new FileLines();
+  const lines = new FileLines(input.fs);
   const drafts = input.anatomy.blocks.flatMap((block) => partsOf(block, input, lines));
   const shares = sharesInTenths(drafts.map((d) => d.tokens));
   const placed = new Set<StaleReason>();
@@ -205,9 +208,11 @@ function concernsSkill(entry: EntryDraft, r: StaleReason): boolean {
 class FileLines {
   private readonly texts = new Map<string, string | undefined>();
 
+  constructor(private readonly fs: SourceFs) {}
+
   private text(file: string): string | undefined {
     if (!this.texts.has(file)) {
-      const read = path.isAbsolute(file) ? readText(file, { dropBom: true }) : undefined;
+      const read = path.isAbsolute(file) ? readText(this.fs, file, { dropBom: true }) : undefined;
       this.texts.set(file, read?.ok ? read.text : undefined);
     }
     return this.texts.get(file);

@@ -61,7 +61,7 @@ export function previewSave(edit: EditedFile, profiles: readonly PreviewProfile[
   const judged: PreviewJudgements = new Map();
   for (const { analysis, cache, sessions: carrying } of profiles) {
     const dir = analysis.profile.dir;
-    const edited = sourcesWithEdit(edit, { dir, config: analysis.config, sourcesFor: analysis.sourcesFor });
+    const edited = sourcesWithEdit(edit, { dir, config: analysis.config, sourcesFor: analysis.sourcesFor, fs: analysis.fs });
     const ours = memo(judged, dir, newMap<Map<string, Judgement>>);
     const theirs = earlier?.get(dir);
     const skillMemo = new Map<string, StaleReason[]>();

@@ -1,5 +1,5 @@
 // The judging digest of each session cwd (judgingDigest.ts) for `hermes-lens status`, kept on disk
-// with what rendering the sources read to make it (readLog.ts). While those reads still hold (a
+// with what rendering the sources read to make it (fs/recordingFs.ts). While those reads still hold (a
 // stat of each path they touched says so), the next run takes the digests as they are and renders
 // nothing: not SOUL.md, not a thousand skills, not every project's context files. With the
 // verdicts kept beside them (persistedAnalyses.ts), a status of an unchanged home then reads the
@@ -9,7 +9,9 @@
 // them has none to report either, and no message quoting a file is kept), that saw nothing change
 // in the seconds before (a change within the clock's grain could look like no change), and with
 // the environment the skills index depends on.
-import { ReadRecording, readsStillHold } from '../fs/readLog';
+import { diskFs } from '../fs/diskFs';
+import { RecordingFs, readsStillHold } from '../fs/recordingFs';
+import type { SourceFs } from '../fs/sourceFs';
 import { skillsEnvironmentKey } from '../sources/skills';
 import { memo } from '../memo';
 import type { PersistedAnalyses } from './persistedAnalyses';
@@ -18,27 +20,32 @@ import type { PersistedAnalyses } from './persistedAnalyses';
 export const RACY_MS = 3000;
 
 export class SourceDigests {
-  private readonly recording = new ReadRecording();
+  private readonly recording: RecordingFs;
   private rendered = false;
   /** Digests kept by an earlier run whose reads still hold, by cwd ('' = none). */
   private readonly kept: ReadonlyMap<string, string> | undefined;
   private readonly made = new Map<string, string>();
   private readonly environment = skillsEnvironmentKey();
 
-  constructor(private readonly persisted: PersistedAnalyses) {
+  /** `fs`: what the sources are read through (the disk), noted by a RecordingFs over it. */
+  constructor(
+    private readonly persisted: PersistedAnalyses,
+    fs: SourceFs = diskFs,
+  ) {
+    this.recording = new RecordingFs(fs);
     const kept = persisted.keptSources(this.environment);
-    this.kept = kept !== undefined && readsStillHold(kept.reads) ? kept.digests : undefined;
+    this.kept = kept !== undefined && readsStillHold(kept.reads, fs) ? kept.digests : undefined;
   }
 
-  /** Runs `render` (a rendering of sources for a digest), noting what it reads. */
-  render<T>(render: () => T): T {
+  /** Runs `render` (a rendering of sources for a digest) on the fs that notes what it reads. */
+  render<T>(render: (fs: SourceFs) => T): T {
     this.rendered = true;
-    return this.read(render);
+    return render(this.recording);
   }
 
-  /** Runs `read` (config.yaml, read every run), noting what it reads without counting as a rendering. */
-  read<T>(read: () => T): T {
-    return this.recording.during(read);
+  /** Runs `read` (config.yaml, read every run) on the fs that notes what it reads, without counting as a rendering. */
+  read<T>(read: (fs: SourceFs) => T): T {
+    return read(this.recording);
   }
 
   /** The digest of `cwd`: kept, or made now by `make` (which renders through `render`). */

@@ -4,7 +4,8 @@
 // pip or pipx wrapper, some other program called hermes) leads nowhere, and is no clue.
 import fs = require('node:fs');
 import path = require('node:path');
-import { readRegularFile } from '../fs/readText';
+import { diskFs } from '../fs/diskFs';
+import { utf8Of } from '../fs/sourceFs';
 
 /** A launcher is a few lines; a larger file is some other program. */
 const MAX_LAUNCHER_BYTES = 64 * 1024;
@@ -26,7 +27,7 @@ export function checkoutOfCommand(file: string): string | undefined {
   if (!stat.isFile() || stat.size > MAX_LAUNCHER_BYTES) return undefined;
   let text: string;
   try {
-    text = readRegularFile(file).toString('utf8');
+    text = utf8Of(diskFs.read(file));
   } catch {
     return undefined;
   }

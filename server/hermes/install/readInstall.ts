@@ -3,7 +3,8 @@
 // cannot be used becomes a problem that names the path and says what to do, never an exception.
 import fs = require('node:fs');
 import path = require('node:path');
-import { readRegularFile } from '../fs/readText';
+import { diskFs } from '../fs/diskFs';
+import { utf8Of } from '../fs/sourceFs';
 import type { HermesBuild, InstallClue } from './hermesBuild';
 import { projectOfPyproject } from './pyproject';
 
@@ -27,7 +28,7 @@ export function readInstall(dir: string, clue: InstallClue): Extract<HermesBuild
   if (file.size > MAX_PYPROJECT_BYTES) return problem(`${pyproject} is ${file.size} bytes, too large for a pyproject.toml; ${WHAT_TO_DO}.`);
   let text: string;
   try {
-    text = readRegularFile(pyproject).toString('utf8');
+    text = utf8Of(diskFs.read(pyproject));
   } catch (error) {
     return problem(`${pyproject} ${why(error as Error)}, so the Hermes build there cannot be told; ${WHAT_TO_DO}.`);
   }

@@ -2,7 +2,8 @@
 // A YAML error is reported (file and line) and the defaults are used, so one bad file never stops
 // the rest of the profile from being shown.
 import { readPlainYaml } from '../text/plainYaml';
-import { readRegularFile } from '../fs/readText';
+import { diskFs } from '../fs/diskFs';
+import { utf8Of, type SourceFs } from '../fs/sourceFs';
 import { yamlLibrary } from '../text/yamlLibrary';
 
 export type CacheTtlSetting = '5m' | '1h' | 'auto';
@@ -31,10 +32,11 @@ export const DEFAULT_CONFIG: ProfileConfig = {
   problem: undefined,
 };
 
-export function readProfileConfig(file: string): ProfileConfig {
+/** config.yaml through `fs` (the disk unless the caller records or overlays it). */
+export function readProfileConfig(file: string, fs: SourceFs = diskFs): ProfileConfig {
   let text: string;
   try {
-    text = readRegularFile(file).toString('utf8');
+    text = utf8Of(fs.read(file));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return DEFAULT_CONFIG;
     return { ...DEFAULT_CONFIG, problem: `Cannot read ${file} (${(error as Error).message}); using defaults. Check the file and its permissions (Hermes reads it too).` };

@@ -4,7 +4,8 @@ import os = require('node:os');
 import path = require('node:path');
 import { HermesError } from '../errors';
 import type { HermesHome, Profile } from '../model';
-import { readRegularFile } from '../fs/readText';
+import { diskFs } from '../fs/diskFs';
+import { utf8Of } from '../fs/sourceFs';
 
 const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const DEFAULT_PROFILE = 'default';
@@ -63,7 +64,7 @@ export function readHome(location: HomeLocation): HermesHome {
 
 function readActiveProfile(root: string): string {
   try {
-    const name = readRegularFile(path.join(root, 'active_profile')).toString('utf8').trim();
+    const name = utf8Of(diskFs.read(path.join(root, 'active_profile'))).trim();
     return name && PROFILE_NAME.test(name) ? name : DEFAULT_PROFILE;
   } catch {
     return DEFAULT_PROFILE;

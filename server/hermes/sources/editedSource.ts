@@ -5,6 +5,8 @@
 import path = require('node:path');
 import type { ProfileConfig } from '../profile/config';
 import { canonicalPath } from '../canonicalPath';
+import { OverlayFs } from '../fs/overlayFs';
+import type { SourceFs } from '../fs/sourceFs';
 import type { SourceKind } from '../model';
 import { analyzeMemoryText } from './memory';
 import { discoverProjectContext } from './projectContext';
@@ -26,6 +28,8 @@ export interface ProfileSide {
   readonly config: ProfileConfig;
   /** The profile's sources today for a session cwd. */
   readonly sourcesFor: (cwd: string | undefined) => RenderedSources;
+  /** What the profile's sources are read through: the edit is laid over it. */
+  readonly fs: SourceFs;
 }
 
 /** The sources of a session cwd with `edit` saved: `(cwd) => RenderedSources`, memoised per cwd. */
@@ -41,7 +45,7 @@ export function sourcesWithEdit(edit: EditedFile, profile: ProfileSide): (cwd: s
     if (!sources) {
       const today = profile.sourcesFor(cwd);
       if (edit.kind === 'project-context') {
-        const projectContext = cwd ? discoverProjectContext(cwd, { maxChars: contextFileCap(profile.config), texts: new Map([[canonicalPath(edit.file), text]]) }) : today.projectContext;
+        const projectContext = cwd ? discoverProjectContext(new OverlayFs(profile.fs, new Map([[canonicalPath(edit.file), text]])), cwd, { maxChars: contextFileCap(profile.config) }) : today.projectContext;
         sources = { ...today, projectContext };
       } else {
         profilePart ??= editedProfilePart(edit.kind, edit.file, text, profile, own);
@@ -64,7 +68,7 @@ function editedProfilePart(kind: Exclude<SourceKind, 'project-context'>, file: s
     case 'user':
       return { user: analyzeMemoryText(file, text, 'user', own.user.limit) };
     case 'skill':
-      return { skills: withSkillText(own.skills, analyzeSkillText(skillsDir, file, text, profile.config)) };
+      return { skills: withSkillText(own.skills, analyzeSkillText(profile.fs, skillsDir, file, text, profile.config)) };
     case 'skill-category':
       return { skills: withCategoryText(own.skills, skillsDir, file, text) };
   }

@@ -6,6 +6,7 @@ import { MEMORY_HEADER_LABEL, MEMORY_RULE, USER_HEADER_LABEL } from '../literals
 import { positionsOf } from '../text/positions';
 import { codePointLength, formatThousands, pyLstrip, pyStrip, sliceCodePoints, unitOffset } from '../text/pyText';
 import { readText } from '../fs/readText';
+import type { SourceFs } from '../fs/sourceFs';
 import type { MemorySource, SourceProblem } from './types';
 
 export const ENTRY_DELIMITER = '\n§\n';
@@ -13,9 +14,9 @@ export const DEFAULT_MEMORY_LIMIT = 2200;
 export const DEFAULT_USER_LIMIT = 1375;
 const MAX_SCAN_CHARS = 65_536;
 
-export function readMemory(file: string, kind: 'memory' | 'user', limit?: number): MemorySource {
+export function readMemory(fs: SourceFs, file: string, kind: 'memory' | 'user', limit?: number): MemorySource {
   // The memory tool reads plain `utf-8`: a BOM stays in the first entry (and the scan flags it).
-  const read = readText(file, { dropBom: false });
+  const read = readText(fs, file, { dropBom: false });
   if (!read.ok) return { kind, path: file, entries: [], limit: limitOf(kind, limit), block: '', problems: read.missing ? [] : [read.problem] };
   return analyzeMemoryText(file, read.text, kind, limit);
 }

@@ -11,8 +11,9 @@ import { blockedMessage, locateFindings, scanContextContent } from './injectionS
 import { PROJECT_CONTEXT_PREFIX } from '../literals/containers';
 import { positionsOf } from '../text/positions';
 import { pyLstrip, pyRstrip, pyStrip } from '../text/pyText';
-import { listFolderNames, realPath, statPath } from '../fs/readLog';
+import { OverlayFs } from '../fs/overlayFs';
 import { isFile, readTextIfPresent } from '../fs/readText';
+import type { SourceFs } from '../fs/sourceFs';
 import { truncateContextText, truncationFix, type Truncation } from './truncate';
 import type { FileContribution, ProjectContext, ProjectContextKind, SourceProblem } from './types';
 
@@ -21,11 +22,6 @@ export interface DiscoverOptions {
   readonly maxChars: number;
   /** The highest directory the upward searches may visit (tests use it to stay inside a temp dir). */
   readonly stopAt?: string;
-  /**
-   * Texts to use instead of what is on disk, by absolute (real) path, e.g. an editor's unsaved
-   * buffers (BOM dropped). Such a file counts as present even before it is saved.
-   */
-  readonly texts?: ReadonlyMap<string, string>;
 }
 
 interface LoadedFile {
@@ -59,13 +55,14 @@ const AGENTS_NAMES = ['AGENTS.override.md', 'AGENTS.md', 'agents.md'];
 const HERMES_NAMES = ['.hermes.md', 'HERMES.md'];
 const CLAUDE_NAMES = ['CLAUDE.md', 'claude.md'];
 
-export function discoverProjectContext(cwd: string, options: DiscoverOptions): ProjectContext {
+/** The project context a session in `cwd` loads, read through `fs` (an OverlayFs puts an editor's unsaved buffers in). */
+export function discoverProjectContext(fs: SourceFs, cwd: string, options: DiscoverOptions): ProjectContext {
   const problems: SourceProblem[] = [];
-  const here = realpath(cwd);
+  const here = realpath(fs, cwd);
   if (here === undefined) return { kind: 'none', files: [], shadowed: [], block: '', problems };
-  const stopAt = options.stopAt === undefined ? undefined : realpath(options.stopAt) ?? path.resolve(options.stopAt);
-  const gitRoot = findGitRoot(here, stopAt);
-  const ctx: Ctx = { cwd: here, gitRoot, cap: options.maxChars, problems, cache: new Map(), texts: options.texts ?? new Map() };
+  const stopAt = options.stopAt === undefined ? undefined : realpath(fs, options.stopAt) ?? path.resolve(options.stopAt);
+  const gitRoot = findGitRoot(fs, here, stopAt);
+  const ctx: Ctx = { fs, cwd: here, gitRoot, cap: options.maxChars, problems, cache: new Map() };
 
   const hermesDirs = gitRoot ? ancestors(here, gitRoot) : [here];
   const chainDirs = gitRoot && gitRoot !== here ? [...ancestors(here, gitRoot)].reverse() : [here];
@@ -84,12 +81,12 @@ export function discoverProjectContext(cwd: string, options: DiscoverOptions): P
 }
 
 interface Ctx {
+  readonly fs: SourceFs;
   readonly cwd: string;
   readonly gitRoot: string | undefined;
   readonly cap: number;
   readonly problems: SourceProblem[];
   readonly cache: Map<string, LoadedFile | undefined>;
-  readonly texts: ReadonlyMap<string, string>;
 }
 
 /** What Hermes does with a context file that another one beats (FACTS §4), and the fix. */
@@ -108,21 +105,21 @@ export function shadowedMessage(winner: string): string {
   );
 }
 
-function realpath(p: string): string | undefined {
+function realpath(fs: SourceFs, p: string): string | undefined {
   try {
     // One realpath(3) call where the JavaScript version lstat()s every component; on Windows the
     // native call resolves drives and shares differently, so there the JavaScript one stays.
-    return realPath(p);
+    return fs.realPath(p);
   } catch {
     return undefined;
   }
 }
 
 /** Nearest directory from `start` up (to `stopAt` at most) holding `.git`, a directory or a file. */
-function findGitRoot(start: string, stopAt: string | undefined): string | undefined {
+function findGitRoot(fs: SourceFs, start: string, stopAt: string | undefined): string | undefined {
   for (let dir = start; ; dir = path.dirname(dir)) {
     try {
-      if (statPath(path.join(dir, '.git'))) return dir;
+      if (fs.stat(path.join(dir, '.git'))) return dir;
     } catch {
       // not here (ENOTDIR, EACCES)
     }
@@ -143,12 +140,11 @@ function ancestors(from: string, to: string): string[] {
 /** `PB._read_context_file`: the stripped text, '' when empty; undefined when missing or unusable. */
 function load(ctx: Ctx, file: string): LoadedFile | undefined {
   if (ctx.cache.has(file)) return ctx.cache.get(file);
-  const override = ctx.texts.get(file);
-  const read = override !== undefined ? { ok: true as const, text: override } : readTextIfPresent(file, { dropBom: true });
+  const read = readTextIfPresent(ctx.fs, file, { dropBom: true });
   let result: LoadedFile | undefined;
   if (read.ok) {
     const content = pyStrip(read.text);
-    result = { path: file, text: read.text, content, contentStart: read.text.length - pyLstrip(read.text).length, id: fileId(file) };
+    result = { path: file, text: read.text, content, contentStart: read.text.length - pyLstrip(read.text).length, id: fileId(ctx.fs, file) };
   } else if (!read.missing) {
     ctx.problems.push(read.problem);
   }
@@ -156,9 +152,9 @@ function load(ctx: Ctx, file: string): LoadedFile | undefined {
   return result;
 }
 
-function fileId(file: string): string {
+function fileId(fs: SourceFs, file: string): string {
   try {
-    const st = statPath(file);
+    const st = fs.stat(file);
     return st ? `${st.dev}:${st.ino}` : file;
   } catch {
     return file;
@@ -274,9 +270,10 @@ export function contextFileKind(file: string): { kind: Exclude<ProjectContextKin
 /**
  * One context file from its text (e.g. an unsaved buffer), as it loads when a session's cwd is its
  * own directory and no other file takes part: its section and the problems of that text (blocked,
- * truncated), with ranges in `text`. Discovery with `texts` gives the same for a real cwd.
+ * truncated), with ranges in `text`. Discovery through an OverlayFs gives the same for a real cwd.
  */
 export function analyzeContextFileText(
+  fs: SourceFs,
   file: string,
   text: string,
   options: { readonly maxChars: number; readonly label?: string },
@@ -285,7 +282,7 @@ export function analyzeContextFileText(
   const kind = contextFileKind(file);
   const content = pyStrip(text);
   if (!kind || !content) return { rendered: '', problems };
-  const ctx: Ctx = { cwd: kind.cwd, gitRoot: undefined, cap: options.maxChars, problems, cache: new Map(), texts: new Map([[file, text]]) };
+  const ctx: Ctx = { fs: new OverlayFs(fs, new Map([[file, text]])), cwd: kind.cwd, gitRoot: undefined, cap: options.maxChars, problems, cache: new Map() };
   const loaded: LoadedFile = { path: file, text, content, contentStart: text.length - pyLstrip(text).length, id: file };
   const runs = fileSection(ctx, loaded, kind.kind, options.label ?? kind.label);
   return { rendered: pyRstrip(runs.map((r) => r.text).join('')), problems };
@@ -299,7 +296,7 @@ function nearestHermesMd(ctx: Ctx, dirs: readonly string[]): string | undefined 
 }
 
 function present(ctx: Ctx, file: string): boolean {
-  return ctx.texts.has(file) || isFile(file);
+  return isFile(ctx.fs, file);
 }
 
 /** Kind 2: per directory from the git root down to cwd, the first non-empty AGENTS file; copies dropped. */
@@ -342,7 +339,7 @@ function loadClaudeMd(ctx: Ctx): Loaded | undefined {
 function loadCursorRules(ctx: Ctx): Loaded | undefined {
   const runs: Run[] = [];
   const files: Array<{ file: LoadedFile; label: string }> = [];
-  for (const { file: p, label } of cursorCandidates(ctx.cwd)) {
+  for (const { file: p, label } of cursorCandidates(ctx.fs, ctx.cwd)) {
     const file = load(ctx, p);
     if (!file || !file.content) continue;
     runs.push(...sectionRuns(ctx, file, label, file.content, file.contentStart), { text: '\n\n' });
@@ -352,14 +349,14 @@ function loadCursorRules(ctx: Ctx): Loaded | undefined {
   return { kind: 'cursorrules', runs: truncateRuns(ctx, runs, '.cursorrules', path.join(ctx.cwd, '.cursorrules'), 'The cursor rules'), files };
 }
 
-function cursorCandidates(cwd: string): Array<{ file: string; label: string }> {
+function cursorCandidates(fs: SourceFs, cwd: string): Array<{ file: string; label: string }> {
   const out = [{ file: path.join(cwd, '.cursorrules'), label: '.cursorrules' }];
   const rulesDir = path.join(cwd, '.cursor', 'rules');
   let names: string[] = [];
   try {
     // pathlib's glob matches dot-files too, case-sensitively except on Windows.
     const mdc = process.platform === 'win32' ? /\.mdc$/i : /\.mdc$/;
-    names = listFolderNames(rulesDir).filter((n) => mdc.test(n));
+    names = fs.listNames(rulesDir).filter((n) => mdc.test(n));
   } catch {
     names = [];
   }
@@ -431,6 +428,6 @@ function findShadowed(ctx: Ctx, loaded: Loaded | undefined, hermesDirs: readonly
   if (winner === undefined) return shadowed;
   if (rank < 1) for (const dir of chainDirs) for (const name of AGENTS_NAMES) add(load(ctx, path.join(dir, name)), winner);
   if (rank < 2) for (const name of CLAUDE_NAMES) add(load(ctx, path.join(ctx.cwd, name)), winner);
-  if (rank < 3) for (const c of cursorCandidates(ctx.cwd)) add(load(ctx, c.file), winner);
+  if (rank < 3) for (const c of cursorCandidates(ctx.fs, ctx.cwd)) add(load(ctx, c.file), winner);
   return shadowed;
 }

@@ -1,6 +1,8 @@
 // Everything one profile's sources render today for one session cwd: the inputs of staleness, of
 // `rebuildPrompt` and of the language-server features.
 import path = require('node:path');
+import { diskFs } from '../fs/diskFs';
+import type { SourceFs } from '../fs/sourceFs';
 import type { ProfileConfig } from '../profile/config';
 import { DEFAULT_MEMORY_LIMIT, DEFAULT_USER_LIMIT, readMemory } from './memory';
 import { discoverProjectContext } from './projectContext';
@@ -10,6 +12,8 @@ import { contextFileCap } from './truncate';
 import type { ProjectContext, RenderedSources } from './types';
 
 export interface RenderOptions {
+  /** What the sources are read through; the disk by default. */
+  readonly fs?: SourceFs;
   /** The model's context window in tokens, when known: it sets the context-file cap. */
   readonly contextWindow?: number;
   /** Passed to project-context discovery (tests keep the upward search inside a temp dir). */
@@ -44,11 +48,12 @@ export function renderProfileSources(
   options: RenderOptions = {},
   reuse: Partial<ProfileSources> = {},
 ): ProfileSources {
+  const fs = options.fs ?? diskFs;
   return {
-    soul: reuse.soul ?? readSoul(profile.dir, config, options.contextWindow),
-    skills: reuse.skills ?? readSkillsIndex(path.join(profile.dir, 'skills'), config, options.platform),
-    memory: reuse.memory ?? readMemory(path.join(profile.dir, 'memories', 'MEMORY.md'), 'memory', DEFAULT_MEMORY_LIMIT),
-    user: reuse.user ?? readMemory(path.join(profile.dir, 'memories', 'USER.md'), 'user', DEFAULT_USER_LIMIT),
+    soul: reuse.soul ?? readSoul(fs, profile.dir, config, options.contextWindow),
+    skills: reuse.skills ?? readSkillsIndex(fs, path.join(profile.dir, 'skills'), config, options.platform),
+    memory: reuse.memory ?? readMemory(fs, path.join(profile.dir, 'memories', 'MEMORY.md'), 'memory', DEFAULT_MEMORY_LIMIT),
+    user: reuse.user ?? readMemory(fs, path.join(profile.dir, 'memories', 'USER.md'), 'user', DEFAULT_USER_LIMIT),
   };
 }
 
@@ -56,5 +61,5 @@ export function renderProfileSources(
 export function renderProjectContext(config: ProfileConfig, cwd: string | undefined, options: RenderOptions = {}): ProjectContext {
   if (!cwd) return NO_PROJECT_CONTEXT;
   const cap = contextFileCap(config, options.contextWindow);
-  return discoverProjectContext(cwd, { maxChars: cap, ...(options.stopAt ? { stopAt: options.stopAt } : {}) });
+  return discoverProjectContext(options.fs ?? diskFs, cwd, { maxChars: cap, ...(options.stopAt ? { stopAt: options.stopAt } : {}) });
 }

@@ -1,11 +1,9 @@
 // Skill discovery as `SU.iter_skill_index_files` walks it: symlinks followed, excluded and support
 // directories pruned, the `_org/` mirror limited to the active org, results sorted by path in
 // Python's (code-point) order. Unlike Python's os.walk we stop at symlink loops.
-import fs = require('node:fs');
 import path = require('node:path');
 import { pyStrip, sortByCodePoints } from '../text/pyText';
-import { listFolder, realPath, statPath } from '../fs/readLog';
-import { readRegularFile } from '../fs/readText';
+import { utf8Of, type DirEntry, type SourceFs } from '../fs/sourceFs';
 
 const EXCLUDED_DIRS = new Set([
   '.git', '.github', '.hub', '.archive', '.venv', 'venv', 'node_modules', 'site-packages', '__pycache__',
@@ -16,9 +14,9 @@ const SUPPORT_DIRS = new Set(['references', 'templates', 'assets', 'scripts']);
 export const ORG_MIRROR_DIR = '_org';
 
 /** The org whose mirror may load (`_org/.active_org`), or undefined: then no org skill loads. */
-export function activeOrgId(skillsDir: string): string | undefined {
+export function activeOrgId(fs: SourceFs, skillsDir: string): string | undefined {
   try {
-    return pyStrip(readRegularFile(path.join(skillsDir, ORG_MIRROR_DIR, '.active_org')).toString('utf8')) || undefined;
+    return pyStrip(utf8Of(fs.read(path.join(skillsDir, ORG_MIRROR_DIR, '.active_org')))) || undefined;
   } catch {
     return undefined;
   }
@@ -35,9 +33,9 @@ export interface SkillFiles {
  * with the same pruning; one walk finds both. The paths start with `path.resolve(skillsRoot)` and
  * add one name per folder, so they are normalized (what `path.join` would make of them).
  */
-export function findSkillFiles(skillsRoot: string): SkillFiles {
+export function findSkillFiles(fs: SourceFs, skillsRoot: string): SkillFiles {
   const skillsDir = path.resolve(skillsRoot);
-  const activeOrg = activeOrgId(skillsDir);
+  const activeOrg = activeOrgId(fs, skillsDir);
   const orgRoot = path.join(skillsDir, ORG_MIRROR_DIR);
   const found: SkillFiles = { skills: [], descriptions: [] };
   // The real paths of the folders being walked, for loop detection. A plain subdirectory's real
@@ -46,18 +44,18 @@ export function findSkillFiles(skillsRoot: string): SkillFiles {
   // One readdir per folder and plain string joins: the walk is a thousand folders in a large
   // profile, and path.join's normalising was most of its JavaScript time.
   const walk = (dir: string, real: string) => {
-    let entries: fs.Dirent[];
+    let entries: DirEntry[];
     try {
-      entries = listFolder(dir);
+      entries = fs.list(dir);
     } catch {
       return; // os.walk ignores directories it cannot list
     }
     const prefix = withSeparator(dir);
-    const dirs: fs.Dirent[] = [];
+    const dirs: DirEntry[] = [];
     let hasSkill = false;
     let hasDescription = false;
     for (const entry of entries) {
-      if (isDirectory(prefix, entry)) dirs.push(entry);
+      if (isDirectory(fs, prefix, entry)) dirs.push(entry);
       else if (entry.name === 'SKILL.md') hasSkill = true;
       else if (entry.name === 'DESCRIPTION.md') hasDescription = true;
     }
@@ -70,14 +68,14 @@ export function findSkillFiles(skillsRoot: string): SkillFiles {
       if (dir === orgRoot && name !== activeOrg) continue;
       if (EXCLUDED_DIRS.has(name) || (hasSkill && SUPPORT_DIRS.has(name))) continue;
       const child = prefix + name;
-      const childReal = entry.isSymbolicLink() ? realpath(child) : realPrefix + name;
+      const childReal = entry.isSymbolicLink() ? realpath(fs, child) : realPrefix + name;
       if (childReal === undefined || ancestors.has(childReal)) continue; // a symlink loop
       ancestors.add(childReal);
       walk(child, childReal);
       ancestors.delete(childReal);
     }
   };
-  const rootReal = realpath(skillsDir);
+  const rootReal = realpath(fs, skillsDir);
   if (rootReal !== undefined) {
     ancestors.add(rootReal);
     walk(skillsDir, rootReal);
@@ -91,21 +89,21 @@ function withSeparator(dir: string): string {
 }
 
 /** os.walk puts an entry of the folder `prefix` in `dirs` when `is_dir()` holds, following symlinks. */
-function isDirectory(prefix: string, entry: fs.Dirent): boolean {
+function isDirectory(fs: SourceFs, prefix: string, entry: DirEntry): boolean {
   if (entry.isDirectory()) return true;
   if (!entry.isSymbolicLink()) return false;
   try {
-    return statPath(prefix + entry.name)?.isDirectory() ?? false;
+    return fs.stat(prefix + entry.name)?.isDirectory() ?? false;
   } catch {
     return false;
   }
 }
 
-function realpath(dir: string): string | undefined {
+function realpath(fs: SourceFs, dir: string): string | undefined {
   try {
     // One realpath(3) call; the JavaScript realpathSync lstat()s every component of every path.
     // Only compared with each other (loop detection), so the two never mix.
-    return realPath(dir);
+    return fs.realPath(dir);
   } catch {
     return undefined;
   }
@@ -116,16 +114,24 @@ function realpath(dir: string): string | undefined {
  * `skillsDir`): no excluded or support directory on the way, and `_org/` only for the active org.
  * The file itself need not exist yet (an unsaved buffer).
  */
-export function isIndexedSkillPath(skillsRoot: string, file: string): boolean {
+export function isIndexedSkillPath(fs: SourceFs, skillsRoot: string, file: string): boolean {
   const skillsDir = path.resolve(skillsRoot);
   const rel = path.relative(skillsDir, path.resolve(file));
   if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return false;
   const dirs = rel.split(path.sep).slice(0, -1);
-  if (dirs[0] === ORG_MIRROR_DIR && (dirs.length < 2 || dirs[1] !== activeOrgId(skillsDir))) return false;
+  if (dirs[0] === ORG_MIRROR_DIR && (dirs.length < 2 || dirs[1] !== activeOrgId(fs, skillsDir))) return false;
   let dir = skillsDir;
   for (const name of dirs) {
-    if (EXCLUDED_DIRS.has(name) || (SUPPORT_DIRS.has(name) && fs.existsSync(path.join(dir, 'SKILL.md')))) return false;
+    if (EXCLUDED_DIRS.has(name) || (SUPPORT_DIRS.has(name) && exists(fs, path.join(dir, 'SKILL.md')))) return false;
     dir = path.join(dir, name);
   }
   return true;
+}
+
+function exists(fs: SourceFs, file: string): boolean {
+  try {
+    return fs.stat(file) !== undefined;
+  } catch {
+    return false;
+  }
 }

@@ -7,8 +7,8 @@ import { frontmatterValueSpan, parseFrontmatter } from '../text/frontmatter';
 import { isJsWhitespace } from '../text/jsWhitespace';
 import { lineRange, positionsOf } from '../text/positions';
 import { codePointLength, compareCodePoints, pyStr, pyStrip, sliceCodePoints, unitOffset } from '../text/pyText';
-import { statPath } from '../fs/readLog';
-import { readRegularFile, readText } from '../fs/readText';
+import { readText } from '../fs/readText';
+import { utf8Of, type SourceFs } from '../fs/sourceFs';
 import { findSkillFiles, ORG_MIRROR_DIR } from './skillTree';
 import type { SkillEntry, SkillsIndex, SourceProblem } from './types';
 
@@ -23,17 +23,18 @@ interface Candidate extends SkillText {
 }
 
 export function readSkillsIndex(
+  fs: SourceFs,
   skillsDir: string,
   config: Pick<ProfileConfig, 'disabledSkills'>,
   platform: string = process.platform,
 ): SkillsIndex {
   const problems: SourceProblem[] = [];
   const disabled = disabledSet(config);
-  const files = findSkillFiles(skillsDir);
+  const files = findSkillFiles(fs, skillsDir);
   const placeOf = walkedPlaces(skillsDir);
-  const candidates = files.skills.map((file) => readCandidate(skillsDir, file, placeOf(file), disabled, platform, problems));
+  const candidates = files.skills.map((file) => readCandidate(fs, skillsDir, file, placeOf(file), disabled, platform, problems));
   const entries = labelEntries(candidates, problems);
-  const categories = readCategoryDescriptions(skillsDir, files.descriptions, problems);
+  const categories = readCategoryDescriptions(fs, skillsDir, files.descriptions, problems);
   return remembered({ entries, categories, block: renderSkillsIndex(entries, categories), problems }, { candidates, descriptions: files.descriptions });
 }
 
@@ -78,18 +79,18 @@ export function withCategoryText(index: SkillsIndex, skillsDir: string, file: st
   return remembered({ entries: index.entries, categories, block: renderSkillsIndex(index.entries, categories), problems: index.problems }, inputs);
 }
 
-function readCandidate(skillsDir: string, file: string, place: SkillPlace, disabled: ReadonlySet<string>, platform: string, problems: SourceProblem[]): Candidate {
-  const read = readText(file, { dropBom: true });
+function readCandidate(fs: SourceFs, skillsDir: string, file: string, place: SkillPlace, disabled: ReadonlySet<string>, platform: string, problems: SourceProblem[]): Candidate {
+  const read = readText(fs, file, { dropBom: true });
   if (!read.ok) {
     // Hermes catches the error and still lists the skill, by directory name and without description.
     const { dirName, category, orgId } = place;
     problems.push(read.missing ? { file, code: 'unreadable', message: `${file} cannot be read (a broken link?); Hermes lists the skill as "${dirName}" with no description.` } : read.problem);
-    return { file, dirName, category, orgId, orgAuthor: orgId ? orgAuthor(skillsDir, orgId) : '', name: dirName, description: '', indexDescription: '', compatible: true, disabled: disabled.has(dirName), problems: [] };
+    return { file, dirName, category, orgId, orgAuthor: orgId ? orgAuthor(fs, skillsDir, orgId) : '', name: dirName, description: '', indexDescription: '', compatible: true, disabled: disabled.has(dirName), problems: [] };
   }
-  const skill = skillFromText(place, file, read.text, disabled, platform);
+  const skill = skillFromText(fs, place, file, read.text, disabled, platform);
   for (const problem of skill.problems) problems.push(problem);
   // Extended in place rather than copied: object spreads were a tenth of a thousand-skill index.
-  return Object.assign(skill, { orgAuthor: skill.orgId ? orgAuthor(skillsDir, skill.orgId) : '' });
+  return Object.assign(skill, { orgAuthor: skill.orgId ? orgAuthor(fs, skillsDir, skill.orgId) : '' });
 }
 
 /** A SKILL.md as its text makes it: what the index line is built from, and the text's problems. */
@@ -119,13 +120,14 @@ export interface SkillText {
  * see `skillNameClashes`.
  */
 export function analyzeSkillText(
+  fs: SourceFs,
   skillsDir: string,
   file: string,
   text: string,
   config: Pick<ProfileConfig, 'disabledSkills'>,
   platform: string = process.platform,
 ): SkillText {
-  return skillFromText(skillPlace(skillsDir, file), file, text, disabledSet(config), platform);
+  return skillFromText(fs, skillPlace(skillsDir, file), file, text, disabledSet(config), platform);
 }
 
 function disabledSet(config: Pick<ProfileConfig, 'disabledSkills'>): Set<string> {
@@ -173,7 +175,7 @@ function placeFromParts(relative: string[], dirName: string): SkillPlace {
   return { dirName, category, orgId };
 }
 
-function skillFromText(place: SkillPlace, file: string, text: string, disabled: ReadonlySet<string>, platform: string): SkillText {
+function skillFromText(fs: SourceFs, place: SkillPlace, file: string, text: string, disabled: ReadonlySet<string>, platform: string): SkillText {
   const { dirName, category, orgId } = place;
   const problems: SourceProblem[] = [];
   const fm = parseFrontmatter(text);
@@ -191,7 +193,7 @@ function skillFromText(place: SkillPlace, file: string, text: string, disabled: 
   }
   const frontmatterName = 'name' in data ? pyStr(data.name) : dirName;
   const name = frontmatterName || dirName;
-  const compatible = matchesPlatform(data.platforms, platform) && matchesEnvironment(data.environments);
+  const compatible = matchesPlatform(data.platforms, platform) && matchesEnvironment(fs, data.environments);
   const description = compatible ? normalizeDescription(data.description) : '';
   const cut = cutDescription(description);
   if (compatible && cut !== description) problems.push(descriptionCutProblem(file, text, name, description, cut));
@@ -275,21 +277,21 @@ function matchesPlatform(platforms: unknown, current: string): boolean {
 }
 
 /** `SU.skill_matches_environment`: unknown tags pass; known ones are detected on this machine. */
-function matchesEnvironment(environments: unknown): boolean {
+function matchesEnvironment(fs: SourceFs, environments: unknown): boolean {
   if (!environments || (Array.isArray(environments) && environments.length === 0)) return true;
   const list = Array.isArray(environments) ? environments : [environments];
   for (const env of list) {
     const normalized = pyStrip(pyStr(env).toLowerCase());
     if (!normalized) continue;
     if (!['kanban', 'docker', 's6'].includes(normalized)) return true;
-    if (environmentActive(normalized)) return true;
+    if (environmentActive(fs, normalized)) return true;
   }
   return false;
 }
 
-function environmentActive(env: string): boolean {
-  if (env === 'docker') return exists('/.dockerenv') || exists('/run/.containerenv');
-  if (env === 's6') return isDir('/run/s6') || isDir('/package/admin/s6-overlay');
+function environmentActive(fs: SourceFs, env: string): boolean {
+  if (env === 'docker') return exists(fs, '/.dockerenv') || exists(fs, '/run/.containerenv');
+  if (env === 's6') return isDir(fs, '/run/s6') || isDir(fs, '/package/admin/s6-overlay');
   return kanbanWorker();
 }
 
@@ -299,32 +301,32 @@ function kanbanWorker(): boolean {
 }
 
 /**
- * What the skills index depends on besides the files it reads (readLog.ts notes those): the
+ * What the skills index depends on besides the files it reads (a RecordingFs notes those): the
  * platform and the process environment it consults. Equal keys and equal reads render alike.
  */
 export function skillsEnvironmentKey(platform: string = process.platform): string {
   return `${platform}:kanban=${kanbanWorker()}`;
 }
 
-function exists(file: string): boolean {
+function exists(fs: SourceFs, file: string): boolean {
   try {
-    return statPath(file) !== undefined;
+    return fs.stat(file) !== undefined;
   } catch {
     return false;
   }
 }
 
-function isDir(dir: string): boolean {
+function isDir(fs: SourceFs, dir: string): boolean {
   try {
-    return statPath(dir)?.isDirectory() ?? false;
+    return fs.stat(dir)?.isDirectory() ?? false;
   } catch {
     return false;
   }
 }
 
-function orgAuthor(skillsDir: string, orgId: string): string {
+function orgAuthor(fs: SourceFs, skillsDir: string, orgId: string): string {
   try {
-    const raw = readRegularFile(path.join(skillsDir, ORG_MIRROR_DIR, orgId, '.org-provenance.json')).toString('utf8').replace(/^\uFEFF/, '');
+    const raw = utf8Of(fs.read(path.join(skillsDir, ORG_MIRROR_DIR, orgId, '.org-provenance.json'))).replace(/^\uFEFF/, '');
     const prov = JSON.parse(raw) as Record<string, unknown>;
     return String(prov.author_device || '') || String(prov.author_user_id || '');
   } catch {
@@ -412,10 +414,10 @@ export function skillNameClashes(skill: SkillText, text: string, index: Pick<Ski
 }
 
 /** `PB._read_category_descriptions`: DESCRIPTION.md frontmatter `description`, keyed by folder path. */
-function readCategoryDescriptions(skillsDir: string, files: readonly string[], problems: SourceProblem[]): Map<string, { description: string; file: string }> {
+function readCategoryDescriptions(fs: SourceFs, skillsDir: string, files: readonly string[], problems: SourceProblem[]): Map<string, { description: string; file: string }> {
   const found = new Map<string, { description: string; file: string }>();
   for (const file of files) {
-    const read = readText(file, { dropBom: true });
+    const read = readText(fs, file, { dropBom: true });
     if (!read.ok) {
       if (!read.missing) problems.push(read.problem);
       continue;

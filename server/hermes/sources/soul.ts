@@ -9,14 +9,15 @@ import { blockedMessage, locateFindings, scanContextContent } from './injectionS
 import { positionsOf } from '../text/positions';
 import { pyLstrip, pyStrip } from '../text/pyText';
 import { readText } from '../fs/readText';
+import type { SourceFs } from '../fs/sourceFs';
 import { contextFileCap, truncateContextText, truncationMessage } from './truncate';
 import type { SoulSource, SourceProblem } from './types';
 
 const MAX_PER_PROFILE_HITS = 50;
 
-export function readSoul(profileDir: string, config: Pick<ProfileConfig, 'contextFileMaxChars'>, contextWindow?: number): SoulSource {
+export function readSoul(fs: SourceFs, profileDir: string, config: Pick<ProfileConfig, 'contextFileMaxChars'>, contextWindow?: number): SoulSource {
   const file = path.join(profileDir, 'SOUL.md');
-  const read = readText(file, { dropBom: true });
+  const read = readText(fs, file, { dropBom: true });
   if (!read.ok) return { path: file, exists: false, block: '', problems: read.missing ? [] : [read.problem] };
   return analyzeSoulText(file, read.text, profileDir, config, contextWindow);
 }

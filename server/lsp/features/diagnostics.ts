@@ -1,10 +1,11 @@
 // Diagnostics on the text of an open document, saved or not: what Hermes will do with this text
 // (drop a middle, block the file, cut a description, ignore the file, …) and how to fix it. The
-// domain layer does the work on text (analyze*Text, discovery with `texts`); this file finds out
+// domain layer does the work on text (analyze*Text, discovery through an OverlayFs); this file finds out
 // what the document is to Hermes and turns SourceProblems into LSP diagnostics.
 import path = require('node:path');
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { OverlayFs } from '../../hermes/fs/overlayFs';
 import { DEFAULT_CONFIG } from '../../hermes/profile/config';
 import { canonicalPath } from '../../hermes/canonicalPath';
 import { frontmatterYamlSpan } from '../../hermes/text/frontmatter';
@@ -89,7 +90,7 @@ function problemsOf(model: HermesModel, target: Target, text: string): readonly 
     case 'skill-category':
       return analyzeCategoryText(file, text).problems;
     case 'skill': {
-      const skill = analyzeSkillText(path.join(analysis.profile.dir, 'skills'), file, text, analysis.config);
+      const skill = analyzeSkillText(analysis.fs, path.join(analysis.profile.dir, 'skills'), file, text, analysis.config);
       return [...skill.problems, ...skillNameClashes(skill, text, analysis.sourcesFor(undefined).skills)];
     }
   }
@@ -118,7 +119,7 @@ function classify(model: HermesModel, docPath: string): Target | undefined {
     if (rel === path.join('memories', 'MEMORY.md')) return { kind: 'memory', analysis, file: own };
     if (rel === path.join('memories', 'USER.md')) return { kind: 'user', analysis, file: own };
     const name = path.basename(rel);
-    if ((name === 'SKILL.md' || name === 'DESCRIPTION.md') && isIndexedSkillPath(path.join(dir, 'skills'), own)) {
+    if ((name === 'SKILL.md' || name === 'DESCRIPTION.md') && isIndexedSkillPath(analysis.fs, path.join(dir, 'skills'), own)) {
       return { kind: name === 'SKILL.md' ? 'skill' : 'skill-category', analysis, file: own };
     }
   }
@@ -159,13 +160,13 @@ function contextProblems(model: HermesModel, file: string, text: string): Source
     if (model.profiles().length === 0) return [];
     const home = model.home;
     const config = (home && model.profileByName(home.activeProfile)?.config) ?? model.profiles()[0]?.config ?? DEFAULT_CONFIG;
-    return analyzeContextFileText(file, text, { maxChars: contextFileCap(config) }).problems;
+    return analyzeContextFileText(model.fs, file, text, { maxChars: contextFileCap(config) }).problems;
   }
-  const texts = new Map([[file, text]]);
+  const overlay = new OverlayFs(model.fs, new Map([[file, text]]));
   const problems: SourceProblem[] = [];
   let loaded = false;
   for (const { cwd, cap } of runs.values()) {
-    const context = discoverProjectContext(cwd, { maxChars: cap, texts });
+    const context = discoverProjectContext(overlay, cwd, { maxChars: cap });
     if (context.files.some((f) => f.path === file)) loaded = true;
     problems.push(...context.problems.filter((p) => p.file === file));
   }

@@ -38,7 +38,7 @@ export function diffDto(model: HermesModel, ref: SessionRef): PromptDiffDto {
 /** The prompt as parts with their files, sizes and stale marks: sizes, labels and paths, never its text. */
 export function mapDto(model: HermesModel, ref: SessionRef): PromptMapDto {
   const { analysis, anatomy, session } = sessionAnatomy(model, ref);
-  const map = promptMap({ anatomy, reasons: session?.reasons ?? [], sources: analysis.sourcesFor(session?.cwd), profileDir: analysis.profile.dir, cwd: session?.cwd });
+  const map = promptMap({ anatomy, reasons: session?.reasons ?? [], sources: analysis.sourcesFor(session?.cwd), profileDir: analysis.profile.dir, cwd: session?.cwd, fs: analysis.fs });
   return {
     ...ref,
     bytes: map.bytes,

@@ -26,7 +26,7 @@ function maps(analysis: ProfileAnalysis): Array<{ session: SessionReport; map: P
   return live.map((session) => {
     const anatomy = analysis.anatomyOf(session.id)!;
     assert.ok(anatomy, session.id);
-    const map = promptMap({ anatomy, reasons: session.reasons, sources: analysis.sourcesFor(session.cwd), profileDir: analysis.profile.dir, cwd: session.cwd });
+    const map = promptMap({ anatomy, reasons: session.reasons, sources: analysis.sourcesFor(session.cwd), profileDir: analysis.profile.dir, cwd: session.cwd, fs: analysis.fs });
     return { session, map, text: anatomy.text };
   });
 }

@@ -30,7 +30,7 @@ describe('engine: source digests kept between status runs', () => {
     let rendered = false;
     const digest = digests.digest(f.cwd, () => {
       rendered = true;
-      return judgingDigest(DEFAULT_CONFIG, digests.render(() => renderSources({ dir: f.profileDir }, DEFAULT_CONFIG, f.cwd, { stopAt: f.top, platform: 'linux' })));
+      return judgingDigest(DEFAULT_CONFIG, digests.render((fs) => renderSources({ dir: f.profileDir }, DEFAULT_CONFIG, f.cwd, { fs, stopAt: f.top, platform: 'linux' })));
     });
     digests.save(save.problems ?? false, save.nowMs ?? LATER());
     persisted.save();

@@ -4,10 +4,11 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readRegularFile, readText, readTextIfPresent } from '../../../server/hermes/fs/readText';
+import { readText, readTextIfPresent } from '../../../server/hermes/fs/readText';
 import { cleanup, tempDir } from '../sources/fixtures';
+import { diskFs } from '../../../server/hermes/fs/diskFs';
 
-describe('fs/readText: reading a regular file', () => {
+describe('fs/diskFs and readText: reading a regular file', () => {
   after(cleanup);
 
   it('returns every byte of files of any size', () => {
@@ -17,14 +18,14 @@ describe('fs/readText: reading a regular file', () => {
       for (let i = 0; i < size; i++) bytes[i] = (i * 7 + size) % 251;
       const file = path.join(dir, `f${size}`);
       fs.writeFileSync(file, bytes);
-      assert.ok(readRegularFile(file).equals(bytes), `${size} bytes`);
+      assert.ok(diskFs.read(file).bytes!.equals(bytes), `${size} bytes`);
     }
   });
 
   it('reads a file whose size is reported as 0 to its end (a /proc file, served a page at a time)', () => {
     // The tests run on Linux (CI included), where /proc always exists.
     // The process's own memory map spans many pages; its last lines ([stack], [vdso], …) are stable.
-    const read = readRegularFile('/proc/self/maps').toString('utf8').trimEnd().split('\n');
+    const read = diskFs.read('/proc/self/maps').bytes!.toString('utf8').trimEnd().split('\n');
     const whole = fs.readFileSync('/proc/self/maps', 'utf8').trimEnd().split('\n');
     assert.equal(fs.statSync('/proc/self/maps').size, 0);
     assert.ok(read.join('\n').length > 4096, `only ${read.join('\n').length} bytes`);
@@ -41,9 +42,9 @@ describe('fs/readText: reading a regular file', () => {
     const names = ['file.md', 'missing.md', 'file.md/below.md', 'folder.md', 'dangling.md', 'latin1.md', ...(fifo ? ['pipe.md'] : [])];
     for (const name of names) {
       for (const dropBom of [true, false]) {
-        assert.deepEqual(readTextIfPresent(path.join(dir, name), { dropBom }), readText(path.join(dir, name), { dropBom }), name);
+        assert.deepEqual(readTextIfPresent(diskFs, path.join(dir, name), { dropBom }), readText(diskFs, path.join(dir, name), { dropBom }), name);
       }
     }
-    assert.deepEqual(readTextIfPresent(path.join(dir, 'missing.md'), { dropBom: true }), { ok: false, missing: true });
+    assert.deepEqual(readTextIfPresent(diskFs, path.join(dir, 'missing.md'), { dropBom: true }), { ok: false, missing: true });
   });
 });

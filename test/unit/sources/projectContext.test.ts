@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { discoverProjectContext } from '../../../server/hermes/sources/projectContext';
 import { cleanup, tempDir, write } from './fixtures';
+import { diskFs } from '../../../server/hermes/fs/diskFs';
 
 const PREFIX = '# Project Context\n\nThe following project context files have been loaded and should be followed:\n\n';
 
@@ -13,7 +14,7 @@ function repo(): { root: string; cwd: string; discover: (maxChars?: number) => R
   const cwd = path.join(root, 'pkg', 'app');
   fs.mkdirSync(path.join(root, '.git'), { recursive: true });
   fs.mkdirSync(cwd, { recursive: true });
-  return { root, cwd, discover: (maxChars = 20_000) => discoverProjectContext(cwd, { maxChars, stopAt: top }) };
+  return { root, cwd, discover: (maxChars = 20_000) => discoverProjectContext(diskFs, cwd, { maxChars, stopAt: top }) };
 }
 
 describe('sources: project context', () => {
@@ -119,12 +120,12 @@ describe('sources: project context', () => {
     const cwd = path.join(top, 'a', 'b');
     fs.mkdirSync(cwd, { recursive: true });
     write(top, 'a/.hermes.md', 'Parent rules.');
-    assert.equal(discoverProjectContext(cwd, { maxChars: 20_000, stopAt: top }).kind, 'none');
+    assert.equal(discoverProjectContext(diskFs, cwd, { maxChars: 20_000, stopAt: top }).kind, 'none');
     write(cwd, 'HERMES.md', 'Here.');
-    assert.equal(discoverProjectContext(cwd, { maxChars: 20_000, stopAt: top }).block, `${PREFIX}## HERMES.md\n\nHere.`);
+    assert.equal(discoverProjectContext(diskFs, cwd, { maxChars: 20_000, stopAt: top }).block, `${PREFIX}## HERMES.md\n\nHere.`);
   });
 
   it('never throws on a missing cwd', () => {
-    assert.equal(discoverProjectContext('/definitely/not/here', { maxChars: 20_000 }).kind, 'none');
+    assert.equal(discoverProjectContext(diskFs, '/definitely/not/here', { maxChars: 20_000 }).kind, 'none');
   });
 });

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { DEFAULT_CONFIG } from '../../../server/hermes/profile/config';
 import { analyzeSkillText, readSkillsIndex } from '../../../server/hermes/sources/skills';
 import { cleanup, skill, tempDir, write } from './fixtures';
+import { diskFs } from '../../../server/hermes/fs/diskFs';
 
 const LONG = 'Deploys the service to staging and production with blue-green cutover'; // 70 chars
 const SIXTY = 'Lints the TypeScript sources with the project ESLint config.'; // 60 chars
@@ -22,7 +23,7 @@ describe('sources: skills index', () => {
   after(cleanup);
 
   it('cuts descriptions longer than 60 characters to 57 + "..." and leaves 60 untouched', () => {
-    const index = readSkillsIndex(setup(), DEFAULT_CONFIG, 'linux');
+    const index = readSkillsIndex(diskFs, setup(), DEFAULT_CONFIG, 'linux');
     const deploy = index.entries.find((e) => e.name === 'deploy')!;
     assert.equal(deploy.description, LONG);
     assert.equal(deploy.promptDescription, `${LONG.slice(0, 57)}...`);
@@ -31,7 +32,7 @@ describe('sources: skills index', () => {
   });
 
   it('renders the exact block: categories sorted, a skill directly under skills/ filed under its own folder, nested category paths', () => {
-    const index = readSkillsIndex(setup(), DEFAULT_CONFIG, 'linux');
+    const index = readSkillsIndex(diskFs, setup(), DEFAULT_CONFIG, 'linux');
     const lines = index.block.slice(index.block.indexOf('<available_skills>\n') + 19, index.block.indexOf('\n</available_skills>')).split('\n');
     assert.deepEqual(lines, [
       '  devops: Shipping and CI',
@@ -50,7 +51,7 @@ describe('sources: skills index', () => {
 
   it('points the description-cut problem at the part that is lost', () => {
     const skills = setup();
-    const problem = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').problems.find((p) => p.code === 'description-cut')!;
+    const problem = readSkillsIndex(diskFs, skills, DEFAULT_CONFIG, 'linux').problems.find((p) => p.code === 'description-cut')!;
     assert.equal(problem.file, path.join(skills, 'devops/deploy/SKILL.md'));
     const col = 'description: '.length;
     assert.deepEqual(problem.range, { startLine: 2, startCharacter: col + 57, endLine: 2, endCharacter: col + LONG.length });
@@ -61,7 +62,7 @@ describe('sources: skills index', () => {
     const first = 'Deploys the service to staging and production';
     const second = 'with a blue-green\u00a0cutover and a rollback plan';
     write(skills, 'ops/fold/SKILL.md', `---\nname: fold\ndescription: ${first}\n  ${second}\n---\n\nSteps.\n`);
-    const problem = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').problems.find((p) => p.code === 'description-cut')!;
+    const problem = readSkillsIndex(diskFs, skills, DEFAULT_CONFIG, 'linux').problems.find((p) => p.code === 'description-cut')!;
     // YAML folds the line break into one space: the 58th character is in the second line.
     const lostAt = 57 - (first.length + 1);
     assert.deepEqual(problem.range, { startLine: 3, startCharacter: 2 + lostAt, endLine: 3, endCharacter: 2 + second.length });
@@ -69,11 +70,11 @@ describe('sources: skills index', () => {
 
   it('ignores body edits and reacts to description edits', () => {
     const skills = setup();
-    const before = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').block;
+    const before = readSkillsIndex(diskFs, skills, DEFAULT_CONFIG, 'linux').block;
     skill(skills, 'devops/lint', { name: 'lint', description: `"${SIXTY}"` }, 'A completely different body.\n\nMore steps.\n');
-    assert.equal(readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').block, before);
+    assert.equal(readSkillsIndex(diskFs, skills, DEFAULT_CONFIG, 'linux').block, before);
     skill(skills, 'devops/lint', { name: 'lint', description: 'Lints everything' });
-    const after = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').block;
+    const after = readSkillsIndex(diskFs, skills, DEFAULT_CONFIG, 'linux').block;
     assert.notEqual(after, before);
     assert.ok(after.includes('    - lint: Lints everything\n'));
   });
@@ -81,16 +82,16 @@ describe('sources: skills index', () => {
   it('leaves out skills for other platforms and skills.disabled, matching name or directory', () => {
     const skills = setup();
     skill(skills, 'mac/brew', { name: 'brew', description: 'Homebrew', platforms: '[macos]' });
-    const linux = readSkillsIndex(skills, { disabledSkills: ['arxiv', ' solo '] }, 'linux');
+    const linux = readSkillsIndex(diskFs, skills, { disabledSkills: ['arxiv', ' solo '] }, 'linux');
     assert.deepEqual(linux.entries.filter((e) => e.visible).map((e) => e.name).sort(), ['deploy', 'lint']);
-    const mac = readSkillsIndex(skills, DEFAULT_CONFIG, 'darwin');
+    const mac = readSkillsIndex(diskFs, skills, DEFAULT_CONFIG, 'darwin');
     assert.ok(mac.entries.find((e) => e.name === 'brew')!.visible);
   });
 
   it('keeps the first of two same-named skills in a category and reports the other', () => {
     const skills = setup();
     skill(skills, 'devops/zz-copy', { name: 'deploy', description: 'Another deploy' });
-    const index = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux');
+    const index = readSkillsIndex(diskFs, skills, DEFAULT_CONFIG, 'linux');
     const deploys = index.entries.filter((e) => e.name === 'deploy');
     assert.deepEqual(deploys.map((e) => e.visible), [true, false]);
     assert.equal(index.block.match(/- deploy:/g)?.length, 1);
@@ -102,7 +103,7 @@ describe('sources: skills index', () => {
     const skills = setup();
     write(skills, 'misc/plain/SKILL.md', '# No frontmatter\n');
     write(skills, 'misc/broken/SKILL.md', '---\nname: broken\ndescription: [oops\n---\n');
-    const index = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux');
+    const index = readSkillsIndex(diskFs, skills, DEFAULT_CONFIG, 'linux');
     assert.ok(index.block.includes('  misc:\n    - broken: [oops\n    - plain\n'));
     assert.deepEqual(index.problems.filter((p) => p.code.startsWith('frontmatter')).map((p) => p.code).sort(), ['frontmatter-invalid', 'frontmatter-missing']);
   });
@@ -115,7 +116,7 @@ describe('sources: skills index', () => {
     skill(outside, 'linked', { name: 'linked', description: 'Lives elsewhere' });
     fs.symlinkSync(path.join(outside, 'linked'), path.join(skills, 'linked'));
     fs.symlinkSync(skills, path.join(skills, 'research', 'loop'));
-    const names = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').entries.map((e) => e.name);
+    const names = readSkillsIndex(diskFs, skills, DEFAULT_CONFIG, 'linux').entries.map((e) => e.name);
     assert.ok(!names.includes('dep') && !names.includes('old'));
     assert.ok(names.includes('linked'));
   });
@@ -125,12 +126,12 @@ describe('sources: skills index', () => {
     skill(skills, '', { description: 'A SKILL.md right in skills/, named after the folder' });
     write(skills, '_org/.active_org', 'acme\n');
     skill(skills, '_org/acme/tools/fmt', { name: 'fmt', description: 'Formats' });
-    const absolute = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux');
+    const absolute = readSkillsIndex(diskFs, skills, DEFAULT_CONFIG, 'linux');
     const roundabout = `${path.relative(process.cwd(), path.dirname(skills))}/./skills/../skills/`;
-    assert.deepEqual(readSkillsIndex(roundabout, DEFAULT_CONFIG, 'linux'), absolute);
+    assert.deepEqual(readSkillsIndex(diskFs, roundabout, DEFAULT_CONFIG, 'linux'), absolute);
     const placed = absolute.entries.map((e) => [e.file, e.name, e.category]);
     const alone = absolute.entries.map((e) => {
-      const own = analyzeSkillText(skills, e.file, fs.readFileSync(e.file, 'utf8'), DEFAULT_CONFIG, 'linux');
+      const own = analyzeSkillText(diskFs, skills, e.file, fs.readFileSync(e.file, 'utf8'), DEFAULT_CONFIG, 'linux');
       return [own.file, own.name, own.orgId ? `org:${own.orgId}` : own.category];
     });
     assert.deepEqual(alone, placed);
@@ -144,12 +145,12 @@ describe('sources: skills index', () => {
     const skills = path.join(tempDir(), 'skills');
     skill(skills, '\uFF5A/a', { description: 'fullwidth z' });
     skill(skills, '😀/b', { description: 'emoji' });
-    const block = readSkillsIndex(skills, DEFAULT_CONFIG, 'linux').block;
+    const block = readSkillsIndex(diskFs, skills, DEFAULT_CONFIG, 'linux').block;
     assert.ok(block.indexOf('  \uFF5A:') < block.indexOf('  😀:'));
   });
 
   it('is empty without visible skills', () => {
-    const index = readSkillsIndex(path.join(tempDir(), 'nothing'), DEFAULT_CONFIG, 'linux');
+    const index = readSkillsIndex(diskFs, path.join(tempDir(), 'nothing'), DEFAULT_CONFIG, 'linux');
     assert.equal(index.block, '');
     assert.deepEqual(index.entries, []);
   });

@@ -5,19 +5,19 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { noteFileRead, ReadRecording, readsStillHold, statPath, type PackedReads } from '../../../server/hermes/fs/readLog';
+import { RecordingFs, readsStillHold, type PackedReads } from '../../../server/hermes/fs/recordingFs';
 import { renderSources } from '../../../server/hermes/sources/renderSources';
 import { profileFixture } from '../anatomy/profileFixture';
 import { DEFAULT_CONFIG } from '../../../server/hermes/profile/config';
 import { cleanup, tempDir, write } from '../sources/fixtures';
 
-describe('sources: what rendering read, checked again by stat', () => {
+describe('fs/RecordingFs: what rendering read, checked again by stat', () => {
   after(cleanup);
 
   function recorded(): { f: ReturnType<typeof profileFixture>; reads: PackedReads } {
     const f = profileFixture();
-    const recording = new ReadRecording();
-    recording.during(() => renderSources({ dir: f.profileDir }, DEFAULT_CONFIG, f.cwd, { stopAt: f.top, platform: 'linux' }));
+    const recording = new RecordingFs();
+    renderSources({ dir: f.profileDir }, DEFAULT_CONFIG, f.cwd, { fs: recording, stopAt: f.top, platform: 'linux' });
     return { f, reads: recording.pack() };
   }
 
@@ -25,8 +25,8 @@ describe('sources: what rendering read, checked again by stat', () => {
     const { f, reads } = recorded();
     assert.ok(reads.paths.split('\n').length > 10, 'the skills, memory, SOUL.md and project files were read');
     assert.equal(readsStillHold(reads), true);
-    const again = new ReadRecording();
-    again.during(() => renderSources({ dir: f.profileDir }, DEFAULT_CONFIG, f.cwd, { stopAt: f.top, platform: 'linux' }));
+    const again = new RecordingFs();
+    renderSources({ dir: f.profileDir }, DEFAULT_CONFIG, f.cwd, { fs: again, stopAt: f.top, platform: 'linux' });
     assert.deepEqual(again.pack(), reads);
   });
 
@@ -60,8 +60,8 @@ describe('sources: what rendering read, checked again by stat', () => {
     write(path.join(f.top, 'other-skills'), 'two/SKILL.md', '---\nname: two\ndescription: Two\n---\n');
     const link = path.join(f.profileDir, 'skills', 'linked');
     fs.symlinkSync(elsewhere, link);
-    const recording = new ReadRecording();
-    recording.during(() => renderSources({ dir: f.profileDir }, DEFAULT_CONFIG, f.cwd, { stopAt: f.top, platform: 'linux' }));
+    const recording = new RecordingFs();
+    renderSources({ dir: f.profileDir }, DEFAULT_CONFIG, f.cwd, { fs: recording, stopAt: f.top, platform: 'linux' });
     const reads = recording.pack();
     assert.equal(readsStillHold(reads), true);
     fs.unlinkSync(link);
@@ -74,15 +74,13 @@ describe('sources: what rendering read, checked again by stat', () => {
     const tested = write(dir, 'AGENTS.md', 'Agents.');
     const read = write(dir, 'SOUL.md', 'Soul.');
     const absent = path.join(dir, 'CLAUDE.md');
-    const recording = new ReadRecording();
-    recording.during(() => {
-      statPath(tested);
-      noteFileRead(tested, fs.statSync(tested));
-      noteFileRead(read, fs.statSync(read));
-      statPath(read);
-      statPath(absent);
-      statPath(absent);
-    });
+    const recording = new RecordingFs();
+    recording.stat(tested);
+    recording.read(tested);
+    recording.read(read);
+    recording.stat(read);
+    recording.stat(absent);
+    recording.stat(absent);
     const reads = recording.pack();
     assert.equal(readsStillHold(reads), true);
     // Its times are what the second read noted: a change of them alone is a change.
@@ -90,13 +88,11 @@ describe('sources: what rendering read, checked again by stat', () => {
     fs.utimesSync(tested, later, later);
     assert.equal(readsStillHold(reads), false);
     fs.utimesSync(tested, fs.statSync(read).atime, fs.statSync(read).mtime);
-    const fresh = new ReadRecording();
-    fresh.during(() => {
-      statPath(tested);
-      noteFileRead(tested, fs.statSync(tested));
-      statPath(absent);
-      statPath(absent);
-    });
+    const fresh = new RecordingFs();
+    fresh.stat(tested);
+    fresh.read(tested);
+    fresh.stat(absent);
+    fresh.stat(absent);
     const freshReads = fresh.pack();
     assert.equal(readsStillHold(freshReads), true);
     write(dir, 'CLAUDE.md', 'Now there.');

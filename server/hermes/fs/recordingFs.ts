@@ -1,9 +1,7 @@
-// What rendering the sources read of the file system, so a later run can tell with stat() alone
+// A SourceFs that notes what rendering the sources read, so a later run can tell with stat() alone
 // that rendering again would read the same: every file read, folder listed, path tested and real
-// path resolved, each with what stat() said of it then. The readers of this folder make their file
-// system calls through the functions here; while a ReadRecording runs a rendering, each call
-// notes what it touched. `readsStillHold` stats every noted path again (a few thousand for a thousand skills,
-// a tenth of reading them) and compares.
+// path resolved, each with what stat() said of it then. `readsStillHold` stats every noted path
+// again (a few thousand for a thousand skills, a tenth of reading them) and compares.
 //
 // Why stat() is enough: a file's content does not change without its size or mtime changing, nor
 // either without its ctime changing (ctime cannot be set from user space); a folder's listing
@@ -13,8 +11,8 @@
 // recording could still look the same (git's "racy" case), so `newestChangeMs` lets the caller
 // refuse to keep a recording that saw anything change in its last seconds.
 import { createHash } from 'node:crypto';
-import fs = require('node:fs');
-import { resolvedRealPath } from '../canonicalPath';
+import { diskFs } from './diskFs';
+import type { DirEntry, FileRead, FileStat, OpenedError, SourceFs } from './sourceFs';
 
 type ReadKind = 'file' | 'list' | 'kind' | 'real';
 
@@ -30,7 +28,7 @@ class Seen {
     this.numbers = new Float64Array(expectedReads * STAT_FIELDS);
   }
 
-  stat(stat: fs.Stats | undefined, times: boolean): void {
+  stat(stat: FileStat | undefined, times: boolean): void {
     if (!stat) return this.push(-1);
     const kind = stat.isFile() ? 1 : stat.isDirectory() ? 2 : 3;
     if (!times) return this.push(kind);
@@ -91,28 +89,55 @@ class Seen {
 /** The numbers a stat with times pushes: kind, dev, ino, size, mtimeMs, ctimeMs, mode. */
 const STAT_FIELDS = 7;
 
-let recording: ReadRecording | undefined;
-
 /** Reads as kept on disk: the paths front-coded (a thousand skills share most of their path) and one hash of what was seen. */
 export interface PackedReads {
   readonly paths: string;
   readonly seen: string;
 }
 
-/** The reads of one or more renderings, in order. */
-export class ReadRecording {
+/** Reads through `inner`, noting each (one or more renderings, in order). */
+export class RecordingFs implements SourceFs {
   readonly reads: Array<readonly [path: string, how: ReadKind]> = [];
   readonly seen = new Seen();
 
-  /** Runs `render` noting every read of the functions below into this recording. */
-  during<T>(render: () => T): T {
-    const outer = recording;
-    recording = this;
+  constructor(private readonly inner: SourceFs = diskFs) {}
+
+  /** A file about to be read is noted as its open file's stat saw it; one that could not be opened, as what is at the path now. */
+  read(file: string): FileRead {
+    let read: FileRead;
     try {
-      return render();
-    } finally {
-      recording = outer;
+      read = this.inner.read(file);
+    } catch (error) {
+      const opened = (error as OpenedError).opened;
+      if (opened) this.noteStat(file, opened);
+      else this.note(file, 'file');
+      throw error;
     }
+    this.noteStat(file, read.stat);
+    return read;
+  }
+
+  /** Noted as its kind (not its times). */
+  stat(file: string): FileStat | undefined {
+    this.note(file, 'kind');
+    return this.inner.stat(file);
+  }
+
+  /** Noted with the folder's times. */
+  list(dir: string): DirEntry[] {
+    this.note(dir, 'list');
+    return this.inner.list(dir);
+  }
+
+  listNames(dir: string): string[] {
+    this.note(dir, 'list');
+    return this.inner.listNames(dir);
+  }
+
+  /** Noted with its answer. */
+  realPath(file: string): string {
+    this.note(file, 'real');
+    return this.inner.realPath(file);
   }
 
   /** The newest modification or change time of anything read (for the racy check). */
@@ -132,10 +157,20 @@ export class ReadRecording {
     }
     return { paths: lines.join('\n'), seen: this.seen.digest() };
   }
+
+  private noteStat(file: string, stat: FileStat): void {
+    this.reads.push([file, 'file']);
+    this.seen.stat(stat, true);
+  }
+
+  private note(file: string, how: ReadKind): void {
+    this.reads.push([file, how]);
+    void sense(this.inner, file, how, this.seen);
+  }
 }
 
 /** Whether every packed read would see the same today (false for anything that does not unpack). */
-export function readsStillHold(packed: PackedReads): boolean {
+export function readsStillHold(packed: PackedReads, fs: SourceFs = diskFs): boolean {
   const lines = packed.paths === '' ? [] : packed.paths.split('\n');
   const seen = new Seen(lines.length);
   // A path read in two ways (tested for, then read: a project's AGENTS.md) is stat'ed once: what
@@ -162,7 +197,7 @@ export function readsStillHold(packed: PackedReads): boolean {
       continue;
     }
     const start = seen.position;
-    if (!sense(file, how, seen)) continue;
+    if (!sense(fs, file, how, seen)) continue;
     statted.set(file, seen.position - start === STAT_FIELDS ? start : ~start);
   }
   return seen.digest() === packed.seen;
@@ -172,55 +207,14 @@ function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
 }
 
-/** A file about to be read, as its descriptor's fstat saw it (readText.ts opens, fstats, reads). */
-export function noteFileRead(file: string, stat: fs.Stats): void {
-  if (!recording) return;
-  recording.reads.push([file, 'file']);
-  recording.seen.stat(stat, true);
-}
-
-/** A file that could not be opened: what is at the path now (nothing, a folder, a locked file). */
-export function noteFileUnread(file: string): void {
-  if (recording) note(file, 'file');
-}
-
-/** `fs.readdirSync(dir, { withFileTypes: true })`, noted with the folder's times. */
-export function listFolder(dir: string): fs.Dirent[] {
-  if (recording) note(dir, 'list');
-  return fs.readdirSync(dir, { withFileTypes: true });
-}
-
-/** `fs.readdirSync(dir)` (names), noted with the folder's times. */
-export function listFolderNames(dir: string): string[] {
-  if (recording) note(dir, 'list');
-  return fs.readdirSync(dir);
-}
-
-/** `fs.statSync(file, { throwIfNoEntry: false })`: what is there, noted as its kind (not its times). */
-export function statPath(file: string): fs.Stats | undefined {
-  if (recording) note(file, 'kind');
-  return fs.statSync(file, { throwIfNoEntry: false });
-}
-
-/** `fs.realpathSync.native` (the JavaScript one on Windows), noted with its answer. */
-export function realPath(file: string): string {
-  if (recording) note(file, 'real');
-  return resolvedRealPath(file);
-}
-
-function note(file: string, how: ReadKind): void {
-  recording!.reads.push([file, how]);
-  void sense(file, how, recording!.seen);
-}
-
 /**
  * What `how` sees at `file` now, into `seen`: the same calls at recording and at checking. True
  * when that was a stat (false: a real path or an error, pushed as text).
  */
-function sense(file: string, how: ReadKind, seen: Seen): boolean {
+function sense(fs: SourceFs, file: string, how: ReadKind, seen: Seen): boolean {
   try {
-    if (how === 'real') return seen.text(resolvedRealPath(file)), false;
-    seen.stat(fs.statSync(file, { throwIfNoEntry: false }), how !== 'kind');
+    if (how === 'real') return seen.text(fs.realPath(file)), false;
+    seen.stat(fs.stat(file), how !== 'kind');
     return true;
   } catch (error) {
     seen.text(`error:${(error as NodeJS.ErrnoException).code ?? ''}`);

@@ -4,7 +4,7 @@
 import path = require('node:path');
 import { AnalysisCache } from '../hermes/engine/analysisCache';
 import { analyzeProfile, type ProfileAnalysis } from '../hermes/engine/analyzeProfile';
-import type { SessionScan } from '../hermes/engine/keptRead';
+import { KeptConnection, type SessionScan } from '../hermes/engine/keptConnection';
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
 import { previewSave, type PreviewJudgements, type SavePreview } from '../hermes/engine/savePreview';
 import { openHome, selectedProfiles } from '../hermes/profile/selection';
@@ -50,7 +50,8 @@ const CONTEXT_FILE_NAMES = new Set(['.hermes.md', 'HERMES.md', 'AGENTS.override.
 
 export class HermesModel {
   private analyses = new Map<string, ProfileAnalysis>();
-  private caches = new Map<string, AnalysisCache>();
+  /** What is kept between evaluations of each profile: its analysis cache and its read connection. */
+  private kept = new Map<string, { readonly cache: AnalysisCache; readonly connection: KeptConnection }>();
   private homeInfo: HermesHome | undefined;
   private problemText: string | undefined;
   private options: ModelOptions = { home: '', profiles: [] };
@@ -123,10 +124,10 @@ export class HermesModel {
   /**
    * These profiles' databases may have changed (a watcher event, our own refresh): each that did
    * is evaluated again, by default reading again only the sessions a write touched (engine/
-   * keptRead.ts; `verifyDatabases` completes that). Whether any report changed.
+   * keptConnection.ts; `verifyDatabases` completes that). Whether any report changed.
    */
   databaseChanged(profileDirs: readonly string[], scan: SessionScan = 'touched'): boolean {
-    return this.analyzeWhere(profileDirs, (cache) => cache.hasUnreadCommits(), scan);
+    return this.analyzeWhere(profileDirs, (connection) => connection.hasUnreadCommits(), scan);
   }
 
   /**
@@ -134,15 +135,15 @@ export class HermesModel {
    * touched one (a row changed without a message shows now). Whether any report changed.
    */
   verifyDatabases(profileDirs: readonly string[]): boolean {
-    return this.analyzeWhere(profileDirs, (cache) => cache.lastRead?.partial === true || cache.hasUnreadCommits(), 'full');
+    return this.analyzeWhere(profileDirs, (connection) => connection.lastRead?.partial === true || connection.hasUnreadCommits(), 'full');
   }
 
-  /** Evaluates again each of these profiles whose cache says it must; whether any report changed. */
-  private analyzeWhere(profileDirs: readonly string[], must: (cache: AnalysisCache) => boolean, scan: SessionScan): boolean {
+  /** Evaluates again each of these profiles whose connection says it must; whether any report changed. */
+  private analyzeWhere(profileDirs: readonly string[], must: (connection: KeptConnection) => boolean, scan: SessionScan): boolean {
     let changed = false;
     for (const dir of profileDirs) {
       const analysis = this.byDir(dir);
-      if (!analysis || !must(this.cacheFor(dir))) continue;
+      if (!analysis || !must(this.keptFor(dir).connection)) continue;
       changed = this.analyze(dir, analysis.profile, scan) || changed;
     }
     return changed;
@@ -155,7 +156,7 @@ export class HermesModel {
    */
   sourcesChanged(paths?: readonly string[]): void {
     for (const [dir, analysis] of [...this.analyses]) {
-      this.cacheFor(dir).sourcesChanged(paths);
+      this.keptFor(dir).cache.sourcesChanged(paths);
       this.analyze(dir, analysis.profile);
     }
   }
@@ -255,19 +256,19 @@ export class HermesModel {
     const role = this.roleOf(file);
     if (!role) return undefined;
     if (role.shadowedBy) return { changesPrompt: false, sessions: [], judged: new Map() };
-    const profiles = role.uses.map((use) => ({ analysis: use.analysis, cache: this.cacheFor(use.analysis.profile.dir), sessions: use.sessions }));
+    const profiles = role.uses.map((use) => ({ analysis: use.analysis, cache: this.keptFor(use.analysis.profile.dir).cache, sessions: use.sessions }));
     return previewSave({ kind: role.kind, file: role.file, text }, profiles, this.clock(), earlier);
   }
 
   /**
    * Brings the stored-prompt counts that re-evaluations deferred up to date (see
-   * `deferStoredPromptCount`); the profiles whose count changed.
+   * KeptConnection.reading); the profiles whose count changed.
    */
   settleStoredPromptCounts(): ProfileAnalysis[] {
     const changed: ProfileAnalysis[] = [];
     for (const [dir, analysis] of this.analyses) {
       if (analysis.report.unavailable) continue;
-      const count = this.cacheFor(dir).keptStoredPromptCount();
+      const count = this.keptFor(dir).connection.keptStoredPromptCount();
       if (count === undefined || count === analysis.report.storedPromptSessions) continue;
       const settled = { ...analysis, report: { ...analysis.report, storedPromptSessions: count } };
       this.analyses.set(dir, settled);
@@ -278,21 +279,21 @@ export class HermesModel {
 
   /** Closes the read connections kept between evaluations and forgets every cache. */
   dispose(): void {
-    for (const cache of this.caches.values()) cache.closeConnection();
-    this.caches.clear();
+    for (const { connection } of this.kept.values()) connection.close();
+    this.kept.clear();
   }
 
   /** Evaluates one profile again; whether its report changed. */
   private analyze(dir: string, profile: ProfileAnalysis['profile'], sessionScan: SessionScan = 'full'): boolean {
     this.evaluations++;
     const before = this.analyses.get(dir)?.report;
+    const { cache, connection } = this.keptFor(dir);
     const analysis = analyzeProfile(profile, {
       now: this.clock(),
-      cache: this.cacheFor(dir),
+      cache,
       priceOverrides: this.options.priceOverrides,
-      keepConnection: true,
-      deferStoredPromptCount: true,
-      sessionScan,
+      // Published first; the count over every session follows (settleStoredPromptCounts).
+      sessions: connection.reading(sessionScan, true),
       adoptsRefreshRequests: adoptsRefreshRequests(this.buildInfo),
       fs: this.fs,
     });
@@ -304,10 +305,10 @@ export class HermesModel {
     return this.analyses.get(dir) ?? this.analyses.get(path.resolve(dir));
   }
 
-  private cacheFor(dir: string): AnalysisCache {
-    let cache = this.caches.get(dir);
-    if (!cache) this.caches.set(dir, (cache = new AnalysisCache()));
-    return cache;
+  private keptFor(dir: string): { readonly cache: AnalysisCache; readonly connection: KeptConnection } {
+    let kept = this.kept.get(dir);
+    if (!kept) this.kept.set(dir, (kept = { cache: new AnalysisCache(), connection: new KeptConnection() }));
+    return kept;
   }
 }
 

@@ -1,5 +1,9 @@
 // `hermes-lens status`: which sessions are stale, why, and what refreshing them costs now.
 import { analyzeProfile } from '../../hermes/engine/analyzeProfile';
+import { diskVerdicts } from '../../hermes/engine/diskVerdicts';
+import { memoryVerdicts } from '../../hermes/engine/verdictStore';
+import type { Profile } from '../../hermes/model';
+import { profilePaths } from '../../hermes/profile/home';
 import { profileSummaryJson, sessionJson } from '../../hermes/engine/reportJson';
 import type { ProfileReport } from '../../hermes/engine/types';
 import { openHome, selectedProfiles } from '../../hermes/profile/selection';
@@ -22,9 +26,11 @@ export function statusCommand(argv: string[], io: CommandIO): number {
   const profiles = selectedProfiles(home, { profile: args.profile, allProfiles: args['all-profiles'] });
   const build = hermesBuildOf(home, args, io);
   const now = io.now();
-  // What an earlier status worked out and still holds is taken from the lens's cache (persist).
+  // What an earlier status worked out and still holds is taken from the lens's cache; with --all
+  // (ended sessions, whose compaction tips depend on every session) everything is worked out now.
   const adopts = adoptsRefreshRequests(build);
-  const reports = profiles.map((p) => analyzeProfile(p, { includeEnded: args.all, now, persist: true, adoptsRefreshRequests: adopts }).report);
+  const verdictsOf = (p: Profile) => (args.all ? memoryVerdicts : diskVerdicts(profilePaths(p).stateDb));
+  const reports = profiles.map((p) => analyzeProfile(p, { includeEnded: args.all, now, verdicts: verdictsOf(p), adoptsRefreshRequests: adopts }).report);
   if (args.json) {
     // Each session's JSON is made as it is written out, and is garbage right after.
     outJson(io, { home: home.root, hermes: hermesBuildJson(build), profiles: reports.map((r) => ({ ...profileSummaryJson(r), sessions: new MappedItems(r.sessions, sessionJson) })) });

@@ -7,16 +7,14 @@
 // USER.md) once per profile, project context once per session cwd. A change drops only the parts
 // its paths can affect (a save of SOUL.md re-reads SOUL.md, not a thousand skills), and the
 // staleness judged from them.
-import fs = require('node:fs');
 import path = require('node:path');
 import type { PromptAnatomy } from '../anatomy/types';
 import type { ProfileConfig } from '../profile/config';
 import type { SessionRecord, StaleReason, TranscriptSize } from '../model';
 import { promptHash } from '../store/promptHash';
-import { INLINE_PROMPT_KEY, StateStore } from '../store/stateStore';
+import { INLINE_PROMPT_KEY, type StateStore } from '../store/stateStore';
 import { canonicalPath } from '../canonicalPath';
 import type { Judgement } from './judgement';
-import type { KeptRead } from './keptRead';
 import { memo } from '../memo';
 import type { ReportWorld, ReusableReport } from './sessionReport';
 import type { PriceOverrides } from '../cost/prices';
@@ -77,7 +75,7 @@ export class AnalysisCache {
   readonly reports = new Map<string, ReusableReport>();
   /**
    * The sessions' reports of the last evaluation in the order of its list of sessions (the same
-   * array while no row changed, keptRead.ts): the next evaluation finds each session's report near
+   * array while no row changed, keptConnection.ts): the next evaluation finds each session's report near
    * its position there (NearPosition), and for the same list its transcript sizes are all still read.
    */
   lastReports: { readonly listed: readonly SessionRecord[]; readonly reports: readonly ReusableReport[] } | undefined;
@@ -86,59 +84,6 @@ export class AnalysisCache {
   private lastWorld: ReportWorld | undefined;
   /** The profile directory this cache belongs to (set by analyzeProfile). */
   profileDir: string | undefined;
-  /** What the kept connection read last (analyzeProfile's `keepConnection`). */
-  lastRead: KeptRead | undefined;
-  private kept: { store: StateStore; ino: number; dev: number; schemaVersion: number } | undefined;
-  /** The count of sessions holding a stored prompt, and the data version it was counted at. */
-  private counted: { dataVersion: number; count: number } | undefined;
-
-  /**
-   * Sessions holding a stored prompt (over every session, ended ones too), counted again only when
-   * another connection committed since the last count: it is an aggregate over the whole table.
-   */
-  storedPromptCount(store: StateStore): number {
-    const version = store.dataVersion();
-    if (this.counted?.dataVersion !== version) this.counted = { dataVersion: version, count: store.countStoredPromptSessions() };
-    return this.counted.count;
-  }
-
-  /** `storedPromptCount` through the kept connection; undefined when none is open. */
-  keptStoredPromptCount(): number | undefined {
-    return this.kept ? this.storedPromptCount(this.kept.store) : undefined;
-  }
-
-  /** The last count, however old (undefined before the first). */
-  lastStoredPromptCount(): number | undefined {
-    return this.counted?.count;
-  }
-
-  /**
-   * The read connection kept between evaluations, opened again when the file was replaced (another
-   * inode) or Hermes migrated its schema. stat() never opens the file (FACTS §2).
-   */
-  connection(file: string): StateStore {
-    const st = statOf(file);
-    const kept = this.kept;
-    if (kept && st && kept.store.file === file && kept.ino === st.ino && kept.dev === st.dev && kept.store.schemaVersion() === kept.schemaVersion) return kept.store;
-    this.closeConnection();
-    // Throws the store's own explanation when the file is missing or unreadable.
-    const store = StateStore.openReadOnly(file, 'kept');
-    const opened = st ?? statOf(file);
-    this.kept = { store, ino: opened?.ino ?? -1, dev: opened?.dev ?? -1, schemaVersion: store.schemaVersion() };
-    return store;
-  }
-
-  closeConnection(): void {
-    try {
-      this.kept?.store.close();
-    } catch {
-      // already closed
-    }
-    this.kept = undefined;
-    this.lastRead = undefined;
-    this.counted = undefined;
-  }
-
   /** The world of this evaluation: the last one's object when nothing in it changed. */
   world(config: ProfileConfig, meta: ReadonlyMap<string, string>, priceOverrides: PriceOverrides | undefined, adoptsRequests: boolean): ReportWorld {
     let epochs = '';
@@ -317,20 +262,6 @@ export class AnalysisCache {
     for (const id of sessionIds) if (this.inlineIdentities.has(INLINE_PROMPT_KEY + id)) this.uncheckedInline.add(INLINE_PROMPT_KEY + id);
   }
 
-  /** Whether another connection committed since the last read through the kept connection (true before any). */
-  hasUnreadCommits(): boolean {
-    const kept = this.kept;
-    if (!kept || !this.lastRead) return true;
-    // A file replaced under the same name is another database (its commits never show here).
-    const st = statOf(kept.store.file);
-    if (!st || st.ino !== kept.ino || st.dev !== kept.dev) return true;
-    try {
-      return kept.store.dataVersion() !== this.lastRead.dataVersion;
-    } catch {
-      return true;
-    }
-  }
-
   /**
    * Drops the anatomies and staleness of these identities of inline texts that no inline key holds
    * any more. (One a session stored by hash still uses is parsed again on its next use.)
@@ -368,14 +299,6 @@ function inlineSessionsByIdentity(listed: readonly SessionRecord[], identityOf: 
     if (identity !== undefined) memo(byIdentity, identity, newList).push(record.id);
   }
   return byIdentity;
-}
-
-function statOf(file: string): fs.Stats | undefined {
-  try {
-    return fs.statSync(file);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Which of the profile's own sources `file` feeds, if any. */

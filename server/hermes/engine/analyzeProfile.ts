@@ -13,17 +13,16 @@ import type { Profile, SessionRecord } from '../model';
 import { profileRequestedEpoch } from '../refresh/epochs';
 import { renderProfileSources, renderProjectContext } from '../sources/renderSources';
 import type { RenderedSources, SourceProblem } from '../sources/types';
-import { databaseFiles, type DatabaseFiles } from '../store/databaseFiles';
-import { StateStore } from '../store/stateStore';
+import type { StateStore } from '../store/stateStore';
 import { AnalysisCache, type PromptReader, type ReadPrompt } from './analysisCache';
 import { judgePrompt, type JudgedPrompt, type Judgement } from './judgement';
-import { readKept, type SessionScan } from './keptRead';
 import { memo } from '../memo';
 import { NearPosition } from './nearPosition';
 import { judgingDigest } from './judgingDigest';
-import { PersistedAnalyses, transcriptFingerprint } from './persistedAnalyses';
+import { transcriptFingerprint } from './persistedAnalyses';
 import { factsOf, type PromptVerdict } from './promptFacts';
-import { RACY_MS, SourceDigests } from './sourceDigests';
+import { oneShot, type SessionSource } from './sessionSource';
+import { memoryVerdicts, type VerdictStore } from './verdictStore';
 import { sessionReport, stillGood, type ReportContext, type ReportInputs, type ReusableReport } from './sessionReport';
 import type { Writable } from '../writable';
 import type { ProfileReport, SessionReport } from './types';
@@ -36,30 +35,15 @@ export interface AnalyzeOptions {
   readonly priceOverrides?: PriceOverrides;
   /** Reused across re-evaluations by the language server. */
   readonly cache?: AnalysisCache;
+  /** How the sessions are read: once (the default, `oneShot`) or through a KeptConnection's `reading`. */
+  readonly sessions?: SessionSource;
   /**
-   * Keep a read connection open in `cache` between evaluations (the language server): what Hermes
-   * did not change since is not read again. Close it with `cache.closeConnection()`.
+   * Where verdicts, transcript sizes and source digests are kept between runs: in memory (the
+   * default) or on disk (`diskVerdicts`, for `hermes-lens status`). Sessions judged from the disk have
+   * no anatomy in memory (anatomyOf answers undefined for them), so callers that show prompts keep
+   * the default.
    */
-  readonly keepConnection?: boolean;
-  /**
-   * With `keepConnection`: report the stored-prompt count of the last evaluation instead of counting
-   * over every session now (the language server publishes first, then brings it up to date with
-   * `cache.storedPromptCount()`). The first evaluation always counts.
-   */
-  readonly deferStoredPromptCount?: boolean;
-  /**
-   * With `keepConnection`, after another connection committed: `full` (the default) compares every
-   * listed row with the last read; `touched` reads again only the sessions that gained messages or
-   * were added, leaving the rest for a later `full` evaluation (see keptRead.ts).
-   */
-  readonly sessionScan?: SessionScan;
-  /**
-   * Take transcript sizes and verdicts kept on disk by an earlier run where they still hold, and keep
-   * this run's (persistedAnalyses.ts): `hermes-lens status`. Sessions judged from the disk have no
-   * anatomy in memory (anatomyOf answers undefined for them), so callers that show prompts leave
-   * this off. Ignored with `includeEnded` and `keepConnection`.
-   */
-  readonly persist?: boolean;
+  readonly verdicts?: VerdictStore;
   /**
    * Whether the Hermes build serving the home adopts refresh requests (install/hermesBuild.ts);
    * default true. Where it does not, a requested refresh leaves a session stale or fresh, never
@@ -97,13 +81,11 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
   cache.profileDir = profile.dir;
   const parts = cache.parts;
   const includeEnded = options.includeEnded ?? false;
-  const keep = options.keepConnection === true;
-  // `hermes-lens status`: analyses and source digests kept on disk between runs (persist).
-  const persisted = options.persist && !keep && !includeEnded ? PersistedAnalyses.open(paths.stateDb) : undefined;
+  const source = options.sessions ?? oneShot;
+  const verdicts = options.verdicts ?? memoryVerdicts;
   const fs = options.fs ?? diskFs;
-  const digests = persisted && new SourceDigests(persisted, fs);
-  const rendering = <T>(render: (fs: SourceFs) => T): T => (digests ? digests.render(render) : render(fs));
-  const config = (parts.config ??= digests ? digests.read((recording) => readProfileConfig(paths.config, recording)) : readProfileConfig(paths.config, fs));
+  const rendering = <T>(render: (fs: SourceFs) => T): T => verdicts.render(fs, render);
+  const config = (parts.config ??= verdicts.readConfig(fs, (through) => readProfileConfig(paths.config, through)));
   const now = options.now ?? Date.now() / 1000;
   const problems = config.problem ? [config.problem] : [];
   // The profile's own files are read once; project context once per cwd (FACTS §4).
@@ -120,37 +102,31 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const unavailable = `${paths.config} sets database.backend: postgres, so this profile keeps its sessions in PostgreSQL, not state.db; the lens reads state.db only.`;
     return unavailableAnalysis(profile, config, fs, { ...base, unavailable, problems }, sourcesFor);
   }
-  // Before the database is opened: what its files were when this run read them (a kept count's key).
-  const files = persisted && databaseFiles(paths.stateDb);
+  verdicts.opening(paths.stateDb);
   let store: StateStore;
   try {
-    store = keep ? cache.connection(paths.stateDb) : StateStore.openReadOnly(paths.stateDb);
+    store = source.open(paths.stateDb);
   } catch (error) {
-    if (keep) cache.closeConnection();
+    source.failed();
     return unavailableAnalysis(profile, config, fs, { ...base, unavailable: describeError(error), problems }, sourcesFor);
   }
   try {
-    // Ended sessions are read only when reported (compaction tips are needed for them alone); the
-    // count of stored prompts over all sessions is then one aggregate query.
-    const db = keep ? readThroughKept(store, cache, includeEnded, options.deferStoredPromptCount === true, options.sessionScan ?? 'full') : readOnce(store, includeEnded, persisted, files);
-    const { listed, storedPromptSessions, meta } = db;
+    // Ended sessions are read only when reported (compaction tips are needed for them alone).
+    const { listed, storedPromptSessions, meta } = source.read(store, includeEnded, cache, verdicts);
     // After a commit: inline prompts still holding the text they were parsed from are settled at once.
-    if (keep && cache.mustRecheckAny()) cache.recheckInline(store, listed);
+    if (cache.mustRecheckAny()) cache.recheckInline(store, listed);
     // A status: inline prompts still holding the text an earlier run found are settled the same way.
-    if (persisted) cache.settleKeptInline(store, listed, (id) => persisted.inlineIdentity(id));
+    if (verdicts.keepsInlineIdentities) cache.settleKeptInline(store, listed, (id) => verdicts.inlineIdentity(id));
     const everything = includeEnded ? listed : undefined;
     // The same list of sessions as the last evaluation (nothing in the database changed: a save of
     // an instruction file): every transcript size is known.
     const sameList = !everything && cache.lastReports?.listed === listed;
-    if (!sameList) readTranscriptSizes(listed, store, cache, persisted);
+    if (!sameList) readTranscriptSizes(listed, store, cache, verdicts);
+    const inlineAsBytes = source.inlineAsBytes;
     const prompts: PromptReader = {
       text: (key) => store.promptText(key) ?? '',
-      // A one-pass run (`hermes-lens status`) hashes an inline copy's bytes rather than its text
-      // (StateStore.inlinePromptBytes: a cold status before v25 took 21% less in paired runs).
-      // The language server reads text: a copy read as bytes is memory outside V8's heap until a
-      // collection finds its wrapper, which came late in the server (its peak at start went from
-      // 108 to 121 MB).
-      inlineBytes: (key) => (keep ? undefined : store.inlinePromptBytes(key)),
+      // As the session source says (SessionSource.inlineAsBytes).
+      inlineBytes: (key) => (inlineAsBytes ? store.inlinePromptBytes(key) : undefined),
       parse: (text) => parsePrompt(text, { identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt }),
     };
     const world = cache.world(config, meta, options.priceOverrides, options.adoptsRefreshRequests ?? true);
@@ -158,7 +134,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     // session only that entry changes. A compaction tip depends on every session, so when ended
     // sessions are reported nothing is kept.
     const reports = everything ? new Map<string, ReusableReport>() : cache.reports;
-    const judging: JudgingContext = { cache, config, sourcesFor, digests, verdicts: new Map() };
+    const judging: JudgingContext = { cache, config, sourcesFor, store: verdicts, verdicts: new Map() };
     const pass = new SessionPass(
       listed,
       everything ? undefined : cache.lastReports,
@@ -166,9 +142,8 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       { world, profileName: profile.name, everything, now, priceOverrides: options.priceOverrides, prices: new Map(), tools: new Map() },
       judging,
       prompts,
-      persisted,
       cache.mustRecheckAny(),
-      referenceProse(listed, judging, prompts, persisted),
+      referenceProse(listed, judging, prompts),
     );
     for (let i = 0; i < listed.length; i++) pass.report(i);
     const { sessions, inOrder } = pass;
@@ -176,8 +151,8 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const changedSessions = pass.changedSessions;
     if (!everything) cache.lastReports = { listed, reports: inOrder };
     // For the next status: the text each inline copy held (settleKeptInline, above).
-    if (persisted) {
-      for (const [identity, ids] of cache.knownInlineIdentities(listed)) for (const id of ids) persisted.keepInlineIdentity(id, identity);
+    if (verdicts.keepsInlineIdentities) {
+      for (const [identity, ids] of cache.knownInlineIdentities(listed)) for (const id of ids) verdicts.keepInlineIdentity(id, identity);
     }
     if (reports.size > listed.length) {
       forgetUnlisted(reports, listed, cache);
@@ -189,7 +164,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const same = everything || cwdsMoved ? undefined : cache.lastCwds;
     const cwds = same?.cwds ?? cwdsOf(sessions);
     let sourceProblems: readonly string[];
-    if (digests?.fromDisk) sourceProblems = [];
+    if (verdicts.sourcesFromDisk) sourceProblems = [];
     else if (same?.world === world) sourceProblems = same.problems;
     else {
       // A plain loop, not `[a, ...cwds.map(f)]`: that spread deoptimized this function on every
@@ -199,8 +174,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       sourceProblems = sourceProblemsOf(rendered);
     }
     if (!everything) cache.lastCwds = { world, cwds, problems: sourceProblems };
-    digests?.save(sourceProblems.length > 0, Date.now());
-    persisted?.save();
+    verdicts.save(sourceProblems.length > 0, Date.now());
     return {
       profile,
       config,
@@ -220,45 +194,11 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       anatomyOf: (id) => cache.parsedAnatomy(reports.get(id)?.inputs.record.promptKey),
     };
   } catch (error) {
-    if (keep) cache.closeConnection();
+    source.failed();
     throw error;
   } finally {
-    if (!keep) store.close();
+    source.done(store);
   }
-}
-
-interface DatabaseRead {
-  readonly listed: readonly SessionRecord[];
-  readonly storedPromptSessions: number;
-  readonly meta: ReadonlyMap<string, string>;
-}
-
-function readOnce(store: StateStore, includeEnded: boolean, persisted: PersistedAnalyses | undefined, files: DatabaseFiles | undefined): DatabaseRead {
-  const listed = store.listSessions({ includeEnded });
-  return { listed, storedPromptSessions: includeEnded ? listed.filter((s) => s.promptKey).length : storedPromptCount(store, persisted, files), meta: store.stateMeta() };
-}
-
-/**
- * The count of sessions holding a stored prompt: an aggregate over every session, taken from the
- * count an earlier status kept when the database files did not change since (unless they changed
- * in the seconds before it was kept: a change within the clock's grain could look like none).
- */
-function storedPromptCount(store: StateStore, persisted: PersistedAnalyses | undefined, files: DatabaseFiles | undefined): number {
-  const kept = files && persisted?.keptStoredPromptCount(files.signature);
-  if (kept !== undefined) return kept;
-  const count = store.countStoredPromptSessions();
-  if (files && files.newestChangeMs < Date.now() - RACY_MS) persisted?.keepStoredPromptCount(files.signature, count);
-  return count;
-}
-
-/** Through the kept connection (keptRead.ts), with the stored-prompt count of the cache. */
-function readThroughKept(store: StateStore, cache: AnalysisCache, includeEnded: boolean, deferCount: boolean, scan: SessionScan): DatabaseRead {
-  const read = readKept(store, cache, includeEnded, scan);
-  // A deferred count is brought up to date after the evaluation.
-  const storedPromptSessions = includeEnded
-    ? read.listed.filter((s) => s.promptKey).length
-    : ((deferCount ? cache.lastStoredPromptCount() : undefined) ?? cache.storedPromptCount(store));
-  return { listed: read.listed, storedPromptSessions, meta: read.meta };
 }
 
 /** What judging a session's stored prompt needs of the evaluation. */
@@ -266,8 +206,8 @@ interface JudgingContext {
   readonly cache: AnalysisCache;
   readonly config: ProfileConfig;
   readonly sourcesFor: (cwd: string | undefined) => RenderedSources;
-  /** judgingDigest per session cwd, for verdicts kept on disk (with them, else undefined). */
-  readonly digests: SourceDigests | undefined;
+  /** Where verdicts are kept between runs (by judgingDigest per session cwd, when it keeps them so). */
+  readonly store: VerdictStore;
   /** This evaluation's verdicts by prompt identity (AnalysisCache.knownIdentity), then cwd. */
   readonly verdicts: Map<string, Map<string, PromptVerdict>>;
 }
@@ -300,7 +240,6 @@ class SessionPass {
     private readonly context: ReportContext,
     private readonly judging: JudgingContext,
     private readonly prompts: PromptReader,
-    private readonly persisted: PersistedAnalyses | undefined,
     private readonly recheckInline: boolean,
     referenceProse: string | undefined,
   ) {
@@ -329,7 +268,7 @@ class SessionPass {
       return;
     }
     if (last?.inputs.record.cwd !== record.cwd) this.cwdsMoved = true;
-    const verdict = record.promptKey ? promptVerdict(this.judging, record, record.promptKey, this.prompts, this.persisted) : NO_PROMPT;
+    const verdict = record.promptKey ? promptVerdict(this.judging, record, record.promptKey, this.prompts) : NO_PROMPT;
     const inputs = this.inputs;
     inputs.record = record;
     inputs.prompt = verdict.prompt;
@@ -360,13 +299,13 @@ class SessionPass {
  * The prose fingerprint of the prompt of the newest live session holding one: the Hermes build now
  * in use most likely wrote it, and sessions whose prose differs were built by another.
  */
-function referenceProse(listed: readonly SessionRecord[], ctx: JudgingContext, prompts: PromptReader, persisted: PersistedAnalyses | undefined): string | undefined {
+function referenceProse(listed: readonly SessionRecord[], ctx: JudgingContext, prompts: PromptReader): string | undefined {
   let newest: SessionRecord | undefined;
   for (const record of listed) {
     if (!record.promptKey || record.endedAt !== undefined) continue;
     if (!newest || (record.startedAt ?? 0) > (newest.startedAt ?? 0)) newest = record;
   }
-  return newest && promptVerdict(ctx, newest, newest.promptKey!, prompts, persisted).prompt.prose;
+  return newest && promptVerdict(ctx, newest, newest.promptKey!, prompts).prompt.prose;
 }
 
 /** An empty map by session cwd, for memo (a function made once, not a closure per session). */
@@ -379,10 +318,10 @@ const NOT_JUDGED: JudgedPrompt = { reasons: [], deltaTokens: 0, buildNote: undef
 const NO_PROMPT: { readonly prompt: undefined; readonly judged: JudgedPrompt } = { prompt: undefined, judged: NOT_JUDGED };
 
 /**
- * The facts and verdict of a session's stored prompt: kept on disk by an earlier run for the same
- * sources (when `persisted` is given), else parsed and judged (and then kept).
+ * The facts and verdict of a session's stored prompt: kept by an earlier run for the same sources
+ * (when the verdict store keeps them), else parsed and judged (and then kept).
  */
-function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: string, prompts: PromptReader, persisted: PersistedAnalyses | undefined): PromptVerdict {
+function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: string, prompts: PromptReader): PromptVerdict {
   // One verdict per prompt and cwd, whatever the sessions' models: nothing in it depends on one
   // (whether its counts are exact for a session's model is the session report's). (No closures
   // here: this runs for every session of every re-evaluation.) Sessions holding the same text
@@ -394,15 +333,15 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
   const byCwd = memo(ctx.verdicts, identity, newMap<PromptVerdict>);
   const known = byCwd.get(cwd);
   if (known) return known;
-  const digest = ctx.digests?.digest(record.cwd, () => judgingDigest(ctx.config, ctx.sourcesFor(record.cwd)));
-  const kept = digest !== undefined ? persisted!.verdict(identity, record.cwd, digest) : undefined;
+  const digest = ctx.store.keepsByDigest ? ctx.store.digest(record.cwd, () => judgingDigest(ctx.config, ctx.sourcesFor(record.cwd))) : undefined;
+  const kept = digest !== undefined ? ctx.store.verdict(identity, record.cwd, digest) : undefined;
   if (kept) {
     byCwd.set(cwd, kept);
     return kept;
   }
   const anatomy = ctx.cache.anatomy(identity, prompts, promptKey, read);
   const verdict = { prompt: factsOf(anatomy), judged: judge(ctx, record, identity, anatomy) };
-  if (digest !== undefined) persisted!.keepVerdict(identity, record.cwd, digest, verdict);
+  if (digest !== undefined) ctx.store.keepVerdict(identity, record.cwd, digest, verdict);
   byCwd.set(cwd, verdict);
   return verdict;
 }
@@ -426,13 +365,13 @@ function judge(ctx: JudgingContext, record: SessionRecord, identity: string, ana
  * record object (the row did not change) is kept, as is one whose Hermes counters are the same; the
  * others are read in one grouped query.
  */
-function readTranscriptSizes(listed: readonly SessionRecord[], store: StateStore, cache: AnalysisCache, persisted: PersistedAnalyses | undefined): void {
+function readTranscriptSizes(listed: readonly SessionRecord[], store: StateStore, cache: AnalysisCache, verdicts: VerdictStore): void {
   const stale: Array<{ record: SessionRecord; fingerprint: string }> = [];
   for (const record of listed) {
     const cached = cache.transcripts.get(record.id);
     if (cached?.record === record) continue;
     const fingerprint = transcriptFingerprint(record);
-    const size = cached && cached.fingerprint === fingerprint ? cached.size : persisted?.transcript(record.id, fingerprint);
+    const size = cached && cached.fingerprint === fingerprint ? cached.size : verdicts.transcript(record.id, fingerprint);
     if (size) cache.transcripts.set(record.id, { record, fingerprint, size });
     else stale.push({ record, fingerprint });
   }
@@ -441,7 +380,7 @@ function readTranscriptSizes(listed: readonly SessionRecord[], store: StateStore
   for (const { record, fingerprint } of stale) {
     const size = read.get(record.id)!;
     cache.transcripts.set(record.id, { record, fingerprint, size });
-    persisted?.keepTranscript(record.id, fingerprint, size);
+    verdicts.keepTranscript(record.id, fingerprint, size);
   }
 }
 

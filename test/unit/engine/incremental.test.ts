@@ -9,7 +9,7 @@ import { hermesWrite } from '../../../server/demo/hermesConnection';
 import { adoptRefresh, appendMessages, startSession } from '../../../server/demo/hermesWriter';
 import { AnalysisCache } from '../../../server/hermes/engine/analysisCache';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
-import type { SessionScan } from '../../../server/hermes/engine/keptRead';
+import { KeptConnection, type SessionScan } from '../../../server/hermes/engine/keptConnection';
 import { readHome, selectProfile } from '../../../server/hermes/profile/home';
 import type { Profile } from '../../../server/hermes/model';
 import { requestRefresh } from '../../../server/hermes/refresh/requestRefresh';
@@ -21,13 +21,13 @@ describe('engine: incremental re-evaluation equals a fresh one', function () {
   this.timeout(60000);
   let dir: string;
   let demo: DemoManifest;
-  const caches = new Map<string, AnalysisCache>();
+  const caches = new Map<string, { cache: AnalysisCache; connection: KeptConnection }>();
   beforeEach(() => {
     dir = tempDir('hermes-incremental-');
     demo = generateDemoHome(dir, { now: NOW, writeManifest: false });
   });
   afterEach(() => {
-    for (const cache of caches.values()) cache.closeConnection();
+    for (const { connection } of caches.values()) connection.close();
     caches.clear();
     removeDir(dir);
   });
@@ -41,10 +41,10 @@ describe('engine: incremental re-evaluation equals a fresh one', function () {
   function check(label: string, change: { sources?: string[]; scan?: SessionScan } = {}, includeEnded = false, now = NOW): void {
     for (const profile of profiles()) {
       const key = `${profile.name}:${includeEnded}`;
-      let cache = caches.get(key);
-      if (!cache) caches.set(key, (cache = new AnalysisCache()));
-      if (change.sources) cache.sourcesChanged(change.sources);
-      const kept = analyzeProfile(profile, { now, cache, keepConnection: true, includeEnded, sessionScan: change.scan }).report;
+      let server = caches.get(key);
+      if (!server) caches.set(key, (server = { cache: new AnalysisCache(), connection: new KeptConnection() }));
+      if (change.sources) server.cache.sourcesChanged(change.sources);
+      const kept = analyzeProfile(profile, { now, cache: server.cache, sessions: server.connection.reading(change.scan), includeEnded }).report;
       const fresh = analyzeProfile(profile, { now, includeEnded }).report;
       assert.deepEqual(kept, fresh, `${label} (${profile.name})`);
     }
@@ -123,12 +123,12 @@ describe('engine: incremental re-evaluation equals a fresh one', function () {
     const ended = live[1]!.id;
     hermesWrite(def.dbFile, (db) => db.prepare('UPDATE sessions SET ended_at = ? WHERE id = ?').run(NOW - 1, ended));
     const [profile] = profiles();
-    const cache = caches.get(`${profile!.name}:false`)!;
-    const touched = analyzeProfile(profile!, { now: NOW, cache, keepConnection: true, sessionScan: 'touched' }).report;
+    const { cache, connection } = caches.get(`${profile!.name}:false`)!;
+    const touched = analyzeProfile(profile!, { now: NOW, cache, sessions: connection.reading('touched') }).report;
     assert.ok(touched.sessions.some((s) => s.id === ended), 'the touched scan still lists the ended session');
-    assert.equal(cache.lastRead?.partial, true);
+    assert.equal(connection.lastRead?.partial, true);
     check('the full scan that follows', { scan: 'full' });
-    assert.equal(cache.lastRead?.partial, false);
+    assert.equal(connection.lastRead?.partial, false);
   });
 
   it('as time passes with nothing changed, a session whose prompt cache expired is costed cold', () => {
@@ -147,8 +147,9 @@ describe('engine: incremental re-evaluation equals a fresh one', function () {
   it('updates a session\'s report where it stands after a save, and counts the reports that changed', () => {
     const [def] = profiles();
     const cache = new AnalysisCache();
-    caches.set('in-place', cache);
-    const evaluate = () => analyzeProfile(def!, { now: NOW, cache, keepConnection: true });
+    const connection = new KeptConnection();
+    caches.set('in-place', { cache, connection });
+    const evaluate = () => analyzeProfile(def!, { now: NOW, cache, sessions: connection.reading() });
     const first = evaluate();
     assert.equal(first.changedSessions, first.report.sessions.length, 'the first evaluation makes every report');
     const objects = first.report.sessions.slice();

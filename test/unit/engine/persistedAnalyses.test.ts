@@ -13,11 +13,12 @@ import { JUDGING_VERSION } from '../../../server/hermes/engine/judgingDigest';
 import { PersistedAnalyses } from '../../../server/hermes/engine/persistedAnalyses';
 import { databaseFiles } from '../../../server/hermes/store/databaseFiles';
 import { StateStore } from '../../../server/hermes/store/stateStore';
-import { readHome, selectProfile } from '../../../server/hermes/profile/home';
+import { profilePaths, readHome, selectProfile } from '../../../server/hermes/profile/home';
 import type { Profile } from '../../../server/hermes/model';
 import { requestRefresh } from '../../../server/hermes/refresh/requestRefresh';
 import { cacheSettingPerTest } from '../../support/lensCacheSetting';
 import { removeDir, tempDir } from '../demo/support';
+import { diskVerdicts } from '../../../server/hermes/engine/diskVerdicts';
 
 const NOW = 1_795_000_000;
 
@@ -44,7 +45,7 @@ describe('engine: analyses kept on disk between status runs', function () {
   /** Every profile: a run that takes (and keeps) analyses on disk says what a run from scratch says. */
   function check(label: string): void {
     for (const profile of profiles()) {
-      const kept = analyzeProfile(profile, { now: NOW, persist: true }).report;
+      const kept = analyzeProfile(profile, { now: NOW, verdicts: diskVerdicts(profilePaths(profile).stateDb) }).report;
       const fresh = analyzeProfile(profile, { now: NOW }).report;
       assert.deepEqual(kept, fresh, `${label} (${profile.name})`);
     }
@@ -83,7 +84,7 @@ describe('engine: analyses kept on disk between status runs', function () {
   it('before v25 (prompts inline): takes the kept verdict of each text, and judges a text rewritten in place again', () => {
     const inline = demo.profiles.find((p) => p.layout === 'v24')!;
     const profile = profiles().find((p) => p.name === inline.name)!;
-    const first = analyzeProfile(profile, { now: NOW, persist: true }).report;
+    const first = analyzeProfile(profile, { now: NOW, verdicts: diskVerdicts(profilePaths(profile).stateDb) }).report;
     const session = first.sessions.find((s) => demo.sessions[s.id]?.promptStorage === 'inline' && s.state === 'pending')!;
     // Behind the lens's back: the kept facts say another size, which only a run taking them reports.
     for (const file of keptFiles()) {
@@ -91,11 +92,11 @@ describe('engine: analyses kept on disk between status runs', function () {
       for (const row of shape.verdicts) row[3] = 424242; // the tokens (VerdictRow)
       fs.writeFileSync(file, JSON.stringify(shape));
     }
-    const second = analyzeProfile(profile, { now: NOW, persist: true }).report.sessions.find((s) => s.id === session.id)!;
+    const second = analyzeProfile(profile, { now: NOW, verdicts: diskVerdicts(profilePaths(profile).stateDb) }).report.sessions.find((s) => s.id === session.id)!;
     assert.equal(second.systemPromptTokens, 424242, 'the verdict kept for the same text was taken');
     // Hermes adopts a refresh: the text under the same session changes, and is judged again.
     adoptRefresh(inline.dbFile, session.id, inline.dir, undefined, { builtAt: NOW - 15 });
-    const third = analyzeProfile(profile, { now: NOW, persist: true }).report.sessions.find((s) => s.id === session.id)!;
+    const third = analyzeProfile(profile, { now: NOW, verdicts: diskVerdicts(profilePaths(profile).stateDb) }).report.sessions.find((s) => s.id === session.id)!;
     assert.deepEqual(third, analyzeProfile(profile, { now: NOW }).report.sessions.find((s) => s.id === session.id));
     assert.notEqual(third.systemPromptTokens, 424242);
     assert.equal(third.state, 'fresh');
@@ -125,7 +126,7 @@ describe('engine: analyses kept on disk between status runs', function () {
       db.prepare('UPDATE sessions SET system_prompt = ? WHERE id IN (?, ?)').run(textOf(a.id), b.id, c.id);
       db.prepare('UPDATE sessions SET last_activity_at = ? WHERE id = ?').run(latest, a.id);
     });
-    const first = analyzeProfile(profile, { now: NOW, persist: true }).report;
+    const first = analyzeProfile(profile, { now: NOW, verdicts: diskVerdicts(profilePaths(profile).stateDb) }).report;
     const kept = keptFiles().map((file) => JSON.parse(fs.readFileSync(file, 'utf8')) as { inline?: Array<[string, string]> });
     const keptIds = new Set(kept.flatMap((k) => k.inline ?? []).map(([id]) => id));
     assert.deepEqual(keptIds, new Set(first.sessions.filter(isLiveInline).map((s) => s.id)), 'the text each live copy held is kept by session');
@@ -142,7 +143,7 @@ describe('engine: analyses kept on disk between status runs', function () {
       ).run(other.id, c.id);
     });
     check('after copies rewritten in place');
-    const second = analyzeProfile(profile, { now: NOW, persist: true }).report;
+    const second = analyzeProfile(profile, { now: NOW, verdicts: diskVerdicts(profilePaths(profile).stateDb) }).report;
     const inFirst = (id: string) => first.sessions.find((s) => s.id === id)!;
     const inSecond = (id: string) => second.sessions.find((s) => s.id === id)!;
     assert.deepEqual(inSecond(a.id), inFirst(a.id));
@@ -166,7 +167,7 @@ describe('engine: analyses kept on disk between status runs', function () {
       for (const id of [openai.id, other.id]) db.prepare('UPDATE sessions SET system_prompt = ? WHERE id = ?').run(text, id);
     });
     check('the same text in both');
-    const report = analyzeProfile(profile, { now: NOW, persist: true }).report;
+    const report = analyzeProfile(profile, { now: NOW, verdicts: diskVerdicts(profilePaths(profile).stateDb) }).report;
     const of = (id: string) => report.sessions.find((s) => s.id === id)!;
     assert.equal(of(openai.id).systemPromptTokens, of(other.id).systemPromptTokens);
     assert.equal(of(openai.id).tokensExact, true);
@@ -177,7 +178,7 @@ describe('engine: analyses kept on disk between status runs', function () {
     // Prompts stored by hash (v25+): their text is not even read again (one stored inline is, to know which text it is).
     const hashed = demo.profiles.find((p) => p.layout === 'v30')!;
     const profile = profiles().find((p) => p.name === hashed.name)!;
-    const first = analyzeProfile(profile, { now: NOW, persist: true }).report;
+    const first = analyzeProfile(profile, { now: NOW, verdicts: diskVerdicts(profilePaths(profile).stateDb) }).report;
     const stale = first.sessions.find((s) => s.state === 'stale' && s.transcriptTokens > 0)!;
     // Behind the lens's back, in a way Hermes never would (the hash no longer matches the text; the
     // counters no longer match the messages): only a run that reads them again can tell.
@@ -185,7 +186,7 @@ describe('engine: analyses kept on disk between status runs', function () {
       db.prepare('UPDATE system_prompts SET prompt = ? WHERE hash = (SELECT system_prompt_hash FROM sessions WHERE id = ?)').run('You are a replacement.', stale.id);
       db.prepare('DELETE FROM messages WHERE session_id = ?').run(stale.id);
     });
-    const second = analyzeProfile(profile, { now: NOW, persist: true }).report.sessions.find((s) => s.id === stale.id)!;
+    const second = analyzeProfile(profile, { now: NOW, verdicts: diskVerdicts(profilePaths(profile).stateDb) }).report.sessions.find((s) => s.id === stale.id)!;
     assert.deepEqual(second, stale);
     const fresh = analyzeProfile(profile, { now: NOW }).report.sessions.find((s) => s.id === stale.id)!;
     assert.notDeepEqual(fresh.reasons, stale.reasons);
@@ -204,7 +205,7 @@ describe('engine: analyses kept on disk between status runs', function () {
     hermesWrite(hashed.dbFile, (db) => {
       db.prepare('UPDATE sessions SET system_prompt_hash = (SELECT system_prompt_hash FROM sessions WHERE id = ?) WHERE id = ?').run(other.id, openai.id);
     });
-    const first = analyzeProfile(profile, { now: NOW, persist: true }).report;
+    const first = analyzeProfile(profile, { now: NOW, verdicts: diskVerdicts(profilePaths(profile).stateDb) }).report;
     const at = (report: typeof first, id: string) => report.sessions.findIndex((s) => s.id === id);
     // The session listed after the other now had the latest turn, so it is listed (and asks) first.
     const later = at(first, openai.id) > at(first, other.id) ? openai.id : other.id;
@@ -213,7 +214,7 @@ describe('engine: analyses kept on disk between status runs', function () {
       // Behind the lens's back (the hash no longer matches the text): only judging again can tell.
       db.prepare('UPDATE system_prompts SET prompt = ? WHERE hash = (SELECT system_prompt_hash FROM sessions WHERE id = ?)').run('You are a replacement.', other.id);
     });
-    const second = analyzeProfile(profile, { now: NOW, persist: true }).report;
+    const second = analyzeProfile(profile, { now: NOW, verdicts: diskVerdicts(profilePaths(profile).stateDb) }).report;
     assert.ok(at(second, later) < at(second, later === openai.id ? other.id : openai.id), 'the other session now asks first');
     const reasons = (report: typeof first, id: string) => report.sessions.find((s) => s.id === id)!.reasons;
     assert.deepEqual(reasons(second, openai.id), reasons(first, openai.id));
@@ -224,7 +225,7 @@ describe('engine: analyses kept on disk between status runs', function () {
   it('takes no verdict kept by a build that judged differently (another JUDGING_VERSION)', () => {
     const hashed = demo.profiles.find((p) => p.layout === 'v30')!;
     const profile = profiles().find((p) => p.name === hashed.name)!;
-    const first = analyzeProfile(profile, { now: NOW, persist: true }).report;
+    const first = analyzeProfile(profile, { now: NOW, verdicts: diskVerdicts(profilePaths(profile).stateDb) }).report;
     const stale = first.sessions.find((s) => s.state === 'stale')!;
     // A change only judging the prompt again can tell (as in the test above), then the kept file as an older build left it.
     hermesWrite(hashed.dbFile, (db) => {
@@ -234,7 +235,7 @@ describe('engine: analyses kept on disk between status runs', function () {
       const shape = JSON.parse(fs.readFileSync(file, 'utf8')) as { judging: number };
       fs.writeFileSync(file, JSON.stringify({ ...shape, judging: JUDGING_VERSION - 1 }));
     }
-    const second = analyzeProfile(profile, { now: NOW, persist: true }).report.sessions.find((s) => s.id === stale.id)!;
+    const second = analyzeProfile(profile, { now: NOW, verdicts: diskVerdicts(profilePaths(profile).stateDb) }).report.sessions.find((s) => s.id === stale.id)!;
     const fresh = analyzeProfile(profile, { now: NOW }).report.sessions.find((s) => s.id === stale.id)!;
     assert.notDeepEqual(fresh.reasons, stale.reasons);
     assert.deepEqual(second, fresh);

@@ -13,6 +13,7 @@ import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import { readHome, selectProfile } from '../../../server/hermes/profile/home';
 import { StateStore } from '../../../server/hermes/store/stateStore';
 import { inspect, removeDir, tempDir, type RawRow } from '../demo/support';
+import { KeptConnection } from '../../../server/hermes/engine/keptConnection';
 
 const NOW = 1_795_000_000;
 const PROMPT = [
@@ -151,8 +152,9 @@ describe('engine: the state.db store', function () {
       const other = add(`${PROMPT}\nOne more rule.`, 'v24');
       const profile = selectProfile(readHome({ root: home.root, origin: 'argument' }));
       const cache = new AnalysisCache();
+      const connection = new KeptConnection();
       try {
-        const first = analyzeProfile(profile, { now: NOW, cache, keepConnection: true });
+        const first = analyzeProfile(profile, { now: NOW, cache, sessions: connection.reading() });
         const parse = first.anatomyOf(inlineA);
         assert.ok(parse);
         assert.equal(first.anatomyOf(inlineB), parse);
@@ -160,20 +162,20 @@ describe('engine: the state.db store', function () {
         assert.notEqual(first.anatomyOf(other), parse);
 
         rawWrite(p.dbFile, 'UPDATE sessions SET system_prompt = ? WHERE id = ?', `${PROMPT}\nRewritten.`, inlineB);
-        const second = analyzeProfile(profile, { now: NOW, cache, keepConnection: true });
+        const second = analyzeProfile(profile, { now: NOW, cache, sessions: connection.reading() });
         assert.equal(second.anatomyOf(inlineA), parse);
         assert.equal(second.anatomyOf(inlineB)?.text, `${PROMPT}\nRewritten.`);
         assert.deepEqual(second.report, analyzeProfile(profile, { now: NOW }).report);
 
         // A session that ended is no longer listed: by the change after, nothing of its prompt is kept.
         rawWrite(p.dbFile, "UPDATE sessions SET ended_at = ?, end_reason = 'cli_close' WHERE id = ?", NOW - 30, other);
-        analyzeProfile(profile, { now: NOW, cache, keepConnection: true });
+        analyzeProfile(profile, { now: NOW, cache, sessions: connection.reading() });
         rawWrite(p.dbFile, 'UPDATE sessions SET title = ? WHERE id = ?', 'Renamed', inlineA);
-        const fourth = analyzeProfile(profile, { now: NOW, cache, keepConnection: true });
+        const fourth = analyzeProfile(profile, { now: NOW, cache, sessions: connection.reading() });
         assert.equal(cache.parsedAnatomy(`inline:${other}`), undefined);
         assert.equal(fourth.anatomyOf(inlineA), parse);
       } finally {
-        cache.closeConnection();
+        connection.close();
       }
     });
   });

@@ -11,6 +11,7 @@ import type { ProfileReport } from '../../../server/hermes/engine/types';
 import type { Profile } from '../../../server/hermes/model';
 import { PROFILE_EPOCH_KEY } from '../../../server/hermes/refresh/epochs';
 import { removeDir, tempDir } from '../demo/support';
+import { KeptConnection } from '../../../server/hermes/engine/keptConnection';
 
 const NOW = 1_795_000_000;
 
@@ -64,15 +65,16 @@ describe('engine: a refresh request the Hermes build cannot adopt', function () 
 
   it('kept reports (the language server) follow a change of build both ways', () => {
     const cache = new AnalysisCache();
+    const connection = new KeptConnection();
     try {
-      const evaluate = (adopts: boolean) => byId(analyzeProfile(profile, { now: NOW, cache, keepConnection: true, adoptsRefreshRequests: adopts }).report).get(ids.stale)!;
+      const evaluate = (adopts: boolean) => byId(analyzeProfile(profile, { now: NOW, cache, sessions: connection.reading(), adoptsRefreshRequests: adopts }).report).get(ids.stale)!;
       assert.deepEqual([evaluate(true).state, evaluate(true).unadoptableRequest], ['pending', false]);
       const downgraded = evaluate(false);
       assert.deepEqual([downgraded.state, downgraded.unadoptableRequest], ['stale', true]);
       const upgraded = evaluate(true);
       assert.deepEqual([upgraded.state, upgraded.unadoptableRequest], ['pending', false]);
     } finally {
-      cache.closeConnection();
+      connection.close();
     }
   });
 });

@@ -1,0 +1,54 @@
+// Where an analysis keeps what it worked out between runs: in memory only (the language server, whose
+// AnalysisCache already keeps everything while it runs, and most CLI commands), or on disk as well
+// (`hermes-lens status`: diskVerdicts.ts). The pass over the sessions asks the store, never a flag.
+import type { SourceFs } from '../fs/sourceFs';
+import type { TranscriptSize } from '../model';
+import type { StateStore } from '../store/stateStore';
+import type { PromptVerdict } from './promptFacts';
+
+export interface VerdictStore {
+  /** Whether verdicts are kept by the judging digest of a session cwd (else `digest` is never asked: no digest is made). */
+  readonly keepsByDigest: boolean;
+  /** Whether every source this run needed came from kept digests (nothing was rendered, so no problem of a source is known). */
+  readonly sourcesFromDisk: boolean;
+  /** Runs `read` (config.yaml) on the fs the sources are read through for this store. */
+  readConfig<T>(fs: SourceFs, read: (fs: SourceFs) => T): T;
+  /** Runs `render` (a rendering of sources) on the fs the sources are read through for this store. */
+  render<T>(fs: SourceFs, render: (fs: SourceFs) => T): T;
+  /** The judging digest of `cwd`: kept, or made now by `make`. Asked only when `keepsByDigest`. */
+  digest(cwd: string | undefined, make: () => string): string;
+  verdict(identity: string, cwd: string | undefined, digest: string): PromptVerdict | undefined;
+  keepVerdict(identity: string, cwd: string | undefined, digest: string, verdict: PromptVerdict): void;
+  transcript(sessionId: string, fingerprint: string): TranscriptSize | undefined;
+  keepTranscript(sessionId: string, fingerprint: string, size: TranscriptSize): void;
+  /** The identity an earlier run found a session's inline prompt to hold (AnalysisCache.settleKeptInline). */
+  inlineIdentity(sessionId: string): string | undefined;
+  /** Whether `inlineIdentity` can know anything (else the inline prompts are not settled against it). */
+  readonly keepsInlineIdentities: boolean;
+  keepInlineIdentity(sessionId: string, identity: string): void;
+  /** Just before the database is opened: what its files are then (a kept count's key). */
+  opening(dbFile: string): void;
+  /** The count of sessions holding a stored prompt: kept, or counted now by `store`. */
+  storedPromptCount(store: StateStore): number;
+  /** The evaluation is done: what is worth keeping is kept. */
+  save(problemsToReport: boolean, nowMs: number): void;
+}
+
+/** Nothing kept beyond the AnalysisCache: every question is answered now. */
+export const memoryVerdicts: VerdictStore = {
+  keepsByDigest: false,
+  sourcesFromDisk: false,
+  keepsInlineIdentities: false,
+  readConfig: (fs, read) => read(fs),
+  render: (fs, render) => render(fs),
+  digest: (_cwd, make) => make(),
+  verdict: () => undefined,
+  keepVerdict: () => undefined,
+  transcript: () => undefined,
+  keepTranscript: () => undefined,
+  inlineIdentity: () => undefined,
+  keepInlineIdentity: () => undefined,
+  opening: () => undefined,
+  storedPromptCount: (store) => store.countStoredPromptSessions(),
+  save: () => undefined,
+};

@@ -10,7 +10,8 @@
 //   server follows a burst of writes with a full scan once they settle.
 import fs = require('node:fs');
 import type { SessionRecord } from '../model';
-import { StateStore, type StampedSession, type TableMarks } from '../store/stateStore';
+import type { StampedSession, TableMarks } from '../store/sessionQueries';
+import { StateStore } from '../store/stateStore';
 import type { AnalysisCache } from './analysisCache';
 import { countStoredPrompts, type SessionSource, type SessionsRead } from './sessionSource';
 

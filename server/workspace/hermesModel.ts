@@ -17,6 +17,7 @@ import { adoptsRefreshRequests, type HermesBuild } from '../hermes/install/herme
 import type { PriceOverrides } from '../hermes/cost/prices';
 import type { HermesHome, SourceKind, TierName } from '../hermes/model';
 import type { FileContribution } from '../hermes/sources/types';
+import { classifySource, type SourceTarget } from './sourceKind';
 
 export interface ModelOptions {
   readonly home: string;
@@ -45,8 +46,6 @@ export interface SourceRole {
   /** Set when no session loads the file because another context file wins (FACTS §4). */
   readonly shadowedBy: string | undefined;
 }
-
-const CONTEXT_FILE_NAMES = new Set(['.hermes.md', 'HERMES.md', 'AGENTS.override.md', 'AGENTS.md', 'agents.md', 'CLAUDE.md', 'claude.md', '.cursorrules']);
 
 export class HermesModel {
   private analyses = new Map<string, ProfileAnalysis>();
@@ -176,43 +175,16 @@ export class HermesModel {
     return [...dirs];
   }
 
-  /** What `file` is to Hermes: which profiles and sessions it feeds, and where in the prompt. */
-  roleOf(file: string): SourceRole | undefined {
-    const resolved = path.resolve(file);
-    for (const analysis of this.analyses.values()) {
-      const own = this.profileFileRole(analysis, resolved);
-      if (own) return own;
-    }
-    return CONTEXT_FILE_NAMES.has(path.basename(resolved)) || isCursorRule(resolved) ? this.contextFileRole(resolved) : undefined;
+  /** What `file` is to Hermes (sourceKind.ts): the one answer every feature takes. */
+  classify(file: string): SourceTarget | undefined {
+    return classifySource(this.analyses.values(), file);
   }
 
-  private profileFileRole(analysis: ProfileAnalysis, file: string): SourceRole | undefined {
-    const dir = analysis.profile.dir;
-    const sources = analysis.sourcesFor(undefined);
-    const live = liveSessionsOf(analysis.report);
-    const use = (contribution: FileContribution | undefined): ProfileUse[] => [{ analysis, sessions: live, contribution }];
-    if (file === path.join(dir, 'SOUL.md')) {
-      return { kind: 'soul', file, tier: 'stable', uses: use({ kind: 'soul', path: file, rendered: sources.soul.block }), shadowedBy: undefined };
-    }
-    if (file === path.join(dir, 'memories', 'MEMORY.md') || file === path.join(dir, 'memories', 'USER.md')) {
-      const memory = file.endsWith('MEMORY.md') ? sources.memory : sources.user;
-      return { kind: memory.kind, file, tier: 'volatile', uses: use({ kind: memory.kind, path: file, rendered: memory.block }), shadowedBy: undefined };
-    }
-    const skillsDir = path.join(dir, 'skills') + path.sep;
-    if (file.startsWith(skillsDir)) {
-      const tier = majorityTier(live.map((s) => s.skillsTier)) ?? 'volatile';
-      if (path.basename(file) === 'DESCRIPTION.md') {
-        const entry = [...sources.skills.categories].find(([, info]) => info.file === file);
-        const rendered = entry ? `  ${entry[0]}: ${entry[1].description}` : '';
-        return { kind: 'skill-category', file, tier, uses: use({ kind: 'skill-category', path: file, rendered, label: entry?.[0] }), shadowedBy: undefined };
-      }
-      if (path.basename(file) === 'SKILL.md') {
-        const skill = sources.skills.entries.find((e) => e.file === file);
-        const rendered = skill && skill.visible ? `    - ${skill.name}${skill.promptDescription ? `: ${skill.promptDescription}` : ''}` : '';
-        return { kind: 'skill', file, tier, uses: use({ kind: 'skill', path: file, rendered, label: skill?.name }), shadowedBy: undefined };
-      }
-    }
-    return undefined;
+  /** What `file` is to Hermes: which profiles and sessions it feeds, and where in the prompt. */
+  roleOf(file: string): SourceRole | undefined {
+    const target = this.classify(file);
+    if (!target) return undefined;
+    return target.kind === 'project-context' ? this.contextFileRole(target.file) : profileFileRole(target);
   }
 
   private contextFileRole(file: string): SourceRole | undefined {
@@ -322,12 +294,40 @@ function liveSessionsOf(report: ProfileReport): readonly SessionReport[] {
   return live;
 }
 
-function sameBuild(a: HermesBuild, b: HermesBuild): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+/** A profile's own file's role: what it renders today, in its tier, for the profile's live sessions. */
+function profileFileRole(target: Exclude<SourceTarget, { kind: 'project-context' }>): SourceRole {
+  const { analysis, file } = target;
+  const sources = analysis.sourcesFor(undefined);
+  const live = liveSessionsOf(analysis.report);
+  const use = (contribution: FileContribution | undefined): ProfileUse[] => [{ analysis, sessions: live, contribution }];
+  switch (target.kind) {
+    case 'soul':
+      return { kind: 'soul', file, tier: 'stable', uses: use({ kind: 'soul', path: file, rendered: sources.soul.block }), shadowedBy: undefined };
+    case 'memory':
+    case 'user': {
+      const memory = target.kind === 'memory' ? sources.memory : sources.user;
+      return { kind: memory.kind, file, tier: 'volatile', uses: use({ kind: memory.kind, path: file, rendered: memory.block }), shadowedBy: undefined };
+    }
+    case 'skill-category': {
+      const entry = [...sources.skills.categories].find(([, info]) => info.file === file);
+      const rendered = entry ? `  ${entry[0]}: ${entry[1].description}` : '';
+      return { kind: 'skill-category', file, tier: skillsTier(live), uses: use({ kind: 'skill-category', path: file, rendered, label: entry?.[0] }), shadowedBy: undefined };
+    }
+    case 'skill': {
+      const skill = sources.skills.entries.find((e) => e.file === file);
+      const rendered = skill && skill.visible ? `    - ${skill.name}${skill.promptDescription ? `: ${skill.promptDescription}` : ''}` : '';
+      return { kind: 'skill', file, tier: skillsTier(live), uses: use({ kind: 'skill', path: file, rendered, label: skill?.name }), shadowedBy: undefined };
+    }
+  }
 }
 
-function isCursorRule(file: string): boolean {
-  return file.endsWith('.mdc') && path.basename(path.dirname(file)) === 'rules' && path.basename(path.dirname(path.dirname(file))) === '.cursor';
+/** The skills index's tier in most of these sessions' prompts. */
+function skillsTier(live: readonly SessionReport[]): TierName {
+  return majorityTier(live.map((s) => s.skillsTier)) ?? 'volatile';
+}
+
+function sameBuild(a: HermesBuild, b: HermesBuild): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function majorityTier(tiers: ReadonlyArray<TierName | undefined>): TierName | undefined {

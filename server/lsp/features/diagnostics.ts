@@ -9,16 +9,15 @@ import { OverlayFs } from '../../hermes/fs/overlayFs';
 import { DEFAULT_CONFIG } from '../../hermes/profile/config';
 import { canonicalPath } from '../../hermes/canonicalPath';
 import { frontmatterYamlSpan } from '../../hermes/text/frontmatter';
-import type { ProfileAnalysis } from '../../hermes/engine/analyzeProfile';
 import { analyzeMemoryText } from '../../hermes/sources/memory';
 import { positionsOf, type ProblemRange } from '../../hermes/text/positions';
 import { analyzeContextFileText, contextFileKind, discoverProjectContext, shadowedMessage } from '../../hermes/sources/projectContext';
 import { analyzeCategoryText, analyzeSkillText, skillNameClashes } from '../../hermes/sources/skills';
-import { isIndexedSkillPath } from '../../hermes/sources/skillTree';
 import { analyzeSoulText } from '../../hermes/sources/soul';
 import { contextFileCap } from '../../hermes/sources/truncate';
 import type { SourceProblem } from '../../hermes/sources/types';
 import type { HermesModel } from '../../workspace/hermesModel';
+import { inside, type SourceTarget } from '../../workspace/sourceKind';
 import { uriToPath } from '../uri';
 
 /**
@@ -50,17 +49,12 @@ const SEVERITY: Record<SourceProblem['code'], DiagnosticSeverity> = {
   'memory-over-limit': DiagnosticSeverity.Warning,
 };
 
-/** What a document is to Hermes, by its path. */
-type Target =
-  | { readonly kind: 'soul' | 'memory' | 'user' | 'skill' | 'skill-category'; readonly analysis: ProfileAnalysis; readonly file: string }
-  | { readonly kind: 'project-context'; readonly file: string };
-
 /** The diagnostics of `document`'s current text; [] for a document that is not a Hermes source. Never throws. */
 export function diagnoseDocument(model: HermesModel, document: TextDocument): Diagnostic[] {
   try {
     const docPath = uriToPath(document.uri);
     if (!docPath) return [];
-    const target = classify(model, docPath);
+    const target = model.classify(docPath);
     if (!target) return [];
     const raw = document.getText();
     const over = tooLarge(target, raw);
@@ -78,7 +72,7 @@ export function diagnoseDocument(model: HermesModel, document: TextDocument): Di
   }
 }
 
-function problemsOf(model: HermesModel, target: Target, text: string): readonly SourceProblem[] {
+function problemsOf(model: HermesModel, target: SourceTarget, text: string): readonly SourceProblem[] {
   if (target.kind === 'project-context') return contextProblems(model, target.file, text);
   const { analysis, file } = target;
   switch (target.kind) {
@@ -103,27 +97,7 @@ function problemsOf(model: HermesModel, target: Target, text: string): readonly 
  */
 export function diagnosticsFollowSessions(model: HermesModel, document: TextDocument): boolean {
   const docPath = uriToPath(document.uri);
-  return docPath !== undefined && classify(model, docPath)?.kind === 'project-context';
-}
-
-/** A profile file of a watched profile (even one with no session), else a project context file by name. */
-function classify(model: HermesModel, docPath: string): Target | undefined {
-  const file = canonicalPath(docPath);
-  for (const analysis of model.profiles()) {
-    const dir = analysis.profile.dir;
-    const rel = inside(canonicalPath(dir), file);
-    if (rel === undefined) continue;
-    // Paths as the profile's analysis spells them, so they match the index's entries.
-    const own = path.join(dir, rel);
-    if (rel === 'SOUL.md') return { kind: 'soul', analysis, file: own };
-    if (rel === path.join('memories', 'MEMORY.md')) return { kind: 'memory', analysis, file: own };
-    if (rel === path.join('memories', 'USER.md')) return { kind: 'user', analysis, file: own };
-    const name = path.basename(rel);
-    if ((name === 'SKILL.md' || name === 'DESCRIPTION.md') && isIndexedSkillPath(analysis.fs, path.join(dir, 'skills'), own)) {
-      return { kind: name === 'SKILL.md' ? 'skill' : 'skill-category', analysis, file: own };
-    }
-  }
-  return contextFileKind(file) ? { kind: 'project-context', file } : undefined;
+  return docPath !== undefined && model.classify(docPath)?.kind === 'project-context';
 }
 
 /**
@@ -190,7 +164,7 @@ function toDiagnostic(problem: SourceProblem, range: ProblemRange): Diagnostic {
 }
 
 /** The one diagnostic of a document too large to analyse as the user types, if it is. */
-function tooLarge(target: Target, text: string): Diagnostic | undefined {
+function tooLarge(target: SourceTarget, text: string): Diagnostic | undefined {
   const memory = target.kind === 'memory' || target.kind === 'user';
   const limit = memory ? MAX_DIAGNOSED_MEMORY_CHARS : MAX_DIAGNOSED_CHARS;
   if (text.length > limit) {
@@ -236,11 +210,4 @@ function shift(range: ProblemRange, bom: number): ProblemRange {
     endLine: range.endLine,
     endCharacter: range.endCharacter + (range.endLine === 0 ? bom : 0),
   };
-}
-
-/** `child` relative to `dir` ('' for the directory itself), or undefined when it is not inside. */
-function inside(dir: string, child: string): string | undefined {
-  const rel = path.relative(dir, child);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-  return rel;
 }

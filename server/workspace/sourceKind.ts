@@ -1,0 +1,40 @@
+// What a file is to Hermes: one answer for every feature (diagnostics, hovers, lenses, actions, the
+// save preview and the note after a save). A profile's own file by where it is in a watched profile
+// (even one with no session), a skill only where Hermes' walk of skills/ reaches it, else a project
+// context file by its name. Paths are compared as real paths: an editor may name a file through a
+// link; the answer spells it as the profile's analysis does, so it matches the sources' entries.
+import path = require('node:path');
+import { canonicalPath } from '../hermes/canonicalPath';
+import type { ProfileAnalysis } from '../hermes/engine/analyzeProfile';
+import { contextFileKind } from '../hermes/sources/projectContext';
+import { isIndexedSkillPath } from '../hermes/sources/skillTree';
+
+export type SourceTarget =
+  | { readonly kind: 'soul' | 'memory' | 'user' | 'skill' | 'skill-category'; readonly analysis: ProfileAnalysis; readonly file: string }
+  | { readonly kind: 'project-context'; readonly file: string };
+
+/** What `file` is to Hermes among these profiles; undefined for a file that feeds no prompt. */
+export function classifySource(profiles: Iterable<ProfileAnalysis>, filePath: string): SourceTarget | undefined {
+  const file = canonicalPath(filePath);
+  for (const analysis of profiles) {
+    const dir = analysis.profile.dir;
+    const rel = inside(canonicalPath(dir), file);
+    if (rel === undefined) continue;
+    const own = path.join(dir, rel);
+    if (rel === 'SOUL.md') return { kind: 'soul', analysis, file: own };
+    if (rel === path.join('memories', 'MEMORY.md')) return { kind: 'memory', analysis, file: own };
+    if (rel === path.join('memories', 'USER.md')) return { kind: 'user', analysis, file: own };
+    const name = path.basename(rel);
+    if ((name === 'SKILL.md' || name === 'DESCRIPTION.md') && isIndexedSkillPath(analysis.fs, path.join(dir, 'skills'), own)) {
+      return { kind: name === 'SKILL.md' ? 'skill' : 'skill-category', analysis, file: own };
+    }
+  }
+  return contextFileKind(file) ? { kind: 'project-context', file } : undefined;
+}
+
+/** `child` relative to `dir` ('' for the directory itself), or undefined when it is not inside. */
+export function inside(dir: string, child: string): string | undefined {
+  const rel = path.relative(dir, child);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  return rel;
+}

@@ -20,7 +20,7 @@ import { openHermesWriter } from '../server/demo/hermesConnection';
 import { appendMessages } from '../server/demo/hermesWriter';
 import { createRng, type Rng } from '../server/demo/prng';
 import { cachingOf, toolSchemaTokensEstimate } from '../server/demo/providers';
-import { addSessionUsage, insertMessages } from '../server/demo/sessionRows';
+import { addSessionUsage, insertMessages } from '../server/demo/hermes/rows';
 import { estimateTokens, synthesizeMessages, toStoredMessages, usageFor } from '../server/demo/transcript';
 import { parseToolNames } from '../server/hermes/store/codec';
 import type { SqliteConnection } from '../server/hermes/store/connection';

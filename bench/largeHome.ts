@@ -16,13 +16,13 @@ import type { RenderedSources } from '../server/hermes/sources/types';
 import { buildSystemPrompt } from '../server/hermes/sources/promptBuilder';
 import { runImmediate } from '../server/hermes/store/transaction';
 import { openHermesWriter } from '../server/demo/hermesConnection';
-import type { SchemaLayout } from '../server/demo/hermesSchema';
+import type { SchemaLayout } from '../server/demo/hermes/schema';
 import { HomeBuilder, type ProfileBuilder } from '../server/demo/homeBuilder';
 import { cachingOf, CLI_TOOLS, CRON_TOOLS, defaultProviderFor, GATEWAY_TOOLS, toolSchemaTokensEstimate } from '../server/demo/providers';
 import type { Rng } from '../server/demo/prng';
 import { isGatewaySource, newSessionId } from '../server/demo/sessionIds';
 import { activeProfileOf, DEMO_HOST, DEMO_USER_HOME } from '../server/demo/sessionPrompt';
-import { addSessionUsage, insertMessages, insertSession, storePrompt } from '../server/demo/sessionRows';
+import { addSessionUsage, insertMessages, insertSession, storePrompt } from '../server/demo/hermes/rows';
 import { estimateTokens, synthesizeMessages, toStoredMessages, usageFor } from '../server/demo/transcript';
 
 /** Bump when what is generated changes, so cached homes of older generators are not reused. */

@@ -2,7 +2,7 @@
 // `PRAGMA foreign_keys=ON`, and one short BEGIN IMMEDIATE transaction with jittered retries.
 import { openConnection, type SqliteConnection } from '../hermes/store/connection';
 import { runImmediate } from '../hermes/store/transaction';
-import { layoutOf, type SchemaLayout } from './hermesSchema';
+import { layoutOf, type SchemaLayout } from './hermes/schema';
 
 export const HERMES_WRITER_BUSY_TIMEOUT_MS = 1000;
 

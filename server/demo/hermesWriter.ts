@@ -7,12 +7,12 @@ import { requestedEpoch, stampedEpoch } from '../hermes/refresh/epochs';
 import { parseToolNames } from '../hermes/store/codec';
 import type { SqliteConnection } from '../hermes/store/connection';
 import { hermesWrite } from './hermesConnection';
-import type { SchemaLayout } from './hermesSchema';
+import type { SchemaLayout } from './hermes/schema';
 import { createRng, type Rng } from './prng';
 import { cachingOf, toolSchemaTokensEstimate } from './providers';
 import { buildSessionPrompt } from './sessionPrompt';
-import { addSessionUsage, insertMessages, storePrompt } from './sessionRows';
-import { readModelConfig, readStateMeta, writeNewSession, type SessionSpec } from './sessionWrite';
+import { addSessionUsage, insertMessages, storePrompt } from './hermes/rows';
+import { readModelConfig, readStateMeta, writeNewSession, type SessionSpec } from './hermes/sessions';
 import { estimateTokens, synthesizeMessages, toStoredMessages, usageFor } from './transcript';
 
 export { holdWriteLock, type WriteLockHold, type HoldWriteLockOptions } from './writeLock';

@@ -6,7 +6,7 @@ import path = require('node:path');
 import { readProfileConfig, type ProfileConfig } from '../hermes/config';
 import { DEFAULT_PROFILE, isProfileName } from '../hermes/home';
 import { hermesWrite } from './hermesConnection';
-import { createStateDb, type JournalMode, type SchemaLayout } from './hermesSchema';
+import { createStateDb, type JournalMode, type SchemaLayout } from './hermes/schema';
 import { createRng, type Rng } from './prng';
 import {
   renderSkill,
@@ -20,7 +20,7 @@ import {
   type SkillSpec,
 } from './profileFiles';
 import { createProject, type ProjectBuilder } from './projectFiles';
-import { writeNewSession, type SessionSpec, type WrittenSession } from './sessionWrite';
+import { writeNewSession, type SessionSpec, type WrittenSession } from './hermes/sessions';
 
 export interface HomeBuilderOptions {
   /** PRNG seed: the same seed and calls give the same ids and transcripts. */

@@ -11,9 +11,9 @@ import { parseModelConfig } from '../../../server/hermes/store/codec';
 import type { SqliteConnection } from '../../../server/hermes/store/connection';
 import { isBusy } from '../../../server/hermes/store/transaction';
 import { openHermesWriter } from '../../../server/demo/hermesConnection';
-import { layoutOf } from '../../../server/demo/hermesSchema';
+import { layoutOf } from '../../../server/demo/hermes/schema';
 import { createRng } from '../../../server/demo/prng';
-import { storePrompt } from '../../../server/demo/sessionRows';
+import { storePrompt } from '../../../server/demo/hermes/rows';
 
 export interface WriterReport {
   /** Committed appends: message marker → session id. */

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { holdWriteLock } from '../../../server/demo/hermesWriter';
 import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
 import { promptHash } from '../../../server/hermes/store/promptHash';
-import type { SessionSpec } from '../../../server/demo/sessionWrite';
+import type { SessionSpec } from '../../../server/demo/hermes/sessions';
 import { PROFILE_EPOCH_KEY, sessionEpochKey } from '../../../server/hermes/refresh/epochs';
 import { inspect, removeDir, tempDir, type RawRow } from '../demo/support';
 import { cli, NOW, type Run } from './support';

@@ -10,7 +10,7 @@ import { appendMessages } from '../../../server/demo/hermesWriter';
 import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
 import { holdWriteLock } from '../../../server/demo/writeLock';
 import { promptHash } from '../../../server/hermes/store/promptHash';
-import type { SessionSpec } from '../../../server/demo/sessionWrite';
+import type { SessionSpec } from '../../../server/demo/hermes/sessions';
 import { HermesError } from '../../../server/hermes/errors';
 import { PROFILE_EPOCH_KEY, sessionEpochKey } from '../../../server/hermes/refresh/epochs';
 import { requestRefresh, type RefreshStrategy } from '../../../server/hermes/refresh/requestRefresh';

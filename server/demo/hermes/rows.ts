@@ -1,10 +1,10 @@
 // Row writes shared by the home builder and the simulated Hermes writer: a session, its stored
 // prompt in either layout, its messages and its per-model usage. Callers run these inside their own
 // BEGIN IMMEDIATE transaction; nothing here opens, commits or runs DDL.
-import type { SqliteConnection } from '../hermes/store/connection';
-import { promptHash } from '../hermes/store/promptHash';
-import type { SchemaLayout } from './hermesSchema';
-import type { StoredMessage, UsageCounters } from './transcript';
+import type { SqliteConnection } from '../../hermes/store/connection';
+import { promptHash } from '../../hermes/store/promptHash';
+import type { SchemaLayout } from './schema';
+import type { StoredMessage, UsageCounters } from '../transcript';
 
 export interface SessionRowInput {
   readonly id: string;

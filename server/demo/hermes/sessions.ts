@@ -1,19 +1,19 @@
 // Creating one session the way Hermes does: the row, its stored prompt (built from the profile's
 // files now, given as text, or none), its messages and the usage counters those messages imply.
 // Runs inside the caller's BEGIN IMMEDIATE transaction.
-import type { ProfileConfig } from '../hermes/config';
-import { parseModelConfig } from '../hermes/store/codec';
-import type { SqliteConnection } from '../hermes/store/connection';
-import { profileRequestedEpoch } from '../hermes/refresh/epochs';
-import type { RenderOptions } from '../hermes/sources/renderSources';
-import type { RenderedSources } from '../hermes/sources/types';
-import type { SchemaLayout } from './hermesSchema';
-import type { Rng } from './prng';
-import { cachingOf, CLI_TOOLS, CRON_TOOLS, defaultProviderFor, GATEWAY_TOOLS, toolSchemaTokensEstimate } from './providers';
-import { isGatewaySource, newSessionId } from './sessionIds';
-import { buildSessionPrompt, activeProfileOf } from './sessionPrompt';
-import { addSessionUsage, insertMessages, insertSession, storePrompt } from './sessionRows';
-import { estimateTokens, synthesizeMessages, toStoredMessages, usageFor, type MessageSpec } from './transcript';
+import type { ProfileConfig } from '../../hermes/config';
+import { parseModelConfig } from '../../hermes/store/codec';
+import type { SqliteConnection } from '../../hermes/store/connection';
+import { profileRequestedEpoch } from '../../hermes/refresh/epochs';
+import type { RenderOptions } from '../../hermes/sources/renderSources';
+import type { RenderedSources } from '../../hermes/sources/types';
+import type { SchemaLayout } from './schema';
+import type { Rng } from '../prng';
+import { cachingOf, CLI_TOOLS, CRON_TOOLS, defaultProviderFor, GATEWAY_TOOLS, toolSchemaTokensEstimate } from '../providers';
+import { isGatewaySource, newSessionId } from '../sessionIds';
+import { buildSessionPrompt, activeProfileOf } from '../sessionPrompt';
+import { addSessionUsage, insertMessages, insertSession, storePrompt } from './rows';
+import { estimateTokens, synthesizeMessages, toStoredMessages, usageFor, type MessageSpec } from '../transcript';
 
 export interface SessionSpec {
   readonly id?: string;

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import fs = require('node:fs');
 import path = require('node:path');
-import { openConnection, type SqliteConnection } from '../hermes/store/connection';
+import { openConnection, type SqliteConnection } from '../../hermes/store/connection';
 
 export type SchemaLayout = 'v30' | 'v24';
 export type JournalMode = 'wal' | 'delete';

@@ -16,8 +16,7 @@
 // parent's.
 import { performance } from 'node:perf_hooks';
 import * as readline from 'node:readline';
-import { openHermesWriter } from '../server/demo/hermesConnection';
-import { appendMessages } from '../server/demo/hermesWriter';
+import { appendMessages, SimulatedHermes } from '../server/demo/hermes';
 import { createRng, type Rng } from '../server/demo/prng';
 import { cachingOf, toolSchemaTokensEstimate } from '../server/demo/providers';
 import { addSessionUsage, insertMessages } from '../server/demo/hermes/rows';
@@ -65,7 +64,7 @@ function main(dbFile: string): void {
 /** `turns` turns, about every `intervalMs` (±50% jitter). */
 function loop(dbFile: string, command: Extract<Command, { cmd: 'loop' }>): { latenciesMs: number[]; failures: number } {
   const rng = createRng(command.seed ?? 1);
-  const db = openHermesWriter(dbFile);
+  const db = SimulatedHermes.open(dbFile).db;
   const latenciesMs: number[] = [];
   let failures = 0;
   try {

@@ -15,7 +15,7 @@ import { renderSources } from '../server/hermes/sources/renderSources';
 import type { RenderedSources } from '../server/hermes/sources/types';
 import { buildSystemPrompt } from '../server/hermes/sources/promptBuilder';
 import { runImmediate } from '../server/hermes/store/transaction';
-import { openHermesWriter } from '../server/demo/hermesConnection';
+import { SimulatedHermes } from '../server/demo/hermes';
 import type { SchemaLayout } from '../server/demo/hermes/schema';
 import { HomeBuilder, type ProfileBuilder } from '../server/demo/homeBuilder';
 import { cachingOf, CLI_TOOLS, CRON_TOOLS, defaultProviderFor, GATEWAY_TOOLS, toolSchemaTokensEstimate } from '../server/demo/providers';
@@ -192,7 +192,7 @@ function generate(dir: string, size: HomeSize, seed: number): LargeHome {
   for (const p of projects.filter((_, i) => i % 5 === 1)) p.edit();
   build(range(olderCount, size.prompts), true);
 
-  const db = openHermesWriter(profile.dbFile);
+  const db = SimulatedHermes.open(profile.dbFile).db;
   const liveSessionIds: string[] = [];
   try {
     db.exec('PRAGMA synchronous=OFF');
@@ -320,7 +320,7 @@ function sessionPlan(size: HomeSize, variants: readonly Variant[], rng: Rng, now
 }
 
 function writeSession(
-  db: ReturnType<typeof openHermesWriter>,
+  db: SimulatedHermes['db'],
   rng: Rng,
   id: string,
   v: Variant,

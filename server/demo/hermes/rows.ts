@@ -1,6 +1,7 @@
-// Row writes shared by the home builder and the simulated Hermes writer: a session, its stored
-// prompt in either layout, its messages and its per-model usage. Callers run these inside their own
-// BEGIN IMMEDIATE transaction; nothing here opens, commits or runs DDL.
+// The rows the simulated Hermes writes and reads back: a session, its stored prompt in either
+// layout, its messages, its per-model usage and `state_meta`. Callers run the writes inside their
+// own BEGIN IMMEDIATE transaction; nothing here opens, commits or runs DDL.
+import { parseModelConfig } from '../../hermes/store/codec';
 import type { SqliteConnection } from '../../hermes/store/connection';
 import { promptHash } from '../../hermes/store/promptHash';
 import type { SchemaLayout } from './schema';
@@ -167,4 +168,28 @@ export function addSessionUsage(
     seenAt.first,
     seenAt.last,
   );
+}
+
+/** The session's stored prompt, wherever its layout keeps it (a v30 row the migration left inline too). */
+export function storedPromptOf(db: SqliteConnection, layout: SchemaLayout, sessionId: string): string | undefined {
+  const sql =
+    layout === 'v30'
+      ? 'SELECT COALESCE(sp.prompt, s.system_prompt) AS prompt FROM sessions s LEFT JOIN system_prompts sp ON sp.hash = s.system_prompt_hash WHERE s.id = ?'
+      : 'SELECT system_prompt AS prompt FROM sessions WHERE id = ?';
+  const text = db.prepare(sql).get(sessionId)?.prompt;
+  return typeof text === 'string' && text !== '' ? text : undefined;
+}
+
+export function readStateMeta(db: SqliteConnection): Map<string, string> {
+  const rows = db.prepare('SELECT key, value FROM state_meta').all();
+  return new Map(rows.map((r) => [String(r.key), r.value == null ? '' : String(r.value)]));
+}
+
+export function setStateMeta(db: SqliteConnection, key: string, value: string): void {
+  db.prepare('INSERT INTO state_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+}
+
+/** `model_config` of a session, parsed as the lens parses it (invalid JSON counts as `{}`). */
+export function readModelConfig(db: SqliteConnection, sessionId: string): Record<string, unknown> {
+  return parseModelConfig(db.prepare('SELECT model_config FROM sessions WHERE id = ?').get(sessionId)?.model_config);
 }

@@ -10,7 +10,7 @@ import { requestedEpoch, stampedEpoch } from '../../../server/hermes/refresh/epo
 import { parseModelConfig } from '../../../server/hermes/store/codec';
 import type { SqliteConnection } from '../../../server/hermes/store/connection';
 import { isBusy } from '../../../server/hermes/store/transaction';
-import { openHermesWriter } from '../../../server/demo/hermesConnection';
+import { SimulatedHermes } from '../../../server/demo/hermes';
 import { layoutOf } from '../../../server/demo/hermes/schema';
 import { createRng } from '../../../server/demo/prng';
 import { storePrompt } from '../../../server/demo/hermes/rows';
@@ -35,7 +35,7 @@ function main(): void {
   const [file, durationText, seedText] = process.argv.slice(2);
   const duration = Number(durationText);
   const rng = createRng(Number(seedText ?? 1));
-  const db = openHermesWriter(file!);
+  const db = SimulatedHermes.open(file!).db;
   const layout = layoutOf(db);
   const sessions = (db.prepare('SELECT id FROM sessions WHERE ended_at IS NULL ORDER BY id').all() as Array<{ id: string }>).map((r) => r.id);
   const report: WriterReport = { appended: [], prompts: [], adopted: [], committed: 0, busyRetries: 0, errors: [] };

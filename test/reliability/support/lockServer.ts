@@ -5,11 +5,11 @@
 //
 //   node lockServer.js <state.db>
 import * as readline from 'node:readline';
-import { openHermesWriter } from '../../../server/demo/hermesConnection';
+import { SimulatedHermes } from '../../../server/demo/hermes';
 import { isBusy } from '../../../server/hermes/store/transaction';
 
 function main(): void {
-  const db = openHermesWriter(process.argv[2]!);
+  const db = SimulatedHermes.open(process.argv[2]!).db;
   // Read once, as an open Hermes does: a WAL database then has its -wal and -shm while this runs.
   db.prepare('SELECT COUNT(*) AS n FROM sqlite_master').get();
   let held = false;

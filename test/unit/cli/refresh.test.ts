@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { holdWriteLock } from '../../../server/demo/hermesWriter';
+import { holdWriteLock } from '../../../server/demo/hermes';
 import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
 import { promptHash } from '../../../server/hermes/store/promptHash';
 import type { SessionSpec } from '../../../server/demo/hermes/sessions';

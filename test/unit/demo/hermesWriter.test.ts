@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { adoptRefresh, appendMessages, holdWriteLock, startSession } from '../../../server/demo/hermesWriter';
+import { adoptRefresh, appendMessages, holdWriteLock, startSession } from '../../../server/demo/hermes';
 import { HomeBuilder } from '../../../server/demo/homeBuilder';
 import { promptHash } from '../../../server/hermes/store/promptHash';
 import { HermesError } from '../../../server/hermes/errors';

@@ -122,23 +122,15 @@ export function addSessionUsage(
   usage: UsageCounters,
   seenAt: { first: number; last: number },
 ): void {
+  // What the API calls add, in the column order of both tables.
+  const calls = [usage.apiCallCount, usage.inputTokens, usage.outputTokens, usage.cacheReadTokens, usage.cacheWriteTokens, usage.reasoningTokens];
   db.prepare(
     `UPDATE sessions SET message_count = message_count + ?, tool_call_count = tool_call_count + ?,
        api_call_count = api_call_count + ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
        cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?,
        reasoning_tokens = reasoning_tokens + ?
      WHERE id = ?`,
-  ).run(
-    usage.messageCount,
-    usage.toolCallCount,
-    usage.apiCallCount,
-    usage.inputTokens,
-    usage.outputTokens,
-    usage.cacheReadTokens,
-    usage.cacheWriteTokens,
-    usage.reasoningTokens,
-    session.id,
-  );
+  ).run(usage.messageCount, usage.toolCallCount, ...calls, session.id);
   if (usage.apiCallCount === 0) return;
   db.prepare(
     `INSERT INTO session_model_usage (session_id, model, billing_provider, billing_base_url, billing_mode, task,
@@ -159,12 +151,7 @@ export function addSessionUsage(
     session.billingProvider ?? '',
     session.billingBaseUrl ?? '',
     session.billingMode ?? '',
-    usage.apiCallCount,
-    usage.inputTokens,
-    usage.outputTokens,
-    usage.cacheReadTokens,
-    usage.cacheWriteTokens,
-    usage.reasoningTokens,
+    ...calls,
     seenAt.first,
     seenAt.last,
   );

@@ -6,4 +6,4 @@ export * from './schema';
 export { readModelConfig, readStateMeta, storedPromptOf } from './rows';
 export type { SessionSpec, WrittenSession } from './sessions';
 export * from './simulatedHermes';
-export { holdWriteLock, type HoldWriteLockOptions, type WriteLockHold } from '../writeLock';
+export * from './hermesProcess';

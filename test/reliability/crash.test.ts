@@ -183,7 +183,7 @@ describe('reliability: the refresh process killed at random points', function ()
         assert.ok(applied, `run ${i}: the CLI reported success but nothing was recorded`);
         if (kind !== 'clear') assert.equal(String(JSON.parse(stdout).epoch), next);
       }
-      if (kind === 'clear' && after.digest.cleared > 0) asNextWriter(t.db, restoreBulkPrompts);
+      if (kind === 'clear' && after.digest.cleared > 0) restoreBulkPrompts(t.db);
     }
     // eslint-disable-next-line no-console
     const calibrated = targets.map((t) => `${t.name} ${t.durationMs} ms`).join(', ');

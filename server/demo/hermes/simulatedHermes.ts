@@ -1,8 +1,9 @@
 // The simulated Hermes: what Hermes' SessionDB writes into a profile's state.db, and how it writes.
-// One connection kept open, as a running Hermes keeps one; `PRAGMA foreign_keys=ON`; a 1 s busy
-// timeout; each write one short BEGIN IMMEDIATE transaction, tried again after a random pause when
-// the lock is still taken once the busy timeout ran out. A prompt is built before its transaction
-// (Hermes builds it in memory, then stores it), so a write holds the lock only for its rows.
+// One connection kept open, as a running Hermes keeps one (with its prepared statements);
+// `PRAGMA foreign_keys=ON`; a 1 s busy timeout; each write one short BEGIN IMMEDIATE transaction,
+// tried again after a random pause when the lock is still taken once the busy timeout ran out. A
+// prompt is built before its transaction (Hermes builds it in memory, then stores it), so a write
+// holds the lock only for its rows.
 //
 // The demo home generator, the tests and the benchmarks all write as Hermes through this class:
 // starting sessions, appending messages (counters raised), replacing prompts (compaction, `/model`),
@@ -13,7 +14,7 @@ import path = require('node:path');
 import { readProfileConfig, type ProfileConfig } from '../../hermes/config';
 import { requestedEpoch, stampedEpoch } from '../../hermes/refresh/epochs';
 import { parseModelConfig, parseToolNames } from '../../hermes/store/codec';
-import { openConnection, type SqliteConnection } from '../../hermes/store/connection';
+import { openConnection, type SqliteConnection, type SqliteStatement } from '../../hermes/store/connection';
 import { isBusy, runImmediate, type RetryPolicy } from '../../hermes/store/transaction';
 import { createRng, type Rng } from '../prng';
 import { cachingOf, toolSchemaTokensEstimate } from '../providers';
@@ -49,6 +50,7 @@ export class SimulatedHermes {
   /** Attempts at BEGIN IMMEDIATE that found the lock still taken after the busy timeout. */
   busyAttempts = 0;
   readonly db: SqliteConnection;
+  private readonly statements = new Map<string, SqliteStatement>();
 
   private constructor(
     readonly dbFile: string,
@@ -57,7 +59,7 @@ export class SimulatedHermes {
   ) {
     this.db = {
       driver: raw.driver,
-      prepare: (sql) => raw.prepare(sql),
+      prepare: (sql) => this.prepare(sql),
       exec: (sql) => this.exec(sql),
       close: () => raw.close(),
     };
@@ -215,6 +217,19 @@ export class SimulatedHermes {
 
   storedPrompt(sessionId: string): string | undefined {
     return storedPromptOf(this.db, this.layout, sessionId);
+  }
+
+  /** Prepared statements kept for reuse, the last 128 used, as Python's sqlite3 keeps them for Hermes. */
+  private prepare(sql: string): SqliteStatement {
+    let statement = this.statements.get(sql);
+    if (statement) {
+      this.statements.delete(sql);
+    } else {
+      statement = this.raw.prepare(sql);
+      if (this.statements.size >= 128) this.statements.delete(this.statements.keys().next().value!);
+    }
+    this.statements.set(sql, statement);
+    return statement;
   }
 
   private exec(sql: string): void {

@@ -3,7 +3,7 @@
 // process (hermesProcess.ts). The demo generator imports the modules themselves, so that
 // `hermes-lens demo` bundles only what it runs.
 export * from './schema';
-export { readModelConfig, readStateMeta, storedPromptOf, storePrompt } from './rows';
+export { readModelConfig, readStateMeta, setStateMeta, storedPromptOf, storePrompt } from './rows';
 export { writeNewSession, type SessionSpec, type SessionWriteContext, type WrittenSession } from './sessions';
 export * from './simulatedHermes';
 export * from './hermesProcess';

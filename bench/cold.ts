@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createStateDb, type SchemaLayout } from '../server/demo/hermesSchema';
+import { createStateDb, type SchemaLayout } from '../server/demo/hermes/schema';
 import { CODE_CACHE_GENERATIONS } from '../server/cli/codeCache';
 import type { LargeHome } from './largeHome';
 import { epochMs, median, round } from './stats';

@@ -1,8 +1,8 @@
 // Large Hermes homes for the benchmarks, made with the demo generator's own pieces (server/demo):
-// HomeBuilder for the profile files and projects, createStateDb for the schema, buildSystemPrompt
-// for the stored prompts, and the row helpers (insertSession, storePrompt, insertMessages,
-// addSessionUsage) for the rows, run in big BEGIN IMMEDIATE transactions on one connection. There
-// is no second schema and no second prompt renderer here: only the choice of what to generate.
+// HomeBuilder for the profile files and projects, buildSystemPrompt for the stored prompts, and the
+// simulated Hermes (server/demo/hermes) for the schema and the rows, its writeNewSession run in big
+// BEGIN IMMEDIATE transactions on one connection. There is no second schema, no second prompt
+// renderer and no second session writer here: only the choice of what to generate.
 //
 // Homes are cached under os.tmpdir() by size and seed (a `manifest.json` written last marks a
 // complete one), so reruns start measuring at once. Benchmarks mutate a home (SOUL.md saves,
@@ -14,16 +14,12 @@ import type { ProfileConfig } from '../server/hermes/profile/config';
 import { renderSources } from '../server/hermes/sources/renderSources';
 import type { RenderedSources } from '../server/hermes/sources/types';
 import { buildSystemPrompt } from '../server/hermes/sources/promptBuilder';
-import { runImmediate } from '../server/hermes/store/transaction';
-import { openHermesWriter } from '../server/demo/hermesConnection';
-import type { SchemaLayout } from '../server/demo/hermesSchema';
+import { setStateMeta, SimulatedHermes, writeNewSession, type SchemaLayout, type SessionSpec } from '../server/demo/hermes';
 import { HomeBuilder, type ProfileBuilder } from '../server/demo/homeBuilder';
-import { cachingOf, CLI_TOOLS, CRON_TOOLS, defaultProviderFor, GATEWAY_TOOLS, toolSchemaTokensEstimate } from '../server/demo/providers';
+import { defaultProviderFor } from '../server/demo/providers';
 import type { Rng } from '../server/demo/prng';
-import { isGatewaySource, newSessionId } from '../server/demo/sessionIds';
+import { newSessionId } from '../server/demo/sessionIds';
 import { activeProfileOf, DEMO_HOST, DEMO_USER_HOME } from '../server/demo/sessionPrompt';
-import { addSessionUsage, insertMessages, insertSession, storePrompt } from '../server/demo/sessionRows';
-import { estimateTokens, synthesizeMessages, toStoredMessages, usageFor } from '../server/demo/transcript';
 
 /** Bump when what is generated changes, so cached homes of older generators are not reused. */
 export const GENERATOR_VERSION = 4;
@@ -43,7 +39,7 @@ export interface HomeSize {
   /** Project directories sessions work in. */
   readonly projects: number;
   /**
-   * Where the prompts are stored (FACTS §2): `v30` (the default), one `system_prompts` row per
+   * Where the prompts are stored: `v30` (the default), one `system_prompts` row per
    * distinct text; `v24` (Hermes before v25), a copy inline in every session's row.
    */
   readonly layout?: SchemaLayout;
@@ -192,15 +188,15 @@ function generate(dir: string, size: HomeSize, seed: number): LargeHome {
   for (const p of projects.filter((_, i) => i % 5 === 1)) p.edit();
   build(range(olderCount, size.prompts), true);
 
-  const db = openHermesWriter(profile.dbFile);
+  const hermes = SimulatedHermes.open(profile.dbFile);
   const liveSessionIds: string[] = [];
   try {
-    db.exec('PRAGMA synchronous=OFF');
+    hermes.db.exec('PRAGMA synchronous=OFF');
     const sessions = sessionPlan(size, variants, rng, now);
     const ids = new Set<string>();
     const batch = 1000;
     for (let from = 0; from < sessions.length; from += batch) {
-      runImmediate(db, () => {
+      hermes.write((db, layout) => {
         for (const s of sessions.slice(from, from + batch)) {
           const v = variants[s.variant]!;
           let id: string;
@@ -208,23 +204,22 @@ function generate(dir: string, size: HomeSize, seed: number): LargeHome {
           while (ids.has(id));
           ids.add(id);
           if (s.endedAt === undefined) liveSessionIds.push(id);
-          writeSession(db, rng, id, v, s, s.parentIndex !== undefined ? sessions[s.parentIndex]!.id : undefined, layout);
+          writeNewSession({ db, layout, profileDir: profile.dir, config, rng }, sessionSpec(id, v, s, s.parentIndex !== undefined ? sessions[s.parentIndex]!.id : undefined));
           s.id = id;
         }
       });
     }
     // Bookkeeping rows Hermes keeps in state_meta, and a few per-session refresh requests already adopted.
-    runImmediate(db, () => {
-      const put = db.prepare('INSERT INTO state_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
-      put.run('fts_last_rowid', String(size.messages));
-      put.run('fts_schema', '3');
-      for (const id of liveSessionIds.slice(0, 10)) put.run(`prompt_refresh_epoch:${id}`, '1');
+    hermes.write((db) => {
+      setStateMeta(db, 'fts_last_rowid', String(size.messages));
+      setStateMeta(db, 'fts_schema', '3');
+      for (const id of liveSessionIds.slice(0, 10)) setStateMeta(db, `prompt_refresh_epoch:${id}`, '1');
       const stamp = db.prepare("UPDATE sessions SET model_config = json_set(model_config, '$.prompt_refresh_epoch', 1) WHERE id = ?");
       for (const id of liveSessionIds.slice(0, 5)) stamp.run(id);
     });
-    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    hermes.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   } finally {
-    db.close();
+    hermes.close();
   }
   const promptBytes = variants.reduce((n, v) => n + Buffer.byteLength(v.prompt, 'utf8'), 0);
   return {
@@ -319,46 +314,25 @@ function sessionPlan(size: HomeSize, variants: readonly Variant[], rng: Rng, now
   return out;
 }
 
-function writeSession(
-  db: ReturnType<typeof openHermesWriter>,
-  rng: Rng,
-  id: string,
-  v: Variant,
-  s: PlannedSession,
-  parentSessionId: string | undefined,
-  layout: SchemaLayout,
-): void {
-  const toolNames = v.source === 'cron' ? CRON_TOOLS : isGatewaySource(v.source) ? GATEWAY_TOOLS : CLI_TOOLS;
-  const uncounted = v.provider === 'custom';
-  const specs = synthesizeMessages(rng, s.messages - s.compacted, { compacted: s.compacted });
-  const counted = uncounted ? specs.map((m) => ({ ...m, tokenCount: null })) : specs;
-  const stored = toStoredMessages(counted, s.startedAt, s.lastActivityAt);
-  insertSession(db, {
+/** A planned session as the simulator writes it: the variant's prompt as stored text, its messages synthesized. */
+function sessionSpec(id: string, v: Variant, s: PlannedSession, parentSessionId: string | undefined): SessionSpec {
+  return {
     id,
     source: v.source,
-    userId: isGatewaySource(v.source) ? `u${rng.hex(8)}` : undefined,
-    chatType: isGatewaySource(v.source) ? 'dm' : undefined,
     model: v.model,
-    modelConfig: { model: v.model, provider: v.provider },
-    parentSessionId,
+    provider: v.provider,
+    cwd: v.cwd,
+    title: `Session ${id.slice(-6)}`,
     startedAt: s.startedAt,
+    lastActivityAt: s.lastActivityAt,
     endedAt: s.endedAt,
     endReason: s.endReason,
-    cwd: v.cwd,
-    billingProvider: v.provider,
-    title: `Session ${id.slice(-6)}`,
-    lastActivityAt: s.lastActivityAt,
-    profileName: 'default',
-    toolNames,
-  });
-  storePrompt(db, layout, id, v.prompt);
-  insertMessages(db, id, stored);
-  addSessionUsage(
-    db,
-    { id, model: v.model, billingProvider: v.provider },
-    usageFor(stored, { headTokens: toolSchemaTokensEstimate(toolNames) + estimateTokens(v.prompt), ...cachingOf(v.provider, v.model) }),
-    { first: s.startedAt, last: s.lastActivityAt },
-  );
+    parentSessionId,
+    messages: s.messages - s.compacted,
+    compactedMessages: s.compacted,
+    uncountedTokens: v.provider === 'custom',
+    promptText: v.prompt,
+  };
 }
 
 /** `n` positive counts summing to `total`, varying ±60% around the mean. */

@@ -3,7 +3,7 @@
 // row changed without a message). Measured on the engine in this process, as the server's own
 // thread spends it: a Hermes turn appended to one live session, then `analyzeProfile` with
 // `connection.reading('full')`. Before v25 this is where every session's inline prompt is checked again.
-import { appendMessages } from '../server/demo/hermesWriter';
+import { appendMessages } from '../server/demo/hermes';
 import { AnalysisCache } from '../server/hermes/engine/analysisCache';
 import { analyzeProfile } from '../server/hermes/engine/analyzeProfile';
 import { readHome, selectProfile } from '../server/hermes/profile/home';

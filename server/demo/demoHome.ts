@@ -7,11 +7,11 @@ import path = require('node:path');
 import type { SessionState, SourceKind } from '../hermes/model';
 import { PROFILE_EPOCH_KEY, sessionEpochKey } from '../hermes/refresh/epochs';
 import * as C from './demoContent';
-import { adoptRefresh, appendMessages } from './hermesWriter';
-import type { SchemaLayout } from './hermesSchema';
+import type { SchemaLayout } from './hermes/schema';
 import { HomeBuilder, type ProfileBuilder } from './homeBuilder';
 import { defaultProviderFor } from './providers';
-import type { SessionSpec } from './sessionWrite';
+import type { SessionSpec } from './hermes/sessions';
+import { adoptRefresh, appendMessages } from './hermes/simulatedHermes';
 
 export interface DemoProfile {
   readonly name: string;

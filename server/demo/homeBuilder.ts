@@ -1,12 +1,13 @@
-// A small builder for Hermes homes on disk: the root home and named profiles (FACTS §1), their
-// instruction files, project directories, and sessions written as Hermes writes them. Tests,
+// A small builder for Hermes homes on disk: the root home and named profiles, their instruction
+// files, project directories, and sessions written by the simulated Hermes (hermes/). Tests,
 // benchmarks and the README demo all make their homes with it, so there is one generator.
 import fs = require('node:fs');
 import path = require('node:path');
 import { readProfileConfig, type ProfileConfig } from '../hermes/profile/config';
 import { DEFAULT_PROFILE, isProfileName } from '../hermes/profile/home';
-import { hermesWrite } from './hermesConnection';
-import { createStateDb, type JournalMode, type SchemaLayout } from './hermesSchema';
+import { createStateDb, type JournalMode, type SchemaLayout } from './hermes/schema';
+import type { SessionSpec, WrittenSession } from './hermes/sessions';
+import { withSimulatedHermes } from './hermes/simulatedHermes';
 import { createRng, type Rng } from './prng';
 import {
   renderSkill,
@@ -20,7 +21,6 @@ import {
   type SkillSpec,
 } from './profileFiles';
 import { createProject, type ProjectBuilder } from './projectFiles';
-import { writeNewSession, type SessionSpec, type WrittenSession } from './sessionWrite';
 
 export interface HomeBuilderOptions {
   /** PRNG seed: the same seed and calls give the same ids and transcripts. */
@@ -169,9 +169,7 @@ export class ProfileBuilder {
   /** Writes a session as Hermes would (one BEGIN IMMEDIATE transaction); returns its id. */
   addSession(spec: SessionSpec): string {
     const config = this.config();
-    const written = hermesWrite(this.dbFile, (db, layout) =>
-      writeNewSession({ db, layout, profileDir: this.dir, config, rng: this.home.rng }, spec),
-    );
+    const written = withSimulatedHermes(this.dbFile, (hermes) => hermes.startSession(this.dir, spec, { config, rng: this.home.rng }));
     this.written.set(written.id, written);
     return written.id;
   }
@@ -183,9 +181,7 @@ export class ProfileBuilder {
 
   /** Sets a `state_meta` row (refresh requests, FTS bookkeeping, …). */
   setStateMeta(key: string, value: string): this {
-    hermesWrite(this.dbFile, (db) => {
-      db.prepare('INSERT INTO state_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
-    });
+    withSimulatedHermes(this.dbFile, (hermes) => hermes.setStateMeta(key, value));
     return this;
   }
 }

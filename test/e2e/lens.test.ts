@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { savedSourceMessage } from '../../client/format';
 import { writeHermesInstall, WITH_REFRESH, WITHOUT_REFRESH } from '../../server/demo/hermesInstall';
-import { adoptRefresh, appendMessages, startSession } from '../../server/demo/hermesWriter';
+import { adoptRefresh, appendMessages, startSession } from '../../server/demo/hermes';
 import {
   answerDialog,
   beforeDecorations,

@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT } from '../e2e/support/codeServer';
-import { startSession } from '../../server/demo/hermesWriter';
+import { startSession } from '../../server/demo/hermes';
 import { cliProfile, cliStatus, createDemoHome, readStateMeta, SERVER, staleBecauseOf, totals, usd, type CliStatus, type DemoHome } from '../e2e/support/hermesHome';
 
 const NVIM = process.env.HERMES_LENS_NVIM || 'nvim';

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import type { CodeAction, CodeLens, Diagnostic, Hover, MarkupContent, PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
 import type { DemoManifest } from '../../server/demo/demoHome';
-import { adoptRefresh, startSession } from '../../server/demo/hermesWriter';
+import { adoptRefresh, startSession } from '../../server/demo/hermes';
 import { Commands, RefreshPreviewRequest, RefreshRequest, SessionListRequest, type RefreshResultDto, type SessionListResult, type StatusParams } from '../../shared/protocol';
 import type { TestLspClient } from '../support/lspClient';
 import { demoServerPerTest } from './support/demoServer';

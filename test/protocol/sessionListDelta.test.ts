@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DemoManifest } from '../../server/demo/demoHome';
-import { appendMessages } from '../../server/demo/hermesWriter';
+import { appendMessages } from '../../server/demo/hermes';
 import { SessionListRequest, type SessionDto, type SessionListDelta, type SessionListResult } from '../../shared/protocol';
 import { isDelta } from '../../shared/sessionListChanges';
 import type { TestLspClient } from '../support/lspClient';

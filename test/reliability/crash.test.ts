@@ -11,6 +11,7 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { HermesProcess } from '../../server/demo/hermes';
 import { HomeBuilder } from '../../server/demo/homeBuilder';
 import { createRng } from '../../server/demo/prng';
 import { HermesError } from '../../server/hermes/errors';
@@ -19,7 +20,7 @@ import { StateStore } from '../../server/hermes/store/stateStore';
 import { insertBulkSessions, restoreBulkPrompts } from './support/bulk';
 import { asNextWriter, identityOf, integrityOf, metaOf, type DbIdentity, type Meta } from './support/db';
 import { cleanupTempDirs, cliScript, sleep, tempDir } from './support/env';
-import { canSeeLocks, LockServer, writeLockHolders } from './support/locks';
+import { canSeeLocks, writeLockHolders } from './support/locks';
 
 const KILLS = Number(process.env.HERMES_LENS_CRASH_KILLS ?? 100);
 const SESSIONS = 20_000;
@@ -30,7 +31,7 @@ interface Target {
   readonly journal: 'wal' | 'delete';
   readonly identity: DbIdentity;
   readonly ids: string[];
-  readonly lock: LockServer;
+  readonly lock: HermesProcess;
   /** Unkilled run time of a refresh, ms (calibrated). */
   durationMs: number;
 }
@@ -77,7 +78,7 @@ describe('reliability: the refresh process killed at random points', function ()
       const ids = insertBulkSessions(p.dbFile, SESSIONS);
       const identity = asNextWriter(p.dbFile, identityOf);
       assert.equal(identity.journalMode, journal);
-      targets.push({ name, db: p.dbFile, journal, identity, ids, lock: new LockServer(p.dbFile), durationMs: 0 });
+      targets.push({ name, db: p.dbFile, journal, identity, ids, lock: await HermesProcess.start(p.dbFile), durationMs: 0 });
     }
     // Calibrate: how long an unkilled refresh takes here (it also proves the command works).
     for (const t of targets) {
@@ -182,7 +183,7 @@ describe('reliability: the refresh process killed at random points', function ()
         assert.ok(applied, `run ${i}: the CLI reported success but nothing was recorded`);
         if (kind !== 'clear') assert.equal(String(JSON.parse(stdout).epoch), next);
       }
-      if (kind === 'clear' && after.digest.cleared > 0) asNextWriter(t.db, restoreBulkPrompts);
+      if (kind === 'clear' && after.digest.cleared > 0) restoreBulkPrompts(t.db);
     }
     // eslint-disable-next-line no-console
     const calibrated = targets.map((t) => `${t.name} ${t.durationMs} ms`).join(', ');

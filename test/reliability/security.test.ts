@@ -12,6 +12,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { HermesProcess } from '../../server/demo/hermes';
 import { HomeBuilder, type ProfileBuilder } from '../../server/demo/homeBuilder';
 import { UNTRUSTED_REFRESH_MESSAGE } from '../../server/workspace/refreshService';
 import {
@@ -26,7 +27,6 @@ import {
 } from '../../shared/protocol';
 import { TestLspClient } from '../support/lspClient';
 import { chownTree, cleanupTempDirs, cliInProcess, cliScript, dbBytes, isRoot, NOBODY, spawnCli, tempDir } from './support/env';
-import { LockServer } from './support/locks';
 
 const CANARY = {
   soul: 'CANARY-SOUL-7f3a9c1e',
@@ -155,9 +155,8 @@ describe('reliability: security', function () {
       chownTree(path.dirname(h.p.dbFile));
       fs.chmodSync(h.p.dbFile, 0o600);
       // Hermes (as its own user) has the database open: its -wal and -shm exist, owned by it.
-      const hermes = new LockServer(h.p.dbFile, NOBODY);
+      const hermes = await HermesProcess.start(h.p.dbFile, { as: NOBODY });
       try {
-        await hermes.ready();
         for (const f of ['', '-wal', '-shm']) assert.equal(fs.statSync(h.p.dbFile + f).uid, NOBODY.uid, `state.db${f} before`);
         const r = cliInProcess(['refresh', '--home', h.root, '--json']);
         assert.equal(r.code, 0, r.stderr);

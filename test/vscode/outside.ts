@@ -27,7 +27,7 @@ async function main(operation: string, args: unknown[]): Promise<unknown> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const hermes = require('../e2e/support/hermesHome') as typeof import('../e2e/support/hermesHome');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const writer = require('../../server/demo/hermesWriter') as typeof import('../../server/demo/hermesWriter');
+  const writer = require('../../server/demo/hermes') as typeof import('../../server/demo/hermes');
   switch (operation as Operation) {
     case 'stateMeta':
       return Object.fromEntries(hermes.readStateMeta(args[0] as string));

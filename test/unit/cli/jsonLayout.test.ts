@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
-import { startSession } from '../../../server/demo/hermesWriter';
+import { startSession } from '../../../server/demo/hermes';
 import { removeDir, tempDir } from '../demo/support';
 import { cliBinary, runBinary } from './support';
 

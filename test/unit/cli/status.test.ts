@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
-import type { SessionSpec } from '../../../server/demo/sessionWrite';
+import type { SessionSpec } from '../../../server/demo/hermes/sessions';
 import { PROFILE_EPOCH_KEY } from '../../../server/hermes/refresh/epochs';
 import { removeDir, tempDir } from '../demo/support';
 import { cli, NOW } from './support';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
-import { schemaVersionOf, sessionColumns } from '../../../server/demo/hermesSchema';
+import { schemaVersionOf, sessionColumns } from '../../../server/demo/hermes/schema';
 import { promptHash } from '../../../server/hermes/store/promptHash';
 import { readHome } from '../../../server/hermes/profile/home';
 import { renderSources } from '../../../server/hermes/sources/renderSources';

@@ -9,7 +9,7 @@ import {
   schemaVersionOf,
   sessionColumns,
   tablesOf as layoutTables,
-} from '../../../server/demo/hermesSchema';
+} from '../../../server/demo/hermes/schema';
 import { createRng } from '../../../server/demo/prng';
 import { columnsOf, fileMode, headerApplicationId, inspect, removeDir, tablesOf, tempDir, type RawRow } from './support';
 

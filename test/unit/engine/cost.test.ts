@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { runCli } from '../../../server/cli/main';
 import type { CommandIO } from '../../../server/cli/io';
 import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
-import type { SessionSpec } from '../../../server/demo/sessionWrite';
+import type { SessionSpec } from '../../../server/demo/hermes/sessions';
 import { lookupPrices } from '../../../server/hermes/cost/prices';
 import { cacheWritePrice } from '../../../server/hermes/cost/ttl';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';

@@ -5,12 +5,10 @@ import Database from 'better-sqlite3';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { openHermesWriter } from '../../../server/demo/hermesConnection';
-import { appendMessages } from '../../../server/demo/hermesWriter';
+import { appendMessages, holdWriteLock, SimulatedHermes } from '../../../server/demo/hermes';
 import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
-import { holdWriteLock } from '../../../server/demo/writeLock';
 import { promptHash } from '../../../server/hermes/store/promptHash';
-import type { SessionSpec } from '../../../server/demo/sessionWrite';
+import type { SessionSpec } from '../../../server/demo/hermes/sessions';
 import { HermesError } from '../../../server/hermes/errors';
 import { PROFILE_EPOCH_KEY, sessionEpochKey } from '../../../server/hermes/refresh/epochs';
 import { requestRefresh, type RefreshStrategy } from '../../../server/hermes/refresh/requestRefresh';
@@ -142,9 +140,9 @@ describe('engine: recording a refresh request', function () {
       if (fixtureSql) alterFixture(p.dbFile, fixtureSql);
       const pageSize = Number(inspect(p.dbFile, (db) => db.pragma('page_size', { simple: true })));
       const framesInWalFile = () => (fs.statSync(`${p.dbFile}-wal`).size - WAL_HEADER_BYTES) / (WAL_FRAME_HEADER_BYTES + pageSize);
-      const hermes = openHermesWriter(p.dbFile);
+      const hermes = SimulatedHermes.open(p.dbFile);
       try {
-        hermes.prepare('SELECT COUNT(*) FROM sessions').get();
+        hermes.db.prepare('SELECT COUNT(*) FROM sessions').get();
         look(p, id, framesInWalFile);
       } finally {
         hermes.close();

@@ -3,9 +3,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { adoptRefresh } from '../../../server/demo/hermesWriter';
+import { adoptRefresh } from '../../../server/demo/hermes';
 import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
-import type { SessionSpec } from '../../../server/demo/sessionWrite';
+import type { SessionSpec } from '../../../server/demo/hermes/sessions';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import type { SessionReport } from '../../../server/hermes/engine/types';
 import { readHome, selectProfile } from '../../../server/hermes/profile/home';

@@ -1,9 +1,9 @@
 // The store reads what Hermes wrote, in every layout it may find, and never changes the file.
 import Database from 'better-sqlite3';
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { HermesProcess } from '../../../server/demo/hermes';
 import { HomeBuilder } from '../../../server/demo/homeBuilder';
 import { promptHash } from '../../../server/hermes/store/promptHash';
 import { runCli } from '../../../server/cli/main';
@@ -402,33 +402,10 @@ describe('engine: the state.db store', function () {
 
 /**
  * Another process that commits one change and keeps its connection open (so SQLite does not
- * checkpoint the WAL into the main file), like a running Hermes. Resolves once it printed `ready`.
+ * checkpoint the WAL into the main file), like a running Hermes.
  */
-function hermesWithOpenWal(file: string, sessionId: string, title: string): Promise<{ stop(): Promise<void> }> {
-  const script = `
-    const Database = require(process.argv[1]);
-    const db = new Database(process.argv[2], { timeout: 1000 });
-    db.prepare('UPDATE sessions SET title = ? WHERE id = ?').run(process.argv[4], process.argv[3]);
-    process.stdout.write('ready\\n');
-    process.stdin.resume();
-    process.stdin.on('end', () => { db.close(); process.exit(0); });`;
-  const child: ChildProcess = spawn(process.execPath, ['-e', script, require.resolve('better-sqlite3'), file, sessionId, title], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (c: string) => {
-      out += c;
-      if (out.includes('ready\n')) {
-        resolve({
-          stop: () => {
-            child.stdin!.end();
-            return exited;
-          },
-        });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`writer exited early (${code}): ${stderr}`)));
-  });
+async function hermesWithOpenWal(file: string, sessionId: string, title: string): Promise<HermesProcess> {
+  const hermes = await HermesProcess.start(file);
+  await hermes.write(`UPDATE sessions SET title = '${title.replace(/'/g, "''")}' WHERE id = '${sessionId}'`);
+  return hermes;
 }

@@ -5,8 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { hermesWrite } from '../../../server/demo/hermesConnection';
-import { appendMessages } from '../../../server/demo/hermesWriter';
+import { appendMessages, hermesWrite } from '../../../server/demo/hermes';
 import type { ProfileBuilder } from '../../../server/demo/homeBuilder';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import { readHome, selectProfile } from '../../../server/hermes/profile/home';

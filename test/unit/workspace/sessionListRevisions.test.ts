@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
-import { appendMessages, startSession } from '../../../server/demo/hermesWriter';
+import { appendMessages, startSession } from '../../../server/demo/hermes';
 import { HermesModel } from '../../../server/workspace/hermesModel';
 import { SessionListRevisions } from '../../../server/workspace/sessionListRevisions';
 import type { ProfileDeltaDto, SessionDto, SessionListDelta, SessionListResult } from '../../../shared/protocol';

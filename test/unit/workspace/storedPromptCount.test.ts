@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHome';
-import { startSession } from '../../../server/demo/hermesWriter';
+import { startSession } from '../../../server/demo/hermes';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import { HermesModel } from '../../../server/workspace/hermesModel';
 import { removeDir, tempDir } from '../demo/support';

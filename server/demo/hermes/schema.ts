@@ -5,11 +5,11 @@
 //
 // This DDL is only ever run on database files this module creates itself (demo homes, test fixtures,
 // benchmarks): `createStateDb` refuses a path that already exists. The lens never runs DDL on a
-// user's state.db (FACTS §2); Hermes migrates its own files.
+// user's state.db; Hermes migrates its own files.
 import { randomBytes } from 'node:crypto';
 import fs = require('node:fs');
 import path = require('node:path');
-import { openConnection, type SqliteConnection } from '../hermes/store/connection';
+import { openConnection, type SqliteConnection } from '../../hermes/store/connection';
 
 export type SchemaLayout = 'v30' | 'v24';
 export type JournalMode = 'wal' | 'delete';

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { adoptRefresh, appendMessages, holdWriteLock, startSession } from '../../../server/demo/hermesWriter';
+import { adoptRefresh, appendMessages, HermesProcess, holdWriteLock, SimulatedHermes, startSession, withSimulatedHermes } from '../../../server/demo/hermes';
 import { HomeBuilder } from '../../../server/demo/homeBuilder';
 import { promptHash } from '../../../server/hermes/store/promptHash';
 import { HermesError } from '../../../server/hermes/errors';
@@ -9,7 +10,7 @@ import { openConnection } from '../../../server/hermes/store/connection';
 import { StateStore } from '../../../server/hermes/store/stateStore';
 import { inspect, removeDir, tempDir, type RawRow } from './support';
 
-describe('demo: hermesWriter (the simulated Hermes)', () => {
+describe('demo: the simulated Hermes', () => {
   let dir: string;
   beforeEach(() => (dir = tempDir()));
   afterEach(() => removeDir(dir));
@@ -124,13 +125,7 @@ describe('demo: hermesWriter (the simulated Hermes)', () => {
     } finally {
       await hold.release();
     }
-    const after = openConnection(p.dbFile, { readonly: false, busyTimeoutMs: 100 });
-    try {
-      after.exec('BEGIN IMMEDIATE');
-      after.exec('ROLLBACK');
-    } finally {
-      after.close();
-    }
+    assert.ok(lockIsFree(p.dbFile), 'the lock is free again');
     inspect(p.dbFile, (db) => assert.equal(db.prepare('SELECT value FROM state_meta WHERE key = ?').get(PROFILE_EPOCH_KEY), undefined));
   });
 
@@ -141,12 +136,89 @@ describe('demo: hermesWriter (the simulated Hermes)', () => {
     const started = Date.now();
     await hold.done;
     assert.ok(Date.now() - started < 5000);
-    const db = openConnection(p.dbFile, { readonly: false, busyTimeoutMs: 100 });
+    assert.ok(lockIsFree(p.dbFile), 'the lock is free again');
+  });
+  for (const layout of ['v30', 'v24'] as const) {
+    it(`replacePrompt stores another prompt the way the layout does (${layout})`, () => {
+      const { p } = homeWith(layout);
+      const id = p.addSession({ source: 'cli', model: 'claude-sonnet-4-5', startedAt: 1_790_000_000, promptFromCurrentFiles: true });
+      const replaced = `${p.session(id)!.prompt!}\n\nModel switched.`;
+      withSimulatedHermes(p.dbFile, (hermes) => {
+        hermes.replacePrompt(id, replaced);
+        assert.equal(hermes.storedPrompt(id), replaced);
+      });
+      inspect(p.dbFile, (db) => {
+        const row = db.prepare(layout === 'v30' ? 'SELECT system_prompt, system_prompt_hash AS hash FROM sessions WHERE id = ?' : 'SELECT system_prompt FROM sessions WHERE id = ?').get(id) as RawRow;
+        assert.deepEqual(row, layout === 'v30' ? { system_prompt: null, hash: promptHash(replaced) } : { system_prompt: replaced });
+      });
+    });
+  }
+
+  it('appendMessages takes given messages too, raising the counters by them', () => {
+    const { p } = homeWith('v30');
+    const id = p.addSession({ source: 'cli', model: 'claude-sonnet-4-5', startedAt: 1_790_000_000, messages: 2, promptFromCurrentFiles: true });
+    const count = () => inspect(p.dbFile, (db) => Number((db.prepare('SELECT message_count AS n FROM sessions WHERE id = ?').get(id) as RawRow).n));
+    const before = count();
+    const [rowId] = appendMessages(p.dbFile, id, [{ role: 'assistant', content: 'marker-1 done.', tokenCount: 7 }], { now: 1_790_000_900 });
+    assert.equal(count(), before + 1);
+    inspect(p.dbFile, (db) => assert.deepEqual(db.prepare('SELECT content, token_count, finish_reason FROM messages WHERE id = ?').get(rowId), { content: 'marker-1 done.', token_count: 7, finish_reason: 'stop' }));
+  });
+
+  it('a write waits for the lock another Hermes process holds, retries, and counts the busy attempts', async function () {
+    this.timeout(20000);
+    const { p } = homeWith('v30');
+    const hold = await holdWriteLock(p.dbFile, 1500);
+    const hermes = SimulatedHermes.open(p.dbFile);
     try {
-      db.exec('BEGIN IMMEDIATE');
-      db.exec('COMMIT');
+      hermes.setStateMeta('written_after_the_lock', '1');
+      assert.ok(hermes.busyAttempts >= 1, 'the first attempt found the lock taken');
     } finally {
-      db.close();
+      hermes.close();
+      await hold.done;
+    }
+    inspect(p.dbFile, (db) => assert.equal((db.prepare("SELECT value FROM state_meta WHERE key = 'written_after_the_lock'").get() as RawRow).value, '1'));
+  });
+
+  it('a Hermes process takes and lets go of the lock on command, and keeps its connection (and the WAL) open', async function () {
+    this.timeout(20000);
+    const { p } = homeWith('v30');
+    p.addSession({ source: 'cli', model: 'claude-sonnet-4-5', startedAt: 1_790_000_000, messages: 2 });
+    const hermes = await HermesProcess.start(p.dbFile);
+    try {
+      await hermes.lock();
+      assert.equal(lockIsFree(p.dbFile), false, 'held');
+      await hermes.unlock();
+      assert.equal(lockIsFree(p.dbFile), true, 'let go');
+      await hermes.write("UPDATE sessions SET title = 'written by the process'");
+      assert.ok(fs.statSync(`${p.dbFile}-wal`).size > 0, 'the commit is still in the WAL while Hermes runs');
+      inspect(p.dbFile, (db) => assert.equal((db.prepare('SELECT title FROM sessions').get() as RawRow).title, 'written by the process'));
+    } finally {
+      await hermes.stop();
     }
   });
+
+  it('a Hermes process killed in the middle of a write leaves its change uncommitted', async function () {
+    this.timeout(20000);
+    const { p } = homeWith('v30');
+    p.addSession({ source: 'cli', model: 'claude-sonnet-4-5', startedAt: 1_790_000_000, messages: 2 });
+    const hermes = await HermesProcess.start(p.dbFile);
+    await hermes.lock({ sql: "UPDATE sessions SET title = 'half written'" });
+    await hermes.kill();
+    inspect(p.dbFile, (db) => assert.equal((db.prepare('SELECT title FROM sessions').get() as RawRow).title, null));
+  });
 });
+
+/** Whether another connection can take the write lock of `file` now (it lets go at once). */
+function lockIsFree(file: string): boolean {
+  const other = openConnection(file, { readonly: false, busyTimeoutMs: 100 });
+  try {
+    other.exec('BEGIN IMMEDIATE');
+    other.exec('ROLLBACK');
+    return true;
+  } catch (error) {
+    if (!String((error as { code?: string }).code).startsWith('SQLITE_BUSY')) throw error;
+    return false;
+  } finally {
+    other.close();
+  }
+}

@@ -1,19 +1,19 @@
-// Creating one session the way Hermes does: the row, its stored prompt (built from the profile's
+// Starting one session the way Hermes does: the row, its stored prompt (built from the profile's
 // files now, given as text, or none), its messages and the usage counters those messages imply.
-// Runs inside the caller's BEGIN IMMEDIATE transaction.
-import type { ProfileConfig } from '../hermes/profile/config';
-import { parseModelConfig } from '../hermes/store/codec';
-import type { SqliteConnection } from '../hermes/store/connection';
-import { profileRequestedEpoch } from '../hermes/refresh/epochs';
-import type { RenderOptions } from '../hermes/sources/renderSources';
-import type { RenderedSources } from '../hermes/sources/types';
-import type { SchemaLayout } from './hermesSchema';
-import type { Rng } from './prng';
-import { cachingOf, CLI_TOOLS, CRON_TOOLS, defaultProviderFor, GATEWAY_TOOLS, toolSchemaTokensEstimate } from './providers';
-import { isGatewaySource, newSessionId } from './sessionIds';
-import { buildSessionPrompt, activeProfileOf } from './sessionPrompt';
-import { addSessionUsage, insertMessages, insertSession, storePrompt } from './sessionRows';
-import { estimateTokens, synthesizeMessages, toStoredMessages, usageFor, type MessageSpec } from './transcript';
+// `prepareSession` decides all of it without the database, as Hermes builds a prompt before it
+// stores it; `writePreparedSession` writes it inside the caller's BEGIN IMMEDIATE transaction.
+import type { ProfileConfig } from '../../hermes/profile/config';
+import type { SqliteConnection } from '../../hermes/store/connection';
+import { profileRequestedEpoch } from '../../hermes/refresh/epochs';
+import type { RenderOptions } from '../../hermes/sources/renderSources';
+import type { RenderedSources } from '../../hermes/sources/types';
+import type { SchemaLayout } from './schema';
+import type { Rng } from '../prng';
+import { cachingOf, CLI_TOOLS, CRON_TOOLS, defaultProviderFor, GATEWAY_TOOLS, toolSchemaTokensEstimate } from '../providers';
+import { isGatewaySource, newSessionId } from '../sessionIds';
+import { buildSessionPrompt, activeProfileOf } from '../sessionPrompt';
+import { addSessionUsage, insertMessages, insertSession, readStateMeta, storePrompt, type SessionRowInput } from './rows';
+import { estimateTokens, synthesizeMessages, toStoredMessages, usageFor, type MessageSpec, type StoredMessage, type UsageCounters } from '../transcript';
 
 export interface SessionSpec {
   readonly id?: string;
@@ -57,12 +57,16 @@ export interface SessionSpec {
   readonly renderOptions?: RenderOptions;
 }
 
-export interface SessionWriteContext {
-  readonly db: SqliteConnection;
+/** What a session's start is decided from: the profile it runs in and the database's layout. */
+export interface SessionInputs {
   readonly layout: SchemaLayout;
   readonly profileDir: string;
   readonly config: ProfileConfig;
   readonly rng: Rng;
+}
+
+export interface SessionWriteContext extends SessionInputs {
+  readonly db: SqliteConnection;
 }
 
 export interface WrittenSession {
@@ -73,17 +77,31 @@ export interface WrittenSession {
   readonly messageIds: readonly number[];
 }
 
-export function writeNewSession(ctx: SessionWriteContext, spec: SessionSpec): WrittenSession {
-  const { db, rng } = ctx;
+/** A session decided and not written yet. */
+export interface PreparedSession {
+  readonly id: string;
+  readonly prompt: string | undefined;
+  readonly sources: RenderedSources | undefined;
+  /** Where the prompt goes: `v30` by hash, `v24` inline. */
+  readonly storage: SchemaLayout;
+  /** Built from today's files: it satisfies a refresh already requested. */
+  readonly current: boolean;
+  readonly row: SessionRowInput;
+  readonly messages: readonly StoredMessage[];
+  readonly usage: UsageCounters;
+}
+
+export function prepareSession(inputs: SessionInputs, spec: SessionSpec): PreparedSession {
+  const { rng } = inputs;
   const id = spec.id ?? newSessionId(spec.source, spec.startedAt, rng);
   const provider = spec.provider ?? defaultProviderFor(spec.model);
-  const storage = spec.layout ?? ctx.layout;
-  if (storage === 'v30' && ctx.layout === 'v24') throw new Error(`session ${id}: a v24 database cannot store prompts by hash`);
+  const storage = spec.layout ?? inputs.layout;
+  if (storage === 'v30' && inputs.layout === 'v24') throw new Error(`session ${id}: a v24 database cannot store prompts by hash`);
 
   const built = spec.promptFromCurrentFiles
     ? buildSessionPrompt({
-        profileDir: ctx.profileDir,
-        config: ctx.config,
+        profileDir: inputs.profileDir,
+        config: inputs.config,
         cwd: spec.cwd,
         sessionId: id,
         model: spec.model,
@@ -102,66 +120,64 @@ export function writeNewSession(ctx: SessionWriteContext, spec: SessionSpec): Wr
     : spec.messages;
   const counted = spec.uncountedTokens ? specs.map((m) => ({ ...m, tokenCount: null })) : specs;
   const lastActivityAt = spec.lastActivityAt ?? spec.startedAt + Math.max(60, counted.length * 45);
-  const stored = toStoredMessages(counted, spec.startedAt, lastActivityAt);
-
-  const modelConfig: Record<string, unknown> = { model: spec.model, provider, ...(spec.baseUrl ? { base_url: spec.baseUrl } : {}), ...spec.modelConfig };
-  // A prompt built from today's files satisfies whatever refresh is already requested (FACTS §5).
-  const requested = profileRequestedEpoch(readStateMeta(db));
-  if (spec.promptFromCurrentFiles && requested > 0 && modelConfig.prompt_refresh_epoch === undefined) {
-    modelConfig.prompt_refresh_epoch = requested;
-  }
+  const messages = toStoredMessages(counted, spec.startedAt, lastActivityAt);
   const toolNames = spec.toolNames ?? defaultTools(spec.source);
-  const billingProvider = spec.billingProvider ?? provider;
-  const profile = activeProfileOf(ctx.profileDir);
-
-  insertSession(db, {
+  const row: SessionRowInput = {
     id,
     source: spec.source,
     userId: spec.userId ?? (isGatewaySource(spec.source) ? `u${rng.hex(8)}` : undefined),
     chatId: spec.chatId,
     chatType: isGatewaySource(spec.source) ? 'dm' : undefined,
     model: spec.model,
-    modelConfig,
+    modelConfig: { model: spec.model, provider, ...(spec.baseUrl ? { base_url: spec.baseUrl } : {}), ...spec.modelConfig },
     parentSessionId: spec.parentSessionId,
     startedAt: spec.startedAt,
     endedAt: spec.endedAt,
     endReason: spec.endReason,
     cwd: spec.cwd,
-    billingProvider,
+    billingProvider: spec.billingProvider ?? provider,
     billingBaseUrl: spec.baseUrl,
     billingMode: spec.billingMode,
     costStatus: spec.billingMode === 'subscription_included' ? 'included' : undefined,
     title: spec.title,
     lastActivityAt,
-    profileName: profile.name,
+    profileName: activeProfileOf(inputs.profileDir).name,
     toolNames,
-  });
-  if (prompt !== undefined) storePrompt(db, storage, id, prompt);
-  const messageIds = insertMessages(db, id, stored);
-  const usage = usageFor(stored, {
+  };
+  const usage = usageFor(messages, {
     headTokens: toolSchemaTokensEstimate(toolNames) + (prompt ? estimateTokens(prompt) : 0),
     ...cachingOf(provider, spec.model),
   });
+  return { id, prompt, sources: built?.sources, storage, current: spec.promptFromCurrentFiles === true, row, messages, usage };
+}
+
+/** Writes a prepared session; runs inside the caller's BEGIN IMMEDIATE transaction. */
+export function writePreparedSession(db: SqliteConnection, session: PreparedSession): WrittenSession {
+  const { id, row } = session;
+  const modelConfig: Record<string, unknown> = { ...row.modelConfig };
+  // A prompt built from today's files satisfies whatever refresh is already requested.
+  const requested = profileRequestedEpoch(readStateMeta(db));
+  if (session.current && requested > 0 && modelConfig.prompt_refresh_epoch === undefined) {
+    modelConfig.prompt_refresh_epoch = requested;
+  }
+  insertSession(db, { ...row, modelConfig });
+  if (session.prompt !== undefined) storePrompt(db, session.storage, id, session.prompt);
+  const messageIds = insertMessages(db, id, session.messages);
   addSessionUsage(
     db,
-    { id, model: spec.model, billingProvider, billingBaseUrl: spec.baseUrl, billingMode: spec.billingMode },
-    usage,
-    { first: spec.startedAt, last: lastActivityAt },
+    { id, model: row.model, billingProvider: row.billingProvider, billingBaseUrl: row.billingBaseUrl, billingMode: row.billingMode },
+    session.usage,
+    { first: row.startedAt, last: row.lastActivityAt },
   );
-  return { id, prompt, sources: built?.sources, messageIds };
+  return { id, prompt: session.prompt, sources: session.sources, messageIds };
+}
+
+/** Prepares and writes a session in one go, inside the caller's transaction (batches of many sessions). */
+export function writeNewSession(ctx: SessionWriteContext, spec: SessionSpec): WrittenSession {
+  return writePreparedSession(ctx.db, prepareSession(ctx, spec));
 }
 
 function defaultTools(source: string): string[] {
   if (source === 'cron') return CRON_TOOLS;
   return isGatewaySource(source) ? GATEWAY_TOOLS : CLI_TOOLS;
-}
-
-export function readStateMeta(db: SqliteConnection): Map<string, string> {
-  const rows = db.prepare('SELECT key, value FROM state_meta').all();
-  return new Map(rows.map((r) => [String(r.key), r.value == null ? '' : String(r.value)]));
-}
-
-/** `model_config` of a session, parsed as the lens parses it (invalid JSON counts as `{}`). */
-export function readModelConfig(db: SqliteConnection, sessionId: string): Record<string, unknown> {
-  return parseModelConfig(db.prepare('SELECT model_config FROM sessions WHERE id = ?').get(sessionId)?.model_config);
 }

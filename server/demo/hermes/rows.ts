@@ -1,10 +1,11 @@
-// Row writes shared by the home builder and the simulated Hermes writer: a session, its stored
-// prompt in either layout, its messages and its per-model usage. Callers run these inside their own
-// BEGIN IMMEDIATE transaction; nothing here opens, commits or runs DDL.
-import type { SqliteConnection } from '../hermes/store/connection';
-import { promptHash } from '../hermes/store/promptHash';
-import type { SchemaLayout } from './hermesSchema';
-import type { StoredMessage, UsageCounters } from './transcript';
+// The rows the simulated Hermes writes and reads back: a session, its stored prompt in either
+// layout, its messages, its per-model usage and `state_meta`. Callers run the writes inside their
+// own BEGIN IMMEDIATE transaction; nothing here opens, commits or runs DDL.
+import { parseModelConfig } from '../../hermes/store/codec';
+import type { SqliteConnection } from '../../hermes/store/connection';
+import { promptHash } from '../../hermes/store/promptHash';
+import type { SchemaLayout } from './schema';
+import type { StoredMessage, UsageCounters } from '../transcript';
 
 export interface SessionRowInput {
   readonly id: string;
@@ -121,23 +122,15 @@ export function addSessionUsage(
   usage: UsageCounters,
   seenAt: { first: number; last: number },
 ): void {
+  // What the API calls add, in the column order of both tables.
+  const calls = [usage.apiCallCount, usage.inputTokens, usage.outputTokens, usage.cacheReadTokens, usage.cacheWriteTokens, usage.reasoningTokens];
   db.prepare(
     `UPDATE sessions SET message_count = message_count + ?, tool_call_count = tool_call_count + ?,
        api_call_count = api_call_count + ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
        cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?,
        reasoning_tokens = reasoning_tokens + ?
      WHERE id = ?`,
-  ).run(
-    usage.messageCount,
-    usage.toolCallCount,
-    usage.apiCallCount,
-    usage.inputTokens,
-    usage.outputTokens,
-    usage.cacheReadTokens,
-    usage.cacheWriteTokens,
-    usage.reasoningTokens,
-    session.id,
-  );
+  ).run(usage.messageCount, usage.toolCallCount, ...calls, session.id);
   if (usage.apiCallCount === 0) return;
   db.prepare(
     `INSERT INTO session_model_usage (session_id, model, billing_provider, billing_base_url, billing_mode, task,
@@ -158,13 +151,32 @@ export function addSessionUsage(
     session.billingProvider ?? '',
     session.billingBaseUrl ?? '',
     session.billingMode ?? '',
-    usage.apiCallCount,
-    usage.inputTokens,
-    usage.outputTokens,
-    usage.cacheReadTokens,
-    usage.cacheWriteTokens,
-    usage.reasoningTokens,
+    ...calls,
     seenAt.first,
     seenAt.last,
   );
+}
+
+/** The session's stored prompt, wherever its layout keeps it (a v30 row the migration left inline too). */
+export function storedPromptOf(db: SqliteConnection, layout: SchemaLayout, sessionId: string): string | undefined {
+  const sql =
+    layout === 'v30'
+      ? 'SELECT COALESCE(sp.prompt, s.system_prompt) AS prompt FROM sessions s LEFT JOIN system_prompts sp ON sp.hash = s.system_prompt_hash WHERE s.id = ?'
+      : 'SELECT system_prompt AS prompt FROM sessions WHERE id = ?';
+  const text = db.prepare(sql).get(sessionId)?.prompt;
+  return typeof text === 'string' && text !== '' ? text : undefined;
+}
+
+export function readStateMeta(db: SqliteConnection): Map<string, string> {
+  const rows = db.prepare('SELECT key, value FROM state_meta').all();
+  return new Map(rows.map((r) => [String(r.key), r.value == null ? '' : String(r.value)]));
+}
+
+export function setStateMeta(db: SqliteConnection, key: string, value: string): void {
+  db.prepare('INSERT INTO state_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+}
+
+/** `model_config` of a session, parsed as the lens parses it (invalid JSON counts as `{}`). */
+export function readModelConfig(db: SqliteConnection, sessionId: string): Record<string, unknown> {
+  return parseModelConfig(db.prepare('SELECT model_config FROM sessions WHERE id = ?').get(sessionId)?.model_config);
 }

@@ -17,7 +17,7 @@ import { SERVER_ENV, SERVER_EXEC_ARGV } from '../shared/serverLaunch';
 import { SETTINGS_SECTION } from '../shared/settings';
 import { CLIENT_ID, CLIENT_NAME, COMMANDS } from './ids';
 
-/** The files that feed a Hermes prompt (FACTS §4): the server gets diagnostics, hovers and lenses on them. */
+/** The files that feed a Hermes prompt (docs/HERMES-FORMATS.md §3–4): the server gets diagnostics, hovers and lenses on them. */
 export const SERVER_DOCUMENT_SELECTOR: DocumentSelector = [
   { scheme: 'file', language: 'markdown' },
   { scheme: 'file', pattern: '**/.cursorrules' },

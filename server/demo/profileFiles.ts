@@ -1,4 +1,4 @@
-// Writing the instruction files of a Hermes profile (FACTS §1, §4) the way a user or Hermes leaves
+// Writing the instruction files of a Hermes profile (docs/HERMES-HOMES.md, docs/HERMES-FORMATS.md) the way a user or Hermes leaves
 // them on disk: config.yaml, SOUL.md, skills with YAML frontmatter, category DESCRIPTION.md files,
 // and the `§`-separated memory files.
 import fs = require('node:fs');

@@ -1,5 +1,5 @@
 // Project directories for sessions' cwd: a git root (a `.git` folder is what marks it) and the
-// project context files Hermes discovers from cwd (FACTS §4): AGENTS.md chains, `.hermes.md`,
+// project context files Hermes discovers from cwd (docs/HERMES-FORMATS.md §3): AGENTS.md chains, `.hermes.md`,
 // CLAUDE.md, `.cursorrules`.
 import fs = require('node:fs');
 import path = require('node:path');

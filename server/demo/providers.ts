@@ -1,5 +1,5 @@
 // Which provider a demo model runs on, and how that provider reports prompt caching in Hermes'
-// counters (FACTS §6): Anthropic bills and reports cache writes; OpenAI, Gemini and DeepSeek cache
+// counters (docs/PROMPT-CACHING.md): Anthropic bills and reports cache writes; OpenAI, Gemini and DeepSeek cache
 // implicitly and report only reads; a local OpenAI-compatible server caches nothing.
 
 export function defaultProviderFor(model: string): string {

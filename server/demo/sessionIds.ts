@@ -1,4 +1,4 @@
-// Session ids shaped like Hermes' own (FACTS §2): `YYYYMMDD_HHMMSS_<6 hex>` for sessions started
+// Session ids shaped like Hermes' own (docs/HERMES-HOMES.md): `YYYYMMDD_HHMMSS_<6 hex>` for sessions started
 // from a terminal or by Hermes itself, 8 hex digits for gateway sessions.
 import type { Rng } from './prng';
 

@@ -1,5 +1,5 @@
 // Synthetic transcripts and the usage counters Hermes would have recorded for them. The counters
-// follow FACTS §2/§6: every assistant message is one API call; its prompt is the tool schemas +
+// follow docs/HERMES-HOMES.md and docs/PROMPT-CACHING.md: every assistant message is one API call; its prompt is the tool schemas +
 // system prompt + the live messages before it; `input_tokens` counts only the uncached part, so a
 // request's prompt = input + cache_read + cache_write.
 import { encodeMessageContent } from '../hermes/store/codec';

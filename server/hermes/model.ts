@@ -1,5 +1,5 @@
 // The Hermes domain vocabulary shared by every part of the engine. Nothing here knows LSP, VS Code
-// or SQLite: these are plain data shapes (FACTS.md sections in brackets).
+// or SQLite: these are plain data shapes (docs/HERMES-HOMES.md and docs/HERMES-FORMATS.md describe them).
 
 /** A prompt tier (§3). */
 export type TierName = 'stable' | 'context' | 'volatile';

@@ -43,7 +43,7 @@ export interface SourceRole {
   readonly file: string;
   readonly tier: TierName | undefined;
   readonly uses: readonly ProfileUse[];
-  /** Set when no session loads the file because another context file wins (FACTS §4). */
+  /** Set when no session loads the file because another context file wins (docs/HERMES-FORMATS.md §3). */
   readonly shadowedBy: string | undefined;
 }
 

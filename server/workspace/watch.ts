@@ -1,6 +1,6 @@
 // Watches the files that feed the prompt and each profile's state.db. fs.watch (inotify) never
 // opens the database file, so SQLite's POSIX locks held by this process are not disturbed
-// (FACTS §2).
+// (docs/HERMES-HOMES.md).
 // - Instruction files: bursts of events are coalesced: the first change of a quiet spell is
 //   reported after a few milliseconds (the events of one save arrive together), later ones at most
 //   once per window, so one save re-evaluates once.

@@ -247,7 +247,7 @@ describe('reliability: property-based tests', function () {
       }
     }
 
-    /** FACTS §4 as a few lines: the first kind that has content wins. */
+    /** docs/HERMES-FORMATS.md §3 as a few lines: the first kind that has content wins. */
     function expectedKind(top: string, cwd: string): string {
       const up: string[] = [];
       for (let d = cwd; ; d = path.dirname(d)) {
@@ -272,7 +272,7 @@ describe('reliability: property-based tests', function () {
       return 'none';
     }
 
-    it('never throws; at most one kind loads, the one FACTS §4 picks; a shadowed file is never loaded', () => {
+    it('never throws; at most one kind loads, the one Hermes picks; a shadowed file is never loaded', () => {
       const root = tempDir('hermes-fuzz-ctx-');
       let n = 0;
       fc.assert(
@@ -302,7 +302,7 @@ describe('reliability: property-based tests', function () {
           }
           const ctx = discoverProjectContext(diskFs, cwd, { maxChars: t.cap, stopAt: top });
           assert.ok(['hermes-md', 'agents-chain', 'claude-md', 'cursorrules', 'none'].includes(ctx.kind));
-          assert.equal(ctx.kind, expectedKind(top, cwd), 'not the kind FACTS §4 picks');
+          assert.equal(ctx.kind, expectedKind(top, cwd), 'not the kind Hermes picks');
           assert.equal(ctx.kind === 'none', ctx.files.length === 0);
           assert.equal(ctx.block === '', ctx.files.length === 0);
           if (ctx.block) assert.ok(ctx.block.startsWith(PROJECT_CONTEXT_PREFIX.trimEnd().split('\n')[0]!));

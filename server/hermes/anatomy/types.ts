@@ -1,4 +1,4 @@
-// The anatomy of a stored system prompt (FACTS §3): its tiers and blocks, located by the markers
+// The anatomy of a stored system prompt (docs/HERMES-FORMATS.md §1): its tiers and blocks, located by the markers
 // Hermes writes, so we can tell what each source put there and where the skills index sits.
 import type { BlockKind, TierName } from '../model';
 

@@ -1,6 +1,6 @@
 // Typed access to cache-rules.json: which cache-pricing family a model belongs to, how Hermes provider
 // names map to price-library ids, and which session sources are machine-paced. The figures live in the
-// JSON file (FACTS §6: "keep the three prices per model in data, never as constants in code"); this
+// JSON file (prices are data that changes, never constants in code: docs/PROMPT-CACHING.md); this
 // module only looks them up.
 import rulesJson from './cache-rules.json';
 

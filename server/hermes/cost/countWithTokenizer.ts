@@ -24,7 +24,7 @@ let load: (file: string) => unknown = require;
 
 /**
  * How the tokenizer's file is loaded (the CLI passes its code cache: a fresh process compiling the
- * 3 MB of tables' source again took 110–200 ms of the 300 a first count costs); `require` by default.
+ * 3 MB of tables' source again is most of what a first count costs); `require` by default.
  */
 export function loadTokenizerWith(loader: (file: string) => unknown): void {
   load = loader;

@@ -1,4 +1,4 @@
-// What refreshing a session's system prompt costs on top of what its next turn costs anyway (FACTS §6).
+// What refreshing a session's system prompt costs on top of what its next turn costs anyway (docs/PROMPT-CACHING.md).
 // Providers reuse only a byte-identical prefix (tools, system prompt, messages), so a new system prompt
 // makes the next request write the whole conversation to the cache again instead of reading it:
 //   warm cache:  extra ≈ P × (write − read) + ΔS × write

@@ -1,4 +1,4 @@
-// How long a session's prompt cache stays warm after its last request (FACTS §6), and which write price
+// How long a session's prompt cache stays warm after its last request (docs/PROMPT-CACHING.md), and which write price
 // that lifetime buys. Whether a refresh costs extra depends on it: inside the TTL the next turn would
 // have read the cache, after it the next turn re-writes everything anyway.
 import type { CacheTtlSetting } from '../profile/config';

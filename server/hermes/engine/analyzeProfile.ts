@@ -88,7 +88,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
   const config = (parts.config ??= verdicts.readConfig(fs, (through) => readProfileConfig(paths.config, through)));
   const now = options.now ?? Date.now() / 1000;
   const problems = config.problem ? [config.problem] : [];
-  // The profile's own files are read once; project context once per cwd (FACTS §4).
+  // The profile's own files are read once; project context once per cwd (docs/HERMES-FORMATS.md §3).
   const sourcesFor = (cwd: string | undefined) =>
     memo(cache.sources, cwd ?? '', () => {
       const own = rendering((fs) => renderProfileSources(profile, config, { fs }, parts));

@@ -92,7 +92,7 @@ export class PersistedAnalyses {
     if (!dir) return undefined;
     let db: FileShape['db'];
     try {
-      // stat only: the database is never opened here (FACTS §2).
+      // stat only: the database is never opened here (docs/HERMES-HOMES.md: POSIX locks are per process).
       const st = fs.statSync(dbFile);
       db = { file: path.resolve(dbFile), dev: st.dev, ino: st.ino };
     } catch {

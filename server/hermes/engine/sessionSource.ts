@@ -17,9 +17,9 @@ export interface SessionsRead {
 export interface SessionSource {
   /**
    * Whether an inline (pre-v25) prompt is hashed as its UTF-8 bytes rather than its text: a one-pass
-   * run hashes bytes (a cold status before v25 took 21% less in paired runs); a long-running server
-   * reads text, as bytes are memory outside V8's heap until a collection finds their wrapper, which
-   * came late in the server (its peak at start went from 108 to 121 MB).
+   * run hashes bytes (faster: no UTF-16 copy to encode back); a long-running server reads text, as
+   * bytes are memory outside V8's heap until a collection finds their wrapper, which raised the
+   * server's peak at start (docs/BENCHMARKS.md).
    */
   readonly inlineAsBytes: boolean;
   /** The store this evaluation reads; throws the store's own explanation when it cannot be opened. */

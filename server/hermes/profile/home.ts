@@ -1,4 +1,4 @@
-// Finding the Hermes home and its profiles (FACTS §1).
+// Finding the Hermes home and its profiles (docs/HERMES-HOMES.md).
 import fs = require('node:fs');
 import os = require('node:os');
 import path = require('node:path');

@@ -1,4 +1,5 @@
-// Where a compacted conversation continues (FACTS §5). Default compaction keeps the session id;
+// Where a compacted conversation continues (docs/HERMES-HOMES.md, "When Hermes builds a session's
+// prompt again"). Default compaction keeps the session id;
 // older builds end the parent with end_reason='compression' and go on in a child.
 import type { SessionRecord } from '../model';
 

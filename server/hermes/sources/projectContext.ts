@@ -1,4 +1,4 @@
-// Project context discovery (FACTS §4, HERMES-FORMATS §3): from the session's cwd, only the first
+// Project context discovery (docs/HERMES-FORMATS.md §3): from the session's cwd, only the first
 // kind that exists loads — `.hermes.md`/`HERMES.md`, the AGENTS chain, `CLAUDE.md`, `.cursorrules`.
 // We also list the files that load nothing because another file won, since Hermes ignores them
 // silently.
@@ -89,7 +89,7 @@ interface Ctx {
   readonly cache: Map<string, LoadedFile | undefined>;
 }
 
-/** What Hermes does with a context file that another one beats (FACTS §4), and the fix. */
+/** What Hermes does with a context file that another one beats (docs/HERMES-FORMATS.md §3), and the fix. */
 /**
  * Whether a context file's label names a parent folder's file (`../AGENTS.md`): Hermes reads
  * those only from 0.20.3 on (the AGENTS chain from the git root down).

@@ -1,4 +1,4 @@
-// Assembling prompts. `buildSystemPrompt` writes a whole prompt in Hermes' tier order (FACTS §3,
+// Assembling prompts. `buildSystemPrompt` writes a whole prompt in Hermes' tier order (docs/HERMES-FORMATS.md §1,
 // HERMES-FORMATS §1) for the demo/test home generator. `rebuildPrompt` answers "what would a refresh
 // build today?" for a stored prompt: the blocks our sources render are replaced by today's
 // renderings and every other byte is kept, since Hermes' prose changes between releases and we

@@ -1,4 +1,4 @@
-// The skills index of the prompt (FACTS §4, HERMES-FORMATS §4): one line per visible skill, its
+// The skills index of the prompt (docs/HERMES-FORMATS.md §4): one line per visible skill, its
 // frontmatter name and description cut to 60 characters, grouped by category. Only those fields
 // reach the prompt, so editing a skill's body changes nothing here.
 import path = require('node:path');

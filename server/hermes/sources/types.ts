@@ -1,5 +1,5 @@
 // What each instruction source contributes to the prompt today, rendered as Hermes renders it
-// (FACTS §4, docs/HERMES-FORMATS.md). These shapes are shared by staleness, the CLI, the language
+// (docs/HERMES-FORMATS.md). These shapes are shared by staleness, the CLI, the language
 // server features and the demo-home generator.
 import type { SourceKind } from '../model';
 
@@ -49,7 +49,7 @@ export interface ProjectContext {
   readonly kind: ProjectContextKind;
   /** Files that contribute, in prompt order. */
   readonly files: readonly FileContribution[];
-  /** Context files found on the way that load nothing because another kind wins (FACTS §4). */
+  /** Context files found on the way that load nothing because another kind wins (docs/HERMES-FORMATS.md §3). */
   readonly shadowed: ReadonlyArray<{ readonly path: string; readonly winner: string }>;
   /** The `# Project Context` block; '' when no file contributes. */
   readonly block: string;

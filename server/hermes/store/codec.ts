@@ -1,4 +1,4 @@
-// Decoding Hermes' column encodings (FACTS §2).
+// Decoding Hermes' column encodings (docs/HERMES-FORMATS.md §7).
 
 /** `model_config` is a JSON object; NULL, invalid JSON or a non-object counts as `{}`. */
 export function parseModelConfig(raw: unknown): Record<string, unknown> {

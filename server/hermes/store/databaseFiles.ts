@@ -1,6 +1,6 @@
 // What stat() says of a state.db and its WAL, as one string: files whose size, mtime and inode did
 // not change hold the same database (every write goes through write(2), which moves mtime).
-// stat() only: the files are never opened here (FACTS §2: POSIX locks are per process).
+// stat() only: the files are never opened here (POSIX locks are per process: docs/HERMES-HOMES.md).
 //
 // Two things move without a write, so they are left out. ctime: as root, SQLite chowns the WAL it
 // opens to the database's owner (even a read-only connection, even to the owner it already has).

@@ -1,4 +1,4 @@
-// What this state.db actually has (FACTS §2 says: detect, never assume, never alter).
+// What this state.db actually has (detect, never assume, never alter: docs/HERMES-HOMES.md).
 import type { SqliteConnection } from './connection';
 
 export interface SchemaInfo {

@@ -37,21 +37,17 @@ export type ConnectionUse = 'once' | 'kept';
 
 /**
  * The page cache of a connection that reads each page once. A cache only pays when pages are read
- * again; filling better-sqlite3's 16 MB costs a fresh page of memory per page read (a page fault
- * each: about 10 µs on the virtual machines here, so a cold status's scan of 2,400 session pages
- * took 55 ms instead of 10). Half a megabyte still holds every interior page a pass descends
- * through.
+ * again; filling better-sqlite3's 16 MB costs a fresh page of memory (a page fault) per page read.
+ * Half a megabyte still holds every interior page a pass descends through.
  */
 const ONE_PASS_PAGE_CACHE_KIB = 512;
 /**
  * The page cache of the language server's kept connection. It does not outlive Hermes' next
  * commit: in WAL mode SQLite drops a connection's whole cache when its next read finds that another
  * connection committed, page by page, so the larger the cache the longer the first read after a
- * Hermes write (the `PRAGMA data_version` probe: 0.53 ms with the binding's 16 MB, filled by the
- * full scan that follows each burst of writes, 0.14 ms with 2 MB, over 30 writes on 20,000
- * sessions). Between two commits an evaluation reads most pages once; 2 MB holds the interior pages
- * it descends through again (the full scan took as long as with 16 MB), and the server's peak RSS
- * went from 134 to 119 MB.
+ * Hermes write. Between two commits an evaluation reads most pages once; 2 MB holds the interior
+ * pages it descends through again, so the full scan is as fast as with 16 MB and the server's peak
+ * RSS is lower (docs/BENCHMARKS.md).
  */
 const KEPT_PAGE_CACHE_KIB = 2048;
 export class StateStore {

@@ -1,4 +1,4 @@
-// Hermes' writer discipline (FACTS §2): a short BEGIN IMMEDIATE transaction; SQLite's busy timeout
+// Hermes' writer discipline (docs/HERMES-HOMES.md): a short BEGIN IMMEDIATE transaction; SQLite's busy timeout
 // waits inside each attempt, and a few jittered retries ride out a writer that holds the lock a
 // little longer. A failed attempt leaves nothing behind: the body runs only once the lock is held,
 // and any error inside it rolls back.

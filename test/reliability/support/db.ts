@@ -1,6 +1,6 @@
 // A raw look into a state.db from the test's side: what Hermes watches (journal mode, application_id,
 // db_file_generation), integrity, state_meta and row counts. Every handle is closed before returning,
-// so the test process never holds SQLite locks while it hashes files (FACTS §2).
+// so the test process never holds SQLite locks while it hashes files (docs/HERMES-HOMES.md).
 import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 

@@ -1,4 +1,4 @@
-// The refresh cost arithmetic of FACTS §6 with numbers worked out by hand.
+// The refresh cost arithmetic of docs/PROMPT-CACHING.md with numbers worked out by hand.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ModelPrices } from '../../../server/hermes/cost/prices';

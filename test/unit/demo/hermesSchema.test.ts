@@ -13,8 +13,8 @@ import {
 import { createRng } from '../../../server/demo/prng';
 import { columnsOf, fileMode, headerApplicationId, inspect, removeDir, tablesOf, tempDir, type RawRow } from './support';
 
-/** FACTS §2: the sessions columns the lens relies on (a minimum). */
-const FACTS_SESSION_COLUMNS = [
+/** docs/HERMES-FORMATS.md §7: the sessions columns the lens relies on (a minimum). */
+const RELIED_ON_SESSION_COLUMNS = [
   'id', 'source', 'user_id', 'model', 'model_config', 'system_prompt', 'parent_session_id', 'started_at', 'ended_at',
   'end_reason', 'message_count', 'tool_call_count', 'input_tokens', 'output_tokens', 'cache_read_tokens',
   'cache_write_tokens', 'reasoning_tokens', 'api_call_count', 'cwd', 'git_branch', 'git_repo_root', 'billing_provider',
@@ -41,7 +41,7 @@ describe('demo: Hermes state.db schema', () => {
         assert.equal(meta.value, created.generation);
         assert.equal(db.pragma('application_id', { simple: true }), created.applicationId);
         assert.deepEqual(columnsOf(db, 'sessions'), sessionColumns(layout));
-        for (const column of FACTS_SESSION_COLUMNS) assert.ok(columnsOf(db, 'sessions').includes(column), column);
+        for (const column of RELIED_ON_SESSION_COLUMNS) assert.ok(columnsOf(db, 'sessions').includes(column), column);
         const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'").all() as RawRow[]).map((r) => r.name);
         assert.ok(indexes.includes('idx_messages_session'));
       });

@@ -1,4 +1,4 @@
-// Recording a refresh request (FACTS §5) in real state.db files, checked with a separate read-only
+// Recording a refresh request (docs/HERMES-INSTALLS.md §4) in real state.db files, checked with a separate read-only
 // look into the file afterwards: the keys and values written, what stayed as it was, and the health
 // of the file (integrity, journal mode, identity, permissions).
 import Database from 'better-sqlite3';

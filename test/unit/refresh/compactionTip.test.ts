@@ -11,7 +11,7 @@ function session(id: string, extra: Partial<SessionRecord> = {}): SessionRecord 
   };
 }
 
-describe('compactionTip (FACTS §5)', () => {
+describe('compactionTip (docs/HERMES-INSTALLS.md §4)', () => {
   it('follows compression children to the open session, skipping branches, delegations, resets and tool children', () => {
     const root = session('a', { endedAt: 10, endReason: 'compression' });
     const mid = session('b', { parentSessionId: 'a', endedAt: 20, endReason: 'compression', startedAt: 10 });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { isRefreshPending, nextEpoch, parseEpoch, requestedEpoch, sessionEpochKey, stampedEpoch } from '../../../server/hermes/refresh/epochs';
 
-describe('refresh epochs (FACTS §5)', () => {
+describe('refresh epochs (docs/HERMES-INSTALLS.md §4)', () => {
   const meta = new Map([['prompt_refresh_epoch', '3'], [sessionEpochKey('s1'), '5'], ['db_file_generation', 'ab12']]);
 
   it('requires the larger of the profile-wide and the per-session epoch', () => {

@@ -13,7 +13,7 @@
 #
 #   scripts/e2e-setup.sh --packages-only   does step 1 only (what `npm run test:nvim` needs).
 #
-# See /work/shared/design/REAL-VSCODE.md for why each quirk below exists.
+# test/e2e/README.md describes the whole set-up; the comment beside each step says why it is there.
 set -euo pipefail
 
 CS_VERSION=4.100.3

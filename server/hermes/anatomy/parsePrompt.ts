@@ -34,13 +34,7 @@ function wholeTextAsOther(text: string): Located {
 // Counted for no model in particular: whether a count is exact depends on the model of the session
 // asking (countsExactlyFor), and every session holding the text shares this anatomy.
 function anatomyOf(text: string, located: Located): PromptAnatomy {
-  let counted = true;
-  const tokens = (s: string) => {
-    const count = countTokens(s);
-    counted &&= count.counted;
-    return count.tokens;
-  };
-  const total = tokens(text);
+  const whole = countTokens(text);
   const bounds: Array<[TierName, number, number]> = [
     ['stable', 0, located.contextStart],
     ['context', located.contextStart, located.volatileStart],
@@ -49,11 +43,13 @@ function anatomyOf(text: string, located: Located): PromptAnatomy {
   // Tiers are contiguous and cover the text: a separating blank line counts with the tier before it.
   const tiers: TierSize[] = bounds.map(([name, start, end]) => {
     const slice = text.slice(start, end);
-    return { name, start, end, bytes: byteLength(slice), tokens: tokens(slice) };
+    const tokens = tokensOf(slice);
+    return { name, start, end, bytes: byteLength(slice), get tokens() { return tokens(); } };
   });
   const blocks: PromptBlock[] = located.blocks.map((b) => {
     const slice = text.slice(b.start, b.end);
-    return { kind: b.kind, tier: b.tier, start: b.start, end: b.end, text: slice, bytes: byteLength(slice), tokens: tokens(slice), ...(b.label !== undefined ? { label: b.label } : {}) };
+    const tokens = tokensOf(slice);
+    return { kind: b.kind, tier: b.tier, start: b.start, end: b.end, text: slice, bytes: byteLength(slice), get tokens() { return tokens(); }, ...(b.label !== undefined ? { label: b.label } : {}) };
   });
   const textOf = (kind: PromptBlock['kind']) => blocks.find((b) => b.kind === kind)?.text ?? '';
   const skills = blocks.find((b) => b.kind === 'skills-index');
@@ -63,8 +59,10 @@ function anatomyOf(text: string, located: Located): PromptAnatomy {
   return {
     text,
     bytes: byteLength(text),
-    tokens: total,
-    tokensCounted: counted,
+    tokens: whole.tokens,
+    // A part of the text holds no run longer than the text's own (countWithTokenizer.ts): counted
+    // whole, every part is counted too.
+    tokensCounted: whole.counted,
     tiers,
     blocks,
     identity: textOf('identity'),
@@ -77,6 +75,16 @@ function anatomyOf(text: string, located: Located): PromptAnatomy {
     platform: lastLineValue(beforeRuntime, 'Platform'),
     conversationStarted: lastLineValue(beforeRuntime, 'Conversation started'),
   };
+}
+
+/**
+ * The tokens of a tier or block, counted when first asked: only the prompt's views show them (a
+ * verdict needs the whole prompt's count), and their paragraphs are not the whole prompt's, so
+ * counting them at once made a first status count most of every prompt three times.
+ */
+function tokensOf(slice: string): () => number {
+  let tokens: number | undefined;
+  return () => (tokens ??= countTokens(slice).tokens);
 }
 
 function byteLength(s: string): number {

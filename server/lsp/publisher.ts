@@ -41,6 +41,8 @@ export class Publisher {
   private readonly handledSaves = new Map<string, number>();
   private watcher: SourceWatcher | undefined;
   private whenFree: WhenFreeService | undefined;
+  /** Settles once the last session list change published is written out. */
+  private listSent: Promise<void> = Promise.resolve();
 
   constructor(private readonly parts: PublisherParts) {}
 
@@ -118,6 +120,10 @@ export class Publisher {
     const driver = sqliteDriverStatus();
     void connection.sendNotification(StatusNotification, statusOf(model, driver.driver ?? null, driver.problem));
     const sent = connection.sendNotification(SessionListChangedNotification, sessionLists.nextChange());
+    this.listSent = sent.then(
+      () => undefined,
+      () => undefined,
+    );
     // The count of sessions holding a stored prompt is an aggregate over every session (about 30 ms
     // on 20,000): re-evaluations leave it for after the change is written out, to follow in a change
     // of its own; Hermes writes leave it for when their burst has settled (a turn is several
@@ -136,6 +142,11 @@ export class Publisher {
         then?.(sessions);
       }, undefined),
     );
+  }
+
+  /** Settles once the session list change last published is written out (or could not be). */
+  written(): Promise<void> {
+    return this.listSent;
   }
 
   /** Brings the deferred stored-prompt counts up to date, and sends the change if any moved. */

@@ -112,11 +112,12 @@ export class Publisher {
    * change of the sessions alone (a Hermes write) only the documents whose diagnostics follow the
    * sessions are diagnosed again (`settled`: the last of a burst of them). `then` gets each
    * profile's sessions as the model has them when the rest runs: those published, unless another
-   * re-evaluation came in between.
+   * re-evaluation came in between. `watchNow` false leaves the folders to a later `watch()`, for
+   * a caller that reads everything again after it (the first list taken from the disk).
    */
-  publishAll(changed: Change = 'everything', then?: (sessions: ProfileSessions) => void): void {
+  publishAll(changed: Change = 'everything', then?: (sessions: ProfileSessions) => void, watchNow = true): void {
     const { model, connection, sessionLists, guard } = this.parts;
-    this.watcher?.update(model.profiles().map((a) => a.profile.dir), model.projectDirs());
+    if (watchNow) this.watch();
     const driver = sqliteDriverStatus();
     void connection.sendNotification(StatusNotification, statusOf(model, driver.driver ?? null, driver.problem));
     const sent = connection.sendNotification(SessionListChangedNotification, sessionLists.nextChange());
@@ -141,6 +142,14 @@ export class Publisher {
         }
         then?.(sessions);
       }, undefined),
+    );
+  }
+
+  /** Brings the watched folders up to date with the model's profiles and session cwds. */
+  watch(): void {
+    this.watcher?.update(
+      this.parts.model.profiles().map((a) => a.profile.dir),
+      this.parts.model.projectDirs(),
     );
   }
 

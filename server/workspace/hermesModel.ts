@@ -104,6 +104,11 @@ export class HermesModel {
     this.reloadAll(true);
   }
 
+  /** Whether completeAnalyses has profiles to evaluate again. */
+  get incomplete(): boolean {
+    return this.fromKept.size > 0;
+  }
+
   /**
    * Evaluates again, in memory, each profile whose reports came in part from the disk
    * (configureFromKept), so that every stored prompt has its anatomy and judgement; whether any

@@ -5,7 +5,7 @@ import { countTokens } from '../cost/tokens';
 import type { TierName } from '../model';
 import { RUNTIME_HEADING } from '../literals/containers';
 import { pyStrip } from '../text/pyText';
-import { locateBlocks, type Located } from './locate';
+import { locateBlocks, locateBlocksWithHint, type Located } from './locate';
 import { projectSections, skillIndexLines } from './sections';
 import type { PromptAnatomy, PromptBlock, TierSize } from './types';
 
@@ -19,7 +19,10 @@ export interface ParseOptions {
 export function parsePrompt(text: string, options: ParseOptions = {}): PromptAnatomy {
   const prompt = typeof text === 'string' ? text : '';
   try {
-    return anatomyOf(prompt, locateBlocks(prompt, options));
+    // Without a caller's message the blocks are those a rebuild finds (locateBlocksWithHint), which
+    // keeps hint-less results: judging a prompt stale then does not locate its blocks twice.
+    const located = options.callerSystemMessage ? locateBlocks(prompt, options) : locateBlocksWithHint(prompt, options.identityHint);
+    return anatomyOf(prompt, located);
   } catch {
     // A parser bug must not take the lens down: show the prompt as one unknown block.
     return anatomyOf(prompt, wholeTextAsOther(prompt));

@@ -14,6 +14,8 @@ export interface ParseOptions {
   readonly identityHint?: string;
   /** `agent.system_prompt`, to recognise the caller's message in the context tier. */
   readonly callerSystemMessage?: string;
+  /** The text's tokens as counted before (countTokens of the whole text), when they are known. */
+  readonly tokens?: { readonly tokens: number; readonly counted: boolean };
 }
 
 export function parsePrompt(text: string, options: ParseOptions = {}): PromptAnatomy {
@@ -22,7 +24,7 @@ export function parsePrompt(text: string, options: ParseOptions = {}): PromptAna
     // Without a caller's message the blocks are those a rebuild finds (locateBlocksWithHint), which
     // keeps hint-less results: judging a prompt stale then does not locate its blocks twice.
     const located = options.callerSystemMessage ? locateBlocks(prompt, options) : locateBlocksWithHint(prompt, options.identityHint);
-    return anatomyOf(prompt, located);
+    return anatomyOf(prompt, located, options.tokens);
   } catch {
     // A parser bug must not take the lens down: show the prompt as one unknown block.
     return anatomyOf(prompt, wholeTextAsOther(prompt));
@@ -36,8 +38,8 @@ function wholeTextAsOther(text: string): Located {
 
 // Counted for no model in particular: whether a count is exact depends on the model of the session
 // asking (countsExactlyFor), and every session holding the text shares this anatomy.
-function anatomyOf(text: string, located: Located): PromptAnatomy {
-  const whole = countTokens(text);
+function anatomyOf(text: string, located: Located, known?: ParseOptions['tokens']): PromptAnatomy {
+  const whole = known ?? countTokens(text);
   const bounds: Array<[TierName, number, number]> = [
     ['stable', 0, located.contextStart],
     ['context', located.contextStart, located.volatileStart],

@@ -4,7 +4,7 @@
 // through `nativeBinding` (VS Code's own runtime cannot resolve node_modules inside a packaged
 // extension).
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, existsSync, chmodSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, existsSync, chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -55,7 +55,8 @@ await Promise.all([
   }),
   esbuild.build({ ...common, entryPoints: [join(root, 'server/cli/main.ts')], outfile: join(root, 'dist/cliMain.js') }),
   esbuild.build({ ...common, entryPoints: [join(root, 'client/extension.ts')], outfile: join(root, 'dist/extension.js') }),
-  esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/o200kEncoder.ts')], outfile: join(root, 'dist/o200kEncoder.js') }),
+  // Its vocabulary is dist/o200kRanks.bin (below), not gpt-tokenizer's arrays.
+  esbuild.build({ ...common, external: [...common.external, 'gpt-tokenizer/bpeRanks/*'], entryPoints: [join(root, 'server/hermes/cost/o200kEncoder.ts')], outfile: join(root, 'dist/o200kEncoder.js') }),
   esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/cost/genaiPrices.ts')], outfile: join(root, 'dist/genaiPrices.js') }),
   esbuild.build({ ...common, entryPoints: [join(root, 'server/hermes/text/yamlBundle.ts')], outfile: join(root, 'dist/yamlBundle.js') }),
   // The language server counts uncached text through a relay thread in a helper process (helperTokenCounter.ts).
@@ -75,6 +76,13 @@ await Promise.all([
   }),
 ]);
 chmodSync(join(root, 'dist/cli.js'), 0o755);
+
+// The tokenizer's vocabulary as a ready hash table (server/hermes/cost/o200kRanks.ts), read by
+// dist/o200kEncoder.js: o200kRanks.ts is run through esbuild to pack it with the code out/ uses.
+const ranksPacker = await esbuild.build({ entryPoints: [join(root, 'server/hermes/cost/o200kRanks.ts')], bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'warning' });
+const packer = { exports: {} };
+new Function('module', 'exports', 'require', ranksPacker.outputFiles[0].text)(packer, packer.exports, require);
+writeFileSync(join(root, 'dist/o200kRanks.bin'), packer.exports.packedRanks());
 
 // The code imports Node's modules as `import fs = require('node:fs')`, not `import * as fs from
 // 'node:fs'`: for a namespace import of a CommonJS module esbuild copies every export into a new

@@ -134,7 +134,9 @@ export function startServer(connection: Connection): void {
       const progress = await connection.window.createWorkDoneProgress().catch(() => undefined);
       progress?.begin('Hermes: reading sessions', undefined, settings.home || 'default home');
       const started = Date.now();
-      model.configure({ home: settings.home, profiles: settings.profiles, priceOverrides: priceOverridesOf(settings, log), hermesInstall: settings.hermesInstall });
+      // The first list from what an earlier run kept where it can; what features need of every
+      // stored prompt is worked out once the list is out, before requests that need it are answered.
+      model.configureFromKept({ home: settings.home, profiles: settings.profiles, priceOverrides: priceOverridesOf(settings, log), hermesInstall: settings.hermesInstall });
       sessionLists.reset();
       staleBaseline.reset(publisher.sessionsByProfile());
       whenFree.start();
@@ -142,7 +144,16 @@ export function startServer(connection: Connection): void {
       log.info(`Hermes home ${model.home?.root ?? '(none)'}: ${model.profiles().length} profile(s) read in ${Date.now() - started} ms.`);
       log.info(buildSummary(model.build));
       if (model.problem) log.warn(model.problem);
-      publisher.publishAll();
+      // Where profiles are to be evaluated again once the list is out, the folders are watched
+      // then too, before that evaluation: it reads every row and source again, so what changed
+      // before the watch began is in it (watching a thousand skill folders takes a while).
+      const completing = model.incomplete;
+      publisher.publishAll('everything', undefined, !completing);
+      await publisher.written();
+      if (completing) {
+        publisher.watch();
+        if (guard(() => model.completeAnalyses(), false)) publisher.publishAll('sessions');
+      }
     } finally {
       // Requests waiting for the first analysis are answered now, with what there is.
       firstAnalysis.finish();

@@ -41,6 +41,8 @@ export class Publisher {
   private readonly handledSaves = new Map<string, number>();
   private watcher: SourceWatcher | undefined;
   private whenFree: WhenFreeService | undefined;
+  /** Settles once the last session list change published is written out. */
+  private listSent: Promise<void> = Promise.resolve();
 
   constructor(private readonly parts: PublisherParts) {}
 
@@ -110,14 +112,19 @@ export class Publisher {
    * change of the sessions alone (a Hermes write) only the documents whose diagnostics follow the
    * sessions are diagnosed again (`settled`: the last of a burst of them). `then` gets each
    * profile's sessions as the model has them when the rest runs: those published, unless another
-   * re-evaluation came in between.
+   * re-evaluation came in between. `watchNow` false leaves the folders to a later `watch()`, for
+   * a caller that reads everything again after it (the first list taken from the disk).
    */
-  publishAll(changed: Change = 'everything', then?: (sessions: ProfileSessions) => void): void {
+  publishAll(changed: Change = 'everything', then?: (sessions: ProfileSessions) => void, watchNow = true): void {
     const { model, connection, sessionLists, guard } = this.parts;
-    this.watcher?.update(model.profiles().map((a) => a.profile.dir), model.projectDirs());
+    if (watchNow) this.watch();
     const driver = sqliteDriverStatus();
     void connection.sendNotification(StatusNotification, statusOf(model, driver.driver ?? null, driver.problem));
     const sent = connection.sendNotification(SessionListChangedNotification, sessionLists.nextChange());
+    this.listSent = sent.then(
+      () => undefined,
+      () => undefined,
+    );
     // The count of sessions holding a stored prompt is an aggregate over every session (about 30 ms
     // on 20,000): re-evaluations leave it for after the change is written out, to follow in a change
     // of its own; Hermes writes leave it for when their burst has settled (a turn is several
@@ -136,6 +143,19 @@ export class Publisher {
         then?.(sessions);
       }, undefined),
     );
+  }
+
+  /** Brings the watched folders up to date with the model's profiles and session cwds. */
+  watch(): void {
+    this.watcher?.update(
+      this.parts.model.profiles().map((a) => a.profile.dir),
+      this.parts.model.projectDirs(),
+    );
+  }
+
+  /** Settles once the session list change last published is written out (or could not be). */
+  written(): Promise<void> {
+    return this.listSent;
   }
 
   /** Brings the deferred stored-prompt counts up to date, and sends the change if any moved. */

@@ -1,5 +1,5 @@
-// Counts text that no cache knows in a helper process, for the language server: the o200k tables
-// (about 70 MB once built) then never stay in the server, which runs for hours. The engine counts
+// Counts text that no cache knows in a helper process, for the language server: the tokenizer, its
+// vocabulary and what counting allocates then never stay in the server, which runs for hours. The engine counts
 // synchronously, so the call blocks on a shared buffer that a relay thread (tokenCountRelay.ts) fills
 // with the helper's answer. Relay and helper go after a quiet spell and come back on the next miss;
 // while they run they cost the server the relay thread only (about 10 MB).

@@ -1,5 +1,5 @@
 // The helper process that counts paragraphs no cache knows, for the language server (see
-// helperTokenCounter.ts): the o200k tables (about 70 MB) live here, not in the server, and go when
+// helperTokenCounter.ts): the o200k tokenizer and its vocabulary live here, not in the server, and go when
 // the server closes this process's stdin after a quiet spell.
 //
 // Protocol, one JSON line each way: {"texts": string[]} → {"counts": [tokens, sliced (0|1)][]}, or

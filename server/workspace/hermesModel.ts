@@ -4,6 +4,7 @@
 import path = require('node:path');
 import { AnalysisCache } from '../hermes/engine/analysisCache';
 import { analyzeProfile, type ProfileAnalysis } from '../hermes/engine/analyzeProfile';
+import { diskVerdicts } from '../hermes/engine/diskVerdicts';
 import { KeptConnection, type SessionScan } from '../hermes/engine/keptConnection';
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
 import { previewSave, type PreviewJudgements, type SavePreview } from '../hermes/engine/savePreview';
@@ -11,7 +12,7 @@ import { openHome, selectedProfiles } from '../hermes/profile/selection';
 import { describeError } from '../hermes/errors';
 import { diskFs } from '../hermes/fs/diskFs';
 import type { SourceFs } from '../hermes/fs/sourceFs';
-import { locateHome } from '../hermes/profile/home';
+import { locateHome, profilePaths } from '../hermes/profile/home';
 import { detectHermesBuild } from '../hermes/install/detectBuild';
 import { adoptsRefreshRequests, type HermesBuild } from '../hermes/install/hermesBuild';
 import type { PriceOverrides } from '../hermes/cost/prices';
@@ -57,6 +58,8 @@ export class HermesModel {
   private buildInfo: HermesBuild = { kind: 'not-found', looked: [] };
   /** Bumped by every evaluation (see `revision`). */
   private evaluations = 0;
+  /** Profiles whose reports came in part from what an earlier run kept on disk (completeAnalyses). */
+  private fromKept = new Set<string>();
 
   constructor(
     private readonly clock: () => number = () => Date.now() / 1000,
@@ -89,15 +92,53 @@ export class HermesModel {
     this.reloadAll();
   }
 
-  reloadAll(): void {
+  /**
+   * configure, the sessions' reports taken where it can from what an earlier evaluation kept on disk
+   * (diskVerdicts, as `hermes-lens status` takes them): the first list without parsing and judging
+   * every stored prompt. Features need those prompts' anatomies and judgements: completeAnalyses
+   * works them out, once the list is out.
+   */
+  configureFromKept(options: ModelOptions): void {
+    this.options = options;
+    this.dispose();
+    this.reloadAll(true);
+  }
+
+  /** Whether completeAnalyses has profiles to evaluate again. */
+  get incomplete(): boolean {
+    return this.fromKept.size > 0;
+  }
+
+  /**
+   * Evaluates again, in memory, each profile whose reports came in part from the disk
+   * (configureFromKept), so that every stored prompt has its anatomy and judgement; whether any
+   * was (its reports are new objects, saying what the kept verdicts said unless something changed
+   * meanwhile: to be published).
+   */
+  completeAnalyses(): boolean {
+    let evaluated = false;
+    for (const dir of [...this.fromKept]) {
+      this.fromKept.delete(dir);
+      const before = this.analyses.get(dir);
+      const kept = this.kept.get(dir);
+      if (!before || !kept) continue;
+      this.kept.set(dir, { cache: new AnalysisCache(), connection: kept.connection });
+      this.analyze(dir, before.profile);
+      evaluated = true;
+    }
+    return evaluated;
+  }
+
+  reloadAll(fromKept = false): void {
     this.evaluations++;
     this.analyses.clear();
+    this.fromKept.clear();
     this.buildInfo = this.detectBuild();
     try {
       this.homeInfo = openHome({ home: this.options.home || undefined });
       const profiles = selectedProfiles(this.homeInfo, this.options.profiles.length ? { profiles: this.options.profiles } : { allProfiles: true });
       this.problemText = undefined;
-      for (const profile of profiles) this.analyze(profile.dir, profile);
+      for (const profile of profiles) this.analyze(profile.dir, profile, 'full', fromKept);
     } catch (error) {
       this.homeInfo = undefined;
       this.problemText = describeError(error);
@@ -255,8 +296,8 @@ export class HermesModel {
     this.kept.clear();
   }
 
-  /** Evaluates one profile again; whether its report changed. */
-  private analyze(dir: string, profile: ProfileAnalysis['profile'], sessionScan: SessionScan = 'full'): boolean {
+  /** Evaluates one profile again (with `fromKept`, as configureFromKept says); whether its report changed. */
+  private analyze(dir: string, profile: ProfileAnalysis['profile'], sessionScan: SessionScan = 'full', fromKept = false): boolean {
     this.evaluations++;
     const before = this.analyses.get(dir)?.report;
     const { cache, connection } = this.keptFor(dir);
@@ -268,8 +309,10 @@ export class HermesModel {
       sessions: connection.reading(sessionScan, true),
       adoptsRefreshRequests: adoptsRefreshRequests(this.buildInfo),
       fs: this.fs,
+      ...(fromKept ? { verdicts: diskVerdicts(profilePaths(profile).stateDb, this.fs) } : {}),
     });
     this.analyses.set(dir, analysis);
+    if (fromKept && !judgedInMemory(analysis)) this.fromKept.add(dir);
     return !before || analysis.changedSessions > 0 || !sameReport(before, analysis.report);
   }
 
@@ -324,6 +367,11 @@ function profileFileRole(target: Exclude<SourceTarget, { kind: 'project-context'
 /** The skills index's tier in most of these sessions' prompts. */
 function skillsTier(live: readonly SessionReport[]): TierName {
   return majorityTier(live.map((s) => s.skillsTier)) ?? 'volatile';
+}
+
+/** Every live session's stored prompt was parsed and judged in memory (none of its verdicts came from the disk). */
+function judgedInMemory(analysis: ProfileAnalysis): boolean {
+  return analysis.report.sessions.every((s) => s.state === 'no-prompt' || s.state === 'ended' || analysis.anatomyOf(s.id) !== undefined);
 }
 
 function sameBuild(a: HermesBuild, b: HermesBuild): boolean {

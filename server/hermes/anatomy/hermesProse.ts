@@ -30,14 +30,34 @@ export function proseFingerprint(anatomy: PromptAnatomy): string {
       entries.push(`t${hash8('skills-tier')}${hash8(block.tier)}`);
     } else if (block.kind === 'guidance' || block.kind === 'other') {
       const area: ProseArea = block.tier === 'stable' ? 'g' : 'c';
-      for (const paragraph of block.text.split('\n\n')) {
-        if (!paragraph.trim() || isFactParagraph(paragraph)) continue;
-        const firstLine = paragraph.slice(0, Math.min(paragraph.length, FIRST_LINE_CHARS)).split('\n', 1)[0]!;
-        entries.push(`${area}${hash8(firstLine)}${hash8(paragraph)}`);
-      }
+      const prose = blockProse(area, block.text);
+      if (prose) entries.push(prose);
     }
   }
   return entries.join(',');
+}
+
+// A block's entries by area and text: prompts of one build share their guidance word for word,
+// and a thousand prompts hashed the same paragraphs a thousand times.
+const proseOfBlocks: Record<ProseArea, Map<string, string>> = { g: new Map(), s: new Map(), c: new Map() };
+const BLOCKS_KEPT = 256;
+
+/** The entries of a guidance or other block's paragraphs, joined ('' for none). */
+function blockProse(area: ProseArea, text: string): string {
+  const kept = proseOfBlocks[area];
+  let prose = kept.get(text);
+  if (prose !== undefined) return prose;
+  const entries: string[] = [];
+  for (const paragraph of text.split('\n\n')) {
+    if (!paragraph.trim() || isFactParagraph(paragraph)) continue;
+    const firstLine = paragraph.slice(0, Math.min(paragraph.length, FIRST_LINE_CHARS)).split('\n', 1)[0]!;
+    entries.push(`${area}${hash8(firstLine)}${hash8(paragraph)}`);
+  }
+  prose = entries.join(',');
+  if (kept.size >= BLOCKS_KEPT) kept.clear();
+  // A flat copy as the key: the block is a slice, which would keep its whole prompt alive.
+  kept.set((' ' + text).slice(1), prose);
+  return prose;
 }
 
 /**
@@ -46,8 +66,26 @@ export function proseFingerprint(anatomy: PromptAnatomy): string {
  */
 export function proseDifference(fingerprint: string, reference: string): string | undefined {
   if (fingerprint === reference) return undefined;
-  const theirs = new Map<string, string>();
-  for (const entry of reference ? reference.split(',') : []) theirs.set(entry.slice(0, 9), entry.slice(9));
+  // Every session is compared with the one reference, and sessions share their prompts' fingerprints.
+  if (differences.reference !== reference) differences = { reference, theirs: entriesOf(reference), said: new Map() };
+  if (differences.said.has(fingerprint)) return differences.said.get(fingerprint);
+  const said = differenceFrom(fingerprint, differences.theirs);
+  if (differences.said.size >= DIFFERENCES_KEPT) differences.said.clear();
+  differences.said.set(fingerprint, said);
+  return said;
+}
+
+let differences: { reference: string; theirs: ReadonlyMap<string, string>; said: Map<string, string | undefined> } = { reference: '', theirs: new Map(), said: new Map() };
+const DIFFERENCES_KEPT = 1024;
+
+/** A fingerprint's entries: the hash of each paragraph's text by its area and first line's hash. */
+function entriesOf(fingerprint: string): Map<string, string> {
+  const entries = new Map<string, string>();
+  for (const entry of fingerprint ? fingerprint.split(',') : []) entries.set(entry.slice(0, 9), entry.slice(9));
+  return entries;
+}
+
+function differenceFrom(fingerprint: string, theirs: ReadonlyMap<string, string>): string | undefined {
   const areas = new Map<string, number>();
   for (const entry of fingerprint ? fingerprint.split(',') : []) {
     const other = theirs.get(entry.slice(0, 9));

@@ -5,7 +5,7 @@ import { countTokens } from '../cost/tokens';
 import type { TierName } from '../model';
 import { RUNTIME_HEADING } from '../literals/containers';
 import { pyStrip } from '../text/pyText';
-import { locateBlocks, type Located } from './locate';
+import { locateBlocks, locateBlocksWithHint, type Located } from './locate';
 import { projectSections, skillIndexLines } from './sections';
 import type { PromptAnatomy, PromptBlock, TierSize } from './types';
 
@@ -14,12 +14,17 @@ export interface ParseOptions {
   readonly identityHint?: string;
   /** `agent.system_prompt`, to recognise the caller's message in the context tier. */
   readonly callerSystemMessage?: string;
+  /** The text's tokens as counted before (countTokens of the whole text), when they are known. */
+  readonly tokens?: { readonly tokens: number; readonly counted: boolean };
 }
 
 export function parsePrompt(text: string, options: ParseOptions = {}): PromptAnatomy {
   const prompt = typeof text === 'string' ? text : '';
   try {
-    return anatomyOf(prompt, locateBlocks(prompt, options));
+    // Without a caller's message the blocks are those a rebuild finds (locateBlocksWithHint), which
+    // keeps hint-less results: judging a prompt stale then does not locate its blocks twice.
+    const located = options.callerSystemMessage ? locateBlocks(prompt, options) : locateBlocksWithHint(prompt, options.identityHint);
+    return anatomyOf(prompt, located, options.tokens);
   } catch {
     // A parser bug must not take the lens down: show the prompt as one unknown block.
     return anatomyOf(prompt, wholeTextAsOther(prompt));
@@ -33,14 +38,8 @@ function wholeTextAsOther(text: string): Located {
 
 // Counted for no model in particular: whether a count is exact depends on the model of the session
 // asking (countsExactlyFor), and every session holding the text shares this anatomy.
-function anatomyOf(text: string, located: Located): PromptAnatomy {
-  let counted = true;
-  const tokens = (s: string) => {
-    const count = countTokens(s);
-    counted &&= count.counted;
-    return count.tokens;
-  };
-  const total = tokens(text);
+function anatomyOf(text: string, located: Located, known?: ParseOptions['tokens']): PromptAnatomy {
+  const whole = known ?? countTokens(text);
   const bounds: Array<[TierName, number, number]> = [
     ['stable', 0, located.contextStart],
     ['context', located.contextStart, located.volatileStart],
@@ -49,11 +48,13 @@ function anatomyOf(text: string, located: Located): PromptAnatomy {
   // Tiers are contiguous and cover the text: a separating blank line counts with the tier before it.
   const tiers: TierSize[] = bounds.map(([name, start, end]) => {
     const slice = text.slice(start, end);
-    return { name, start, end, bytes: byteLength(slice), tokens: tokens(slice) };
+    const tokens = tokensOf(slice);
+    return { name, start, end, bytes: byteLength(slice), get tokens() { return tokens(); } };
   });
   const blocks: PromptBlock[] = located.blocks.map((b) => {
     const slice = text.slice(b.start, b.end);
-    return { kind: b.kind, tier: b.tier, start: b.start, end: b.end, text: slice, bytes: byteLength(slice), tokens: tokens(slice), ...(b.label !== undefined ? { label: b.label } : {}) };
+    const tokens = tokensOf(slice);
+    return { kind: b.kind, tier: b.tier, start: b.start, end: b.end, text: slice, bytes: byteLength(slice), get tokens() { return tokens(); }, ...(b.label !== undefined ? { label: b.label } : {}) };
   });
   const textOf = (kind: PromptBlock['kind']) => blocks.find((b) => b.kind === kind)?.text ?? '';
   const skills = blocks.find((b) => b.kind === 'skills-index');
@@ -63,8 +64,10 @@ function anatomyOf(text: string, located: Located): PromptAnatomy {
   return {
     text,
     bytes: byteLength(text),
-    tokens: total,
-    tokensCounted: counted,
+    tokens: whole.tokens,
+    // A part of the text holds no run longer than the text's own (countWithTokenizer.ts): counted
+    // whole, every part is counted too.
+    tokensCounted: whole.counted,
     tiers,
     blocks,
     identity: textOf('identity'),
@@ -77,6 +80,16 @@ function anatomyOf(text: string, located: Located): PromptAnatomy {
     platform: lastLineValue(beforeRuntime, 'Platform'),
     conversationStarted: lastLineValue(beforeRuntime, 'Conversation started'),
   };
+}
+
+/**
+ * The tokens of a tier or block, counted when first asked: only the prompt's views show them (a
+ * verdict needs the whole prompt's count), and their paragraphs are not the whole prompt's, so
+ * counting them at once made a first status count most of every prompt three times.
+ */
+function tokensOf(slice: string): () => number {
+  let tokens: number | undefined;
+  return () => (tokens ??= countTokens(slice).tokens);
 }
 
 function byteLength(s: string): number {

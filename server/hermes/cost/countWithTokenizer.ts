@@ -16,23 +16,16 @@ export interface ParagraphCount {
 const LONG_RUN_CHARS = 1000;
 const SLICE = 500;
 
-// Treat text such as "<|endoftext|>" in a prompt as plain text instead of rejecting it.
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-
 let encoder: typeof O200k | undefined;
 let load: (file: string) => unknown = require;
 
-/**
- * How the tokenizer's file is loaded (the CLI passes its code cache: a fresh process compiling the
- * 3 MB of tables' source again is most of what a first count costs); `require` by default.
- */
+/** How the tokenizer's file is loaded (the CLI passes its code cache); `require` by default. */
 export function loadTokenizerWith(loader: (file: string) => unknown): void {
   load = loader;
 }
 
 function o200k(): typeof O200k {
-  // Building the BPE tables takes about 300 ms and 70 MB. The file sits next to this one, in out/ as
-  // in dist/.
+  // The file sits next to this one, in out/ as in dist/.
   encoder ??= load(path.join(__dirname, 'o200kEncoder.js')) as typeof O200k;
   return encoder;
 }
@@ -43,12 +36,12 @@ export function countWithTokenizer(text: string): ParagraphCount {
   let sliced = false;
   let last = 0;
   for (const [start, end] of longRuns(text)) {
-    tokens += count(text.slice(last, start), PLAIN_TEXT);
-    for (let offset = start; offset < end; offset += SLICE) tokens += count(text.slice(offset, Math.min(end, offset + SLICE)), PLAIN_TEXT);
+    tokens += count(text.slice(last, start));
+    for (let offset = start; offset < end; offset += SLICE) tokens += count(text.slice(offset, Math.min(end, offset + SLICE)));
     last = end;
     sliced = true;
   }
-  tokens += count(last === 0 ? text : text.slice(last), PLAIN_TEXT);
+  tokens += count(last === 0 ? text : text.slice(last));
   return { tokens, sliced };
 }
 

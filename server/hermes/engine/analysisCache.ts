@@ -35,7 +35,8 @@ export interface PromptReader {
   text(key: string): string;
   /** An inline key's text as UTF-8 bytes, where the database can give them (else `text`). */
   inlineBytes(key: string): Uint8Array | undefined;
-  parse(text: string): PromptAnatomy;
+  /** Parses the text of the prompt whose identity (knownIdentity) is `identity`. */
+  parse(text: string, identity: string): PromptAnatomy;
 }
 
 /** A stored prompt as read: its text, or its UTF-8 bytes, decoded only if it must be parsed. */
@@ -236,7 +237,7 @@ export class AnalysisCache {
    */
   anatomy(identity: string, prompts: PromptReader, readKey: string, read?: ReadPrompt): PromptAnatomy {
     let anatomy = this.anatomies.get(identity);
-    if (!anatomy) this.anatomies.set(identity, (anatomy = prompts.parse(read === undefined ? prompts.text(readKey) : textOf(read))));
+    if (!anatomy) this.anatomies.set(identity, (anatomy = prompts.parse(read === undefined ? prompts.text(readKey) : textOf(read), identity)));
     return anatomy;
   }
 

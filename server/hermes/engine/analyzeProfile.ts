@@ -127,7 +127,8 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       text: (key) => store.promptText(key) ?? '',
       // As the session source says (SessionSource.inlineAsBytes).
       inlineBytes: (key) => (inlineAsBytes ? store.inlinePromptBytes(key) : undefined),
-      parse: (text) => parsePrompt(text, { identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt }),
+      // An earlier run's count of the same text spares counting it again (after an edit of a source).
+      parse: (text, identity) => parsePrompt(text, { identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt, tokens: verdicts.promptTokens(identity) }),
     };
     const world = cache.world(config, meta, options.priceOverrides, options.adoptsRefreshRequests ?? true);
     // Each session's last report, kept by the cache and updated in place: after a Hermes write to one

@@ -10,7 +10,7 @@ import type { StateStore } from '../store/stateStore';
 import { PersistedAnalyses } from './persistedAnalyses';
 import type { PromptVerdict } from './promptFacts';
 import { RACY_MS, SourceDigests } from './sourceDigests';
-import { memoryVerdicts, type VerdictStore } from './verdictStore';
+import { memoryVerdicts, type KeptCount, type VerdictStore } from './verdictStore';
 
 /**
  * The store kept for `dbFile` in the cache folder, for one evaluation, its sources read through `fs`
@@ -50,6 +50,10 @@ class DiskVerdicts implements VerdictStore {
 
   verdict(identity: string, cwd: string | undefined, digest: string): PromptVerdict | undefined {
     return this.persisted.verdict(identity, cwd, digest);
+  }
+
+  promptTokens(identity: string): KeptCount | undefined {
+    return this.persisted.promptTokens(identity);
   }
 
   keepVerdict(identity: string, cwd: string | undefined, digest: string, verdict: PromptVerdict): void {

@@ -80,6 +80,8 @@ export class PersistedAnalyses {
   private found = false;
   private sources: KeptSources | undefined;
   private storedPromptCount: FileShape['storedPromptCount'];
+  /** The kept verdicts' token counts by prompt (promptTokens), made on first use. */
+  private countsByPrompt: Map<string, { tokens: number; counted: boolean }> | undefined;
 
   private constructor(
     private readonly file: string,
@@ -118,6 +120,15 @@ export class PersistedAnalyses {
     if (kept && kept.fingerprint === fingerprint && sameSize(kept.size, size)) return;
     this.transcripts.set(sessionId, { fingerprint, size });
     this.changed = true;
+  }
+
+  /** The token count of a prompt kept with any of its verdicts, whatever their sources' digests. */
+  promptTokens(promptKey: string): { tokens: number; counted: boolean } | undefined {
+    if (!this.countsByPrompt) {
+      this.countsByPrompt = new Map();
+      for (const { row } of this.verdicts.values()) this.countsByPrompt.set(row[0], { tokens: row[3], counted: row[4] === 1 });
+    }
+    return this.countsByPrompt.get(promptKey);
   }
 
   /**

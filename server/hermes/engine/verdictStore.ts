@@ -6,6 +6,12 @@ import type { TranscriptSize } from '../model';
 import type { StateStore } from '../store/stateStore';
 import type { PromptVerdict } from './promptFacts';
 
+/** A prompt's tokens, and whether they were counted with o200k (PromptAnatomy.tokensCounted). */
+export interface KeptCount {
+  readonly tokens: number;
+  readonly counted: boolean;
+}
+
 export interface VerdictStore {
   /** Whether verdicts are kept by the judging digest of a session cwd (else `digest` is never asked: no digest is made). */
   readonly keepsByDigest: boolean;
@@ -18,6 +24,11 @@ export interface VerdictStore {
   /** The judging digest of `cwd`: kept, or made now by `make`. Asked only when `keepsByDigest`. */
   digest(cwd: string | undefined, make: () => string): string;
   verdict(identity: string, cwd: string | undefined, digest: string): PromptVerdict | undefined;
+  /**
+   * The whole prompt's token count kept with any verdict of it, whatever the sources it was judged
+   * against: a count of the text alone, which an edit of a source leaves as it was.
+   */
+  promptTokens(identity: string): KeptCount | undefined;
   keepVerdict(identity: string, cwd: string | undefined, digest: string, verdict: PromptVerdict): void;
   transcript(sessionId: string, fingerprint: string): TranscriptSize | undefined;
   keepTranscript(sessionId: string, fingerprint: string, size: TranscriptSize): void;
@@ -43,6 +54,7 @@ export const memoryVerdicts: VerdictStore = {
   render: (fs, render) => render(fs),
   digest: (_cwd, make) => make(),
   verdict: () => undefined,
+  promptTokens: () => undefined,
   keepVerdict: () => undefined,
   transcript: () => undefined,
   keepTranscript: () => undefined,

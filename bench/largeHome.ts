@@ -57,7 +57,7 @@ export const SIZES: Readonly<Record<'large' | 'huge' | 'quick' | 'inline', HomeS
 };
 
 export interface LargeHome {
-  /** The cache directory (holds `hermes/` and `projects/`). */
+  /** The cache directory (holds `hermes/`, `projects/` and `userhome/`, the gateway sessions' folder). */
   readonly dir: string;
   /** The Hermes root (`HERMES_HOME`); its default profile is the large one. */
   readonly root: string;
@@ -91,7 +91,10 @@ const MODELS: ReadonlyArray<{ readonly model: string; readonly provider: string 
   { model: 'deepseek-chat', provider: 'deepseek' },
   { model: 'my-local-llama', provider: 'custom' },
 ];
-/** Where sessions come from, by share: the CLI and cron work in folders, the gateway platforms do not. */
+/**
+ * Where sessions come from, by share: the CLI and cron work in folders, the gateway platforms do not.
+ * The corpus holds the platform hints of cli and telegram only; the others' prompts carry none.
+ */
 const PLATFORMS: ReadonlyArray<{ readonly source: string; readonly share: number; readonly gateway: boolean }> = [
   { source: 'cli', share: 0.6, gateway: false },
   { source: 'cron', share: 0.1, gateway: false },

@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createStateDb, type SchemaLayout } from '../server/demo/hermes/schema';
 import { CODE_CACHE_GENERATIONS } from '../server/cli/codeCache';
+import { checkSoulEdited, checkUntouched } from './homeVerdicts';
 import type { LargeHome } from './largeHome';
 import { epochMs, median, round } from './stats';
 
@@ -141,9 +142,7 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
   // The very first run: empty caches (the tokenizer loads and counts every paragraph, nothing is kept).
   fs.rmSync(tokenCache, { recursive: true, force: true });
   const first = await runTimed(process.execPath, statusArgs, { env, keepStdout: true });
-  const report = JSON.parse(first.stdout!) as { profiles: Array<{ sessions: unknown[] }> };
-  const listed = report.profiles[0]?.sessions.length ?? 0;
-  if (listed !== home.liveSessionIds.length) throw new Error(`status listed ${listed} sessions, the home has ${home.liveSessionIds.length} live ones`);
+  checkUntouched(first.stdout!, home);
   // Warm both (page cache) once more before timing, and run each command of the lens until its
   // code cache has settled: the first runs after an install add what they compiled to it, each
   // writing it again (codeCache.ts), which later runs do not.
@@ -184,7 +183,9 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
   const afterEdit: ProcessRun[] = [];
   for (let i = 0; i < Math.min(runs, 5); i++) {
     fs.appendFileSync(soul, `\nWhen a benchmark run ${i + 1} edits this file, sessions go stale.\n`);
-    afterEdit.push(await runTimed(process.execPath, statusArgs, { env }));
+    const run = await runTimed(process.execPath, statusArgs, { env, keepStdout: i === 0 });
+    if (i === 0) checkSoulEdited(run.stdout!, home);
+    afterEdit.push(run);
   }
   fs.writeFileSync(soul, soulText);
   await runTimed(process.execPath, statusArgs, { env }); // the kept analyses match SOUL.md again

@@ -1,8 +1,9 @@
 // Large Hermes homes for the benchmarks, made with the demo generator's own pieces (server/demo):
-// HomeBuilder for the profile files and projects, buildSystemPrompt for the stored prompts, and the
-// simulated Hermes (server/demo/hermes) for the schema and the rows, its writeNewSession run in big
-// BEGIN IMMEDIATE transactions on one connection. There is no second schema, no second prompt
-// renderer and no second session writer here: only the choice of what to generate.
+// HomeBuilder for the profile files and projects, renderSources for the blocks of the stored prompts,
+// and the simulated Hermes (server/demo/hermes) for the schema and the rows, its writeNewSession run
+// in big BEGIN IMMEDIATE transactions on one connection. The prompts are arranged in the layouts of
+// Hermes builds read from the conformance corpus (corpusBuilds.ts, buildLayoutPrompt.ts): Hermes'
+// own prose and placement around the blocks. The home's shape and why: docs/BENCHMARKS.md, "Method".
 //
 // Homes are cached under os.tmpdir() by size and seed (a `manifest.json` written last marks a
 // complete one), so reruns start measuring at once. Benchmarks mutate a home (SOUL.md saves,
@@ -10,19 +11,18 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ProfileConfig } from '../server/hermes/profile/config';
 import { renderSources } from '../server/hermes/sources/renderSources';
 import type { RenderedSources } from '../server/hermes/sources/types';
-import { buildSystemPrompt } from '../server/hermes/sources/promptBuilder';
 import { setStateMeta, SimulatedHermes, writeNewSession, type SchemaLayout, type SessionSpec } from '../server/demo/hermes';
-import { HomeBuilder, type ProfileBuilder } from '../server/demo/homeBuilder';
-import { defaultProviderFor } from '../server/demo/providers';
+import { HomeBuilder } from '../server/demo/homeBuilder';
 import type { Rng } from '../server/demo/prng';
 import { newSessionId } from '../server/demo/sessionIds';
-import { activeProfileOf, DEMO_HOST, DEMO_USER_HOME } from '../server/demo/sessionPrompt';
+import { activeProfileOf, DEMO_HOST } from '../server/demo/sessionPrompt';
+import { buildLayoutPrompt } from './buildLayoutPrompt';
+import { CORPUS_BUILDS, readBuildLayout, type BuildLayout, type CorpusBuild } from './corpusBuilds';
 
 /** Bump when what is generated changes, so cached homes of older generators are not reused. */
-export const GENERATOR_VERSION = 4;
+export const GENERATOR_VERSION = 5;
 
 export interface HomeSize {
   /** `large`, `huge` or `quick`: a label for reports and the cache key. */
@@ -45,17 +45,19 @@ export interface HomeSize {
   readonly layout?: SchemaLayout;
 }
 
+// Distinct prompts are 5% of the sessions, as in homes Hermes' own code wrote: each prompt carries
+// its day, model, provider, platform and working directory, so sessions share one only when all match.
 export const SIZES: Readonly<Record<'large' | 'huge' | 'quick' | 'inline', HomeSize>> = {
-  large: { name: 'large', sessions: 20_000, live: 2_000, messages: 500_000, prompts: 300, skills: 1_000, visibleSkills: 340, projects: 24 },
-  huge: { name: 'huge', sessions: 100_000, live: 5_000, messages: 1_500_000, prompts: 300, skills: 1_000, visibleSkills: 340, projects: 24 },
-  quick: { name: 'quick', sessions: 2_000, live: 200, messages: 50_000, prompts: 60, skills: 200, visibleSkills: 120, projects: 8 },
-  // The large profile's live sessions and prompts before Hermes' v25: each of its 4,000 sessions
-  // holds its own ~30 KB copy of one of the 300 texts (20,000 would make a 600 MB file).
-  inline: { name: 'inline', sessions: 4_000, live: 2_000, messages: 100_000, prompts: 300, skills: 1_000, visibleSkills: 340, projects: 24, layout: 'v24' },
+  large: { name: 'large', sessions: 20_000, live: 2_000, messages: 500_000, prompts: 1_000, skills: 400, visibleSkills: 30, projects: 24 },
+  huge: { name: 'huge', sessions: 100_000, live: 5_000, messages: 1_500_000, prompts: 5_000, skills: 400, visibleSkills: 30, projects: 40 },
+  quick: { name: 'quick', sessions: 2_000, live: 200, messages: 50_000, prompts: 100, skills: 150, visibleSkills: 24, projects: 8 },
+  // Before v25 each session's row holds its own copy of its prompt, written by the build of that
+  // schema (0.19.1): 4,000 sessions, as 20,000 copies would make a file of several hundred MB.
+  inline: { name: 'inline', sessions: 4_000, live: 2_000, messages: 100_000, prompts: 200, skills: 400, visibleSkills: 30, projects: 24, layout: 'v24' },
 };
 
 export interface LargeHome {
-  /** The cache directory (holds `hermes/` and `projects/`). */
+  /** The cache directory (holds `hermes/`, `projects/` and `userhome/`, the gateway sessions' folder). */
   readonly dir: string;
   /** The Hermes root (`HERMES_HOME`); its default profile is the large one. */
   readonly root: string;
@@ -66,25 +68,41 @@ export interface LargeHome {
   /** Epoch seconds the home's timestamps are relative to. */
   readonly now: number;
   readonly liveSessionIds: readonly string[];
-  /** Live sessions whose prompt is current (a refresh target that changes nothing). */
   readonly distinctPrompts: number;
   readonly averagePromptBytes: number;
+  /** The smallest, median and largest distinct prompt, in bytes. */
+  readonly promptBytes: { readonly min: number; readonly median: number; readonly max: number };
+  /** Distinct prompts per corpus build whose layout they have. */
+  readonly promptsByBuild: Readonly<Partial<Record<CorpusBuild, number>>>;
   readonly dbBytes: number;
   readonly generatedInMs: number;
 }
 
 const DAY = 86_400;
-const MODELS: ReadonlyArray<{ model: string; provider?: string }> = [
-  { model: 'claude-sonnet-4-5' },
-  { model: 'claude-opus-4-5' },
-  { model: 'claude-sonnet-4-5' },
+/** How far back the home's sessions go; each build wrote an equal stretch of it, the oldest first. */
+const DAYS = 60;
+const MODELS: ReadonlyArray<{ readonly model: string; readonly provider: string }> = [
+  { model: 'anthropic/claude-sonnet-4.6', provider: 'openrouter' },
+  { model: 'anthropic/claude-opus-4.8', provider: 'openrouter' },
+  { model: 'claude-sonnet-4-5', provider: 'anthropic' },
+  { model: 'claude-opus-4-5', provider: 'anthropic' },
+  { model: 'openai/gpt-5.5', provider: 'openrouter' },
   { model: 'gpt-5.1', provider: 'openai' },
-  { model: 'gemini-2.5-pro', provider: 'gemini' },
   { model: 'deepseek-chat', provider: 'deepseek' },
   { model: 'my-local-llama', provider: 'custom' },
 ];
-const LOCAL_SOURCES = ['cli', 'cli', 'tui', 'cron', 'subagent'];
-const GATEWAY = ['telegram', 'discord', 'slack', 'api_server', 'webhook'];
+/**
+ * Where sessions come from, by share: the CLI and cron work in folders, the gateway platforms do not.
+ * The corpus holds the platform hints of cli and telegram only; the others' prompts carry none.
+ */
+const PLATFORMS: ReadonlyArray<{ readonly source: string; readonly share: number; readonly gateway: boolean }> = [
+  { source: 'cli', share: 0.6, gateway: false },
+  { source: 'cron', share: 0.1, gateway: false },
+  { source: 'telegram', share: 0.15, gateway: true },
+  { source: 'discord', share: 0.08, gateway: true },
+  { source: 'slack', share: 0.07, gateway: true },
+];
+const TIME_ZONE = 'Europe/Berlin';
 
 /** The cached home of `size` and `seed`, generated on first use. */
 export function ensureLargeHome(size: HomeSize, seed = 20261129, options: { cacheRoot?: string; log?: (line: string) => void } = {}): LargeHome {
@@ -116,14 +134,15 @@ export function workingCopy(home: LargeHome, into: string): LargeHome {
 }
 
 interface Variant {
-  readonly cwd: string | undefined;
+  readonly build: CorpusBuild;
+  /** Undefined for gateway sessions (Hermes stores no cwd; their prompt names the user's home). */
+  readonly cwd: GeneratedCwd | undefined;
   readonly source: string;
   readonly model: string;
   readonly provider: string;
   /** Day the conversations of this prompt started (epoch seconds, midday UTC). */
   readonly day: number;
   readonly prompt: string;
-  readonly current: boolean;
 }
 
 function generate(dir: string, size: HomeSize, seed: number): LargeHome {
@@ -134,59 +153,44 @@ function generate(dir: string, size: HomeSize, seed: number): LargeHome {
   const rng = home.rng;
   const profile = home.profile();
   home.setActiveProfile('default');
+  const userHome = path.join(dir, 'userhome');
+  fs.mkdirSync(userHome, { recursive: true });
 
-  // Profile files as they were when the older prompts were stored.
+  // The profile's files as they are now: every stored prompt was built from them (the home is fresh).
   const skills = skillSpecs(size, rng);
-  const disabled = skills.slice(size.visibleSkills).map((s) => s.name);
   profile.writeConfig({
-    model: { default: 'claude-sonnet-4-5', provider: 'anthropic' },
+    model: { default: 'anthropic/claude-sonnet-4.6', provider: 'openrouter' },
+    timezone: TIME_ZONE,
     prompt_caching: { cache_ttl: 'auto' },
     memory: { memory_enabled: true, user_profile_enabled: true },
-    skills: { disabled },
+    skills: { disabled: skills.slice(size.visibleSkills).map((s) => s.name) },
   });
-  profile.writeSoul(soulText(rng, 0));
+  profile.writeSoul(soulText(rng));
   for (const [category, description] of categories(size)) profile.writeCategoryDescription(category, description);
-  const skillFiles = skills.map((s) => profile.addSkill(s));
-  const memory = memoryEntries(rng);
-  profile.writeMemory(memory);
-  profile.writeUser(['Name: Dana. Timezone: Europe/Berlin.', 'Prefers short answers that end with the commands to run.', 'Reviews pull requests in the morning; keep afternoon messages brief.']);
+  for (const skill of skills) profile.addSkill(skill);
+  profile.writeMemory(memoryEntries(rng));
+  profile.writeUser(['Name: Dana. Timezone: Europe/Berlin.', 'Prefers short answers that end with the commands to run.', 'Reviews pull requests in the morning; keep afternoon messages brief.', 'Works on a laptop with 16 GB; long builds run on the shared CI runners.']);
+  const cwds = Array.from({ length: size.projects }, (_, i) => makeProject(home, dir, i, rng)).flat();
 
-  const projects = Array.from({ length: size.projects }, (_, i) => makeProject(home, dir, i, rng));
-  const cwds = projects.flatMap((p) => p.cwds);
-
-  // Variants of the stored prompt: 40% built before the edits below (their sessions are stale),
-  // the rest after them (fresh). Each differs by cwd, model, platform or day, as real ones do.
+  // Before v25 (layout v24) only the build of that schema wrote prompts; later homes hold all three.
+  const builds = (layout === 'v24' ? CORPUS_BUILDS.slice(0, 1) : CORPUS_BUILDS).map(readBuildLayout);
   const config = profile.config();
-  const variants: Variant[] = [];
-  const olderCount = Math.round(size.prompts * 0.4);
-  const plan = Array.from({ length: size.prompts }, (_, i) => variantPlan(i, size, cwds, rng, now));
-  const seen = new Set<string>();
-  const build = (indexes: number[], current: boolean) => {
-    const rendered = new Map<string, RenderedSources>();
-    for (const i of indexes) {
-      let p = plan[i]!;
-      const key = p.cwd ?? '';
-      let sources = rendered.get(key);
-      if (!sources) rendered.set(key, (sources = renderSources({ dir: profile.dir }, config, p.cwd)));
-      let prompt = promptOf(profile, config, sources, p);
-      // Two variants may coincide (same cwd, model, platform and day): move one a day back.
-      while (seen.has(prompt)) {
-        p = { ...p, day: p.day - DAY };
-        prompt = promptOf(profile, config, sources, p);
-      }
-      seen.add(prompt);
-      variants[i] = { ...p, current, prompt };
-    }
+  const rendered = new Map<string, RenderedSources>();
+  const sourcesFor = (cwd: string | undefined) => {
+    let sources = rendered.get(cwd ?? '');
+    if (!sources) rendered.set(cwd ?? '', (sources = renderSources({ dir: profile.dir }, config, cwd)));
+    return sources;
   };
-  build(range(0, olderCount), false);
-
-  // The edits: SOUL.md gains a paragraph, one skill description changes, memory gains an entry,
-  // and a few projects' AGENTS.md change.
-  profile.writeSoul(soulText(rng, 1));
-  profile.editSkill(skillFiles[3]!, { description: 'Triage an incident: assess impact, page the owners, keep a timeline' });
-  profile.writeMemory([...memory, 'The staging cluster moved to eu-west-2 in November.']);
-  for (const p of projects.filter((_, i) => i % 5 === 1)) p.edit();
-  build(range(olderCount, size.prompts), true);
+  const seen = new Set<string>();
+  const variants: Variant[] = [];
+  while (variants.length < size.prompts) {
+    const plan = variantPlan(builds.length, cwds, rng, now);
+    const key = `${plan.build}|${plan.day}|${plan.model}|${plan.provider}|${plan.source}|${plan.cwd?.dir ?? ''}`;
+    if (seen.has(key)) continue; // two sessions with all of these alike share their prompt
+    seen.add(key);
+    const build = builds[plan.build]!;
+    variants.push({ ...plan, build: build.build, prompt: promptOf(build, sourcesFor(plan.cwd?.dir), plan, profile.dir, userHome) });
+  }
 
   const hermes = SimulatedHermes.open(profile.dbFile);
   const liveSessionIds: string[] = [];
@@ -221,7 +225,9 @@ function generate(dir: string, size: HomeSize, seed: number): LargeHome {
   } finally {
     hermes.close();
   }
-  const promptBytes = variants.reduce((n, v) => n + Buffer.byteLength(v.prompt, 'utf8'), 0);
+  const bytes = variants.map((v) => Buffer.byteLength(v.prompt, 'utf8')).sort((a, b) => a - b);
+  const promptsByBuild: Partial<Record<CorpusBuild, number>> = {};
+  for (const v of variants) promptsByBuild[v.build] = (promptsByBuild[v.build] ?? 0) + 1;
   return {
     dir,
     root: home.root,
@@ -232,36 +238,45 @@ function generate(dir: string, size: HomeSize, seed: number): LargeHome {
     now,
     liveSessionIds,
     distinctPrompts: new Set(variants.map((v) => v.prompt)).size,
-    averagePromptBytes: Math.round(promptBytes / variants.length),
+    averagePromptBytes: Math.round(bytes.reduce((a, b) => a + b, 0) / bytes.length),
+    promptBytes: { min: bytes[0]!, median: bytes[Math.floor(bytes.length / 2)]!, max: bytes[bytes.length - 1]! },
+    promptsByBuild,
     dbBytes: fs.statSync(profile.dbFile).size,
     generatedInMs: Date.now() - started,
   };
 }
 
-function promptOf(profile: ProfileBuilder, config: ProfileConfig, sources: RenderedSources, v: Omit<Variant, 'prompt' | 'current'>): string {
-  return buildSystemPrompt({
-    sources,
-    callerSystemMessage: config.agentSystemPrompt,
-    activeProfile: activeProfileOf(profile.dir),
-    skillsIndexTier: 'volatile',
-    trailer: { startedAt: v.day, now: v.day, model: v.model, provider: v.provider, platform: v.source },
-    runtime: { host: DEMO_HOST, home: DEMO_USER_HOME, cwd: v.cwd ?? DEMO_USER_HOME },
+type VariantPlan = Omit<Variant, 'prompt' | 'build'> & { readonly build: number };
+
+function promptOf(build: BuildLayout, sources: RenderedSources, v: VariantPlan, profileDir: string, userHome: string): string {
+  return buildLayoutPrompt(build, sources, {
+    cwd: v.cwd?.dir ?? userHome,
+    workspace: v.cwd?.workspace,
+    host: DEMO_HOST,
+    userHome,
+    activeProfile: activeProfileOf(profileDir),
+    model: v.model,
+    provider: v.provider,
+    platform: v.source,
+    startedAt: v.day,
+    timeZone: TIME_ZONE,
   });
 }
 
-function variantPlan(i: number, size: HomeSize, cwds: readonly string[], rng: Rng, now: number): Omit<Variant, 'prompt' | 'current'> {
-  const gateway = i % 4 === 3;
-  const source = gateway ? GATEWAY[i % GATEWAY.length]! : LOCAL_SOURCES[i % LOCAL_SOURCES.length]!;
-  const m = MODELS[(i * 7 + (i >> 3)) % MODELS.length]!;
-  const older = i < Math.round(size.prompts * 0.4);
-  // Older prompts are 10–60 days old, current ones 0–9 days (one date line per day).
-  const daysAgo = older ? 10 + (i % 51) : i % 10;
+/** One prompt's inputs, drawn at random: a day of the last DAYS (its build follows), a platform, a model, a folder. */
+function variantPlan(builds: number, cwds: readonly GeneratedCwd[], rng: Rng, now: number): VariantPlan {
+  const daysAgo = rng.int(0, DAYS - 1);
+  const build = Math.min(builds - 1, Math.floor(((DAYS - 1 - daysAgo) * builds) / DAYS));
+  let r = rng.next();
+  const platform = PLATFORMS.find((p) => (r -= p.share) < 0) ?? PLATFORMS[0]!;
+  const m = rng.pick(MODELS);
   const day = Math.floor((now - daysAgo * DAY) / DAY) * DAY + DAY / 2;
   return {
-    cwd: gateway ? undefined : cwds[(i * 5 + rng.int(0, 2)) % cwds.length],
-    source,
+    build,
+    cwd: platform.gateway ? undefined : rng.pick(cwds),
+    source: platform.source,
     model: m.model,
-    provider: m.provider ?? defaultProviderFor(m.model),
+    provider: m.provider,
     day: Math.min(day, now - 3600),
   };
 }
@@ -284,12 +299,11 @@ function sessionPlan(size: HomeSize, variants: readonly Variant[], rng: Rng, now
   const liveMessages = Math.round(size.messages * 0.3);
   const counts = spread(rng, size.live, liveMessages).concat(spread(rng, size.sessions - size.live, size.messages - liveMessages));
   const out: PlannedSession[] = [];
-  const current = variants.map((v, i) => (v.current ? i : -1)).filter((i) => i >= 0);
   let pendingParent: number | undefined;
   for (let i = 0; i < size.sessions; i++) {
     const live = i < size.live;
-    // Live sessions: the first covers every variant, the rest lean to current prompts (70%).
-    const variant = live && i < variants.length ? i : rng.chance(0.7) ? rng.pick(current) : rng.int(0, variants.length - 1);
+    // The first live sessions cover every variant (status reads each live prompt), the rest are drawn.
+    const variant = live && i < variants.length ? i : rng.int(0, variants.length - 1);
     const v = variants[variant]!;
     const startedAt = v.day - DAY / 2 + rng.int(0, DAY - 7200);
     const messages = counts[i]!;
@@ -321,7 +335,7 @@ function sessionSpec(id: string, v: Variant, s: PlannedSession, parentSessionId:
     source: v.source,
     model: v.model,
     provider: v.provider,
-    cwd: v.cwd,
+    cwd: v.cwd?.dir,
     title: `Session ${id.slice(-6)}`,
     startedAt: s.startedAt,
     lastActivityAt: s.lastActivityAt,
@@ -347,10 +361,6 @@ function spread(rng: Rng, n: number, total: number): number[] {
     diff -= step;
   }
   return raw;
-}
-
-function range(from: number, to: number): number[] {
-  return Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
 }
 
 // ----- content -----------------------------------------------------------------------------------
@@ -379,57 +389,74 @@ function skillSpecs(size: HomeSize, rng: Rng) {
   });
 }
 
-function soulText(rng: Rng, version: number): string {
+function soulText(rng: Rng): string {
   const paragraphs = [
-    "You are Hermes, Dana's engineering assistant for the platform team. You work in many repositories at once and keep track of what each one needs.",
+    "# Hermes for Dana\n\nYou are Hermes, Dana's engineering assistant for the platform team. You work in many repositories at once and keep track of what each one needs.",
   ];
-  for (let i = 0; i < 14; i++) {
+  for (let i = 0; i < 6; i++) {
     paragraphs.push(
       `When you ${VERBS[(i * 3) % VERBS.length]} a ${NOUNS[(i * 5) % NOUNS.length]}, ${rng.pick(['say what you checked', 'show the commands you ran', 'name the files you touched', 'keep the summary short'])}, ` +
         `${rng.pick(['and say plainly when something is unverified.', 'and list the follow-ups at the end.', 'and prefer reversible steps.', 'and ask before anything destructive.'])}`,
     );
   }
-  if (version > 0) paragraphs.push('When a change touches production, list the rollback step first.');
   return paragraphs.join('\n\n') + '\n';
 }
 
 function memoryEntries(rng: Rng): string[] {
-  return Array.from({ length: 12 }, (_, i) => `${cap(NOUNS[i % NOUNS.length]!)} notes: ${rng.pick(WHAT)}; owner team ${String.fromCharCode(65 + (i % 26))}, review on ${['Mondays', 'Wednesdays', 'Fridays'][i % 3]}.`);
+  return Array.from({ length: 8 }, (_, i) => `${cap(NOUNS[i % NOUNS.length]!)} notes: ${rng.pick(WHAT)}; owner team ${String.fromCharCode(65 + (i % 26))}, review on ${['Mondays', 'Wednesdays', 'Fridays'][i % 3]}.`);
 }
 
-interface GeneratedProject {
-  readonly cwds: string[];
-  edit(): void;
+/** A folder sessions work in, with the workspace snapshot Hermes writes for it (none outside a workspace). */
+interface GeneratedCwd {
+  readonly dir: string;
+  readonly workspace?: { readonly root: string; readonly git: boolean; readonly contextFiles: readonly string[] };
 }
 
-function makeProject(home: HomeBuilder, dir: string, i: number, rng: Rng): GeneratedProject {
+/**
+ * A project of one of six kinds, as Hermes meets them: AGENTS.md at the git root and in a
+ * sub-folder (a chain for 0.20.3, the folder's own file for older builds), AGENTS.md alone, CLAUDE.md,
+ * `.hermes.md` shadowing an AGENTS.md, AGENTS.md outside git, and a scratch folder with no git root
+ * and no context file. Context files range from about 0.5 to 18 KB (Hermes cuts at 20,000
+ * characters), which spreads the prompts' sizes.
+ */
+function makeProject(home: HomeBuilder, dir: string, i: number, rng: Rng): GeneratedCwd[] {
+  const kind = i % 8;
   const name = `p${String(i).padStart(2, '0')}-${NOUNS[i % NOUNS.length]}`;
-  const project = home.addProject(path.join(dir, 'projects', name));
+  const project = home.addProject(path.join(dir, 'projects', name), { git: kind < 6 });
   const rules = (n: number) =>
     Array.from({ length: n }, (_, k) => `- ${cap(VERBS[(i + k) % VERBS.length]!)} the ${NOUNS[(i * 3 + k) % NOUNS.length]} ${rng.pick(WHAT)}.`).join('\n');
-  const agents = `# ${name}\n\n${cap(NOUNS[i % NOUNS.length]!)} services live under services/, the web app under web/.\n\n## Rules\n\n${rules(24)}\n`;
-  const kind = i % 6;
-  const cwds = [project.path()];
-  if (kind === 5) {
-    project.hermesMd('', `---\ntitle: ${name}\n---\n# ${name}\n\n${rules(16)}\n`);
-    project.agentsMd('', agents); // shadowed by .hermes.md
-  } else if (kind === 4) {
-    project.claudeMd('', `# ${name}\n\n${rules(20)}\n`);
-  } else {
-    project.agentsMd('', agents);
-    if (kind <= 1) {
-      project.agentsMd('services/api', `# API service\n\n${rules(10)}\n`);
-      cwds.push(project.path('services/api'));
-    }
+  const agents = (n: number) => `# ${name}\n\n${cap(NOUNS[i % NOUNS.length]!)} services live under services/, the web app under web/.\n\n## Rules\n\n${rules(n)}\n`;
+  // Rules of 40 to 50 characters: 8 to 387 of them in a single file, up to 150 in a chain.
+  const single = 8 + ((i * 89) % 380);
+  const root = project.path();
+  const ws = (contextFiles: string[], git = kind < 6) => ({ root, git, contextFiles });
+  switch (kind) {
+    case 0:
+    case 1:
+      project.agentsMd('', agents(10 + ((i * 37) % 100)));
+      project.agentsMd('services/api', `# API service\n\n${rules(10 + ((i * 13) % 30))}\n`);
+      return [
+        { dir: root, workspace: ws(['AGENTS.md']) },
+        { dir: project.path('services/api'), workspace: ws(['AGENTS.md']) },
+      ];
+    case 2:
+    case 3:
+      project.agentsMd('', agents(single));
+      return [{ dir: root, workspace: ws(['AGENTS.md']) }];
+    case 4:
+      project.claudeMd('', `# ${name}\n\n${rules(single)}\n`);
+      return [{ dir: root, workspace: ws(['CLAUDE.md']) }];
+    case 5:
+      project.hermesMd('', `---\ntitle: ${name}\n---\n# ${name}\n\n${rules(single)}\n`);
+      project.agentsMd('', agents(24)); // shadowed by .hermes.md
+      return [{ dir: root, workspace: ws(['AGENTS.md']) }];
+    case 6:
+      project.agentsMd('', agents(single));
+      return [{ dir: root, workspace: ws(['AGENTS.md'], false) }];
+    default:
+      // A scratch folder: no git root, no context file, so no workspace snapshot and no coding brief.
+      return [{ dir: root }];
   }
-  return {
-    cwds,
-    edit: () => {
-      if (kind === 5) project.hermesMd('', `---\ntitle: ${name}\n---\n# ${name}\n\n${rules(16)}\n- Database migrations must be reversible.\n`);
-      else if (kind === 4) project.claudeMd('', `# ${name}\n\n${rules(20)}\n- Database migrations must be reversible.\n`);
-      else project.agentsMd('', `${agents}- Database migrations must be reversible.\n`);
-    },
-  };
 }
 
 function cap(s: string): string {
@@ -439,6 +466,6 @@ function cap(s: string): string {
 // `node out/bench/largeHome.js [quick|large|huge]` generates (or finds) a cached home and prints it.
 if (require.main === module) {
   const name = (process.argv[2] ?? 'large') as keyof typeof SIZES;
-  if (!SIZES[name]) throw new Error(`unknown size ${name}: quick, large or huge`);
+  if (!SIZES[name]) throw new Error(`unknown size ${name}: quick, large, huge or inline`);
   process.stdout.write(JSON.stringify(ensureLargeHome(SIZES[name], undefined, { log: (l) => process.stderr.write(l + '\n') }), null, 2) + '\n');
 }

@@ -94,6 +94,8 @@ function homeFacts(home: LargeHome) {
     seed: home.seed,
     distinctPrompts: home.distinctPrompts,
     averagePromptBytes: home.averagePromptBytes,
+    promptBytes: home.promptBytes,
+    promptsByBuild: home.promptsByBuild,
     dbMb: Math.round(home.dbBytes / 1e5) / 10,
     liveSessions: home.liveSessionIds.length,
   };

@@ -11,6 +11,8 @@ export const CORPUS_DIR = path.resolve(__dirname, '../../../test/fixtures/hermes
 
 export interface CorpusSession {
   readonly id: string;
+  /** The scenario step that made it (`a-root`, `telegram`, `model`, … in the folders' README). */
+  readonly scenario_key: string;
   readonly profile: string;
   readonly written_by: string;
   readonly source: string;

@@ -40,6 +40,10 @@ export interface Located {
   readonly skillsTier: TierName | undefined;
   /** Start of the runtime block, or the text's length. */
   readonly runtimeStart: number;
+  /** Where the first block after the identity was found (identities end before it; markers inside SOUL.md count). */
+  readonly firstMarker: number;
+  /** Whether any block besides the identity was found. */
+  readonly anyMarker: boolean;
 }
 
 export interface LocateOptions {
@@ -155,7 +159,7 @@ export function locateBlocks(text: string, options: LocateOptions = {}): Located
   const identityEnd = identityLength(text, options.identityHint, firstMarker, markers.length > 0);
   if (identityEnd > 0) found.push({ kind: 'identity', start: 0, end: identityEnd });
 
-  return withTiers(text, dedupe(found), runtimeStart);
+  return { ...withTiers(text, dedupe(found), runtimeStart), firstMarker, anyMarker: markers.length > 0 };
 }
 
 /** The hint is the text's first block: the text starts with it, followed by a blank line or the end. */
@@ -191,8 +195,12 @@ export function locateBlocksWithHint(text: string, identityHint: string | undefi
   return located;
 }
 
-/** Where the identity ends: the hint, the default identity's paragraph, or paragraphs up to guidance. */
-function identityLength(text: string, hint: string | undefined, firstMarker: number, anyMarker: boolean): number {
+/**
+ * Where the identity ends: the hint, the default identity's paragraph, or paragraphs up to guidance.
+ * Exported for identityOpenings.ts: with the text's own firstMarker and anyMarker (Located), this is
+ * where locateBlocks ends the identity for any hint, which is all a hint changes of its blocks.
+ */
+export function identityLength(text: string, hint: string | undefined, firstMarker: number, anyMarker: boolean): number {
   if (!text) return 0;
   // A matching hint wins even over marker-like text inside SOUL.md (dedupe drops those).
   if (hint && hintOpens(text, hint)) return hintedIdentityEnd(text, hint, firstMarker);
@@ -219,7 +227,7 @@ function identityLength(text: string, hint: string | undefined, firstMarker: num
  * still opens it, followed by a blank line, and must not pass for the whole of it. Without such
  * an anchor the hint is all that is known.
  */
-function hintedIdentityEnd(text: string, hint: string, firstMarker: number): number {
+export function hintedIdentityEnd(text: string, hint: string, firstMarker: number): number {
   const anchor = paragraphStarts(text, hint.length, firstMarker).find((p) => opensGuidance(text, p));
   return anchor === undefined ? hint.length : Math.max(hint.length, trimNewlines(text, 0, anchor));
 }
@@ -421,7 +429,7 @@ const CONTEXT_KINDS = new Set<BlockKind>(['caller-system', 'project-context', 'g
 const POSITIONAL_KINDS = new Set<BlockKind>(['active-profile', 'platform-hints', 'identity', 'skills-index']);
 
 /** Tier boundaries from the markers, then filler blocks for the text between them. */
-function withTiers(text: string, found: Found[], runtimeStart: number): Located {
+function withTiers(text: string, found: Found[], runtimeStart: number): Omit<Located, 'firstMarker' | 'anyMarker'> {
   const context = found.filter((f) => CONTEXT_KINDS.has(f.kind));
   const firstContext = context[0]?.start;
   const lastContext = context[context.length - 1]?.start ?? -1;

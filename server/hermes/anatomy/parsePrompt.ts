@@ -33,7 +33,7 @@ export function parsePrompt(text: string, options: ParseOptions = {}): PromptAna
 
 function wholeTextAsOther(text: string): Located {
   const blocks = text ? [{ kind: 'other' as const, start: 0, end: text.length, tier: 'stable' as const }] : [];
-  return { blocks, contextStart: text.length, volatileStart: text.length, skillsTier: undefined, runtimeStart: text.length };
+  return { blocks, contextStart: text.length, volatileStart: text.length, skillsTier: undefined, runtimeStart: text.length, firstMarker: text.length, anyMarker: false };
 }
 
 // Counted for no model in particular: whether a count is exact depends on the model of the session
@@ -71,6 +71,7 @@ function anatomyOf(text: string, located: Located, known?: ParseOptions['tokens'
     tiers,
     blocks,
     identity: textOf('identity'),
+    identityBounds: { firstMarker: located.firstMarker, anyMarker: located.anyMarker },
     projectSections: project ? projectSections(text, project.start, project.end) : [],
     skillsIndex: { text: skills?.text ?? '', tier: skills ? located.skillsTier : undefined, lines: index.lines, categories: index.categories },
     memoryBlock: textOf('memory'),

@@ -54,6 +54,8 @@ export interface PromptAnatomy {
   readonly blocks: readonly PromptBlock[];
   /** The identity block's text (SOUL.md as rendered, or the default identity). */
   readonly identity: string;
+  /** What bounds the identity whatever SOUL.md is given as the hint (Located.firstMarker, anyMarker): see identityOpenings.ts. */
+  readonly identityBounds: { readonly firstMarker: number; readonly anyMarker: boolean };
   readonly projectSections: readonly ProjectSection[];
   /** The skills index block text ('' when absent) and where it sits. */
   readonly skillsIndex: { readonly text: string; readonly tier: TierName | undefined; readonly lines: readonly SkillIndexLine[]; readonly categories: ReadonlyMap<string, string> };

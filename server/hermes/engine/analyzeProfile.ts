@@ -15,10 +15,13 @@ import { renderProfileSources, renderProjectContext } from '../sources/renderSou
 import type { RenderedSources, SourceProblem } from '../sources/types';
 import type { StateStore } from '../store/stateStore';
 import { AnalysisCache, type PromptReader, type ReadPrompt } from './analysisCache';
-import { judgePrompt, type JudgedPrompt, type Judgement } from './judgement';
+import { judgePrompt, soulPartKept, type JudgedPrompt, type Judgement } from './judgement';
+import { identityOpenings } from '../anatomy/identityOpenings';
+import { rejudgeSoul, type KeptSoul } from './soulRejudge';
+import { firstBlockAfterIdentity } from './staleness';
 import { memo } from '../memo';
 import { NearPosition } from './nearPosition';
-import { judgingDigest } from './judgingDigest';
+import { changedParts, judgingDigest } from './judgingDigest';
 import { transcriptFingerprint } from './persistedAnalyses';
 import { factsOf, type PromptVerdict } from './promptFacts';
 import { oneShot, type SessionSource } from './sessionSource';
@@ -340,18 +343,45 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
     byCwd.set(cwd, kept);
     return kept;
   }
+  // After an edit of SOUL.md alone, from the verdict kept for the SOUL.md before: no text read.
+  const rejudged = digest !== undefined ? rejudgedForSoul(ctx, identity, record.cwd, digest) : undefined;
+  if (rejudged) {
+    ctx.store.keepVerdict(identity, record.cwd, digest!, rejudged.verdict, rejudged.soul);
+    byCwd.set(cwd, rejudged.verdict);
+    return rejudged.verdict;
+  }
   const anatomy = ctx.cache.anatomy(identity, prompts, promptKey, read);
-  const verdict = { prompt: factsOf(anatomy), judged: judge(ctx, record, identity, anatomy) };
-  if (digest !== undefined) ctx.store.keepVerdict(identity, record.cwd, digest, verdict);
+  const judged = judge(ctx, record, identity, anatomy);
+  const verdict = { prompt: factsOf(anatomy), judged };
+  if (digest !== undefined) ctx.store.keepVerdict(identity, record.cwd, digest, verdict, keptSoulOf(ctx.config, anatomy, judged));
   byCwd.set(cwd, verdict);
   return verdict;
+}
+
+/** The kept verdict of the prompt and cwd judged again for today's SOUL.md, when only SOUL.md changed since and that can be told without the text. */
+function rejudgedForSoul(ctx: JudgingContext, identity: string, cwd: string | undefined, digest: string): ReturnType<typeof rejudgeSoul> {
+  const earlier = ctx.store.anyVerdict(identity, cwd);
+  if (!earlier?.soul) return undefined;
+  const changed = changedParts(earlier.digest, digest);
+  if (changed.length !== 1 || changed[0] !== 'soul') return undefined;
+  return rejudgeSoul(earlier.verdict, earlier.soul, ctx.sourcesFor(cwd).soul);
+}
+
+/**
+ * What a later run needs to judge this prompt against another SOUL.md without its text
+ * (soulRejudge.ts). None with a caller's system message: where it is found depends on the identity.
+ */
+function keptSoulOf(config: ProfileConfig, anatomy: PromptAnatomy, judged: Judgement): KeptSoul | undefined {
+  if (config.agentSystemPrompt) return undefined;
+  const part = soulPartKept(judged);
+  return part && { openings: identityOpenings(anatomy, firstBlockAfterIdentity(anatomy)), ...part };
 }
 
 /**
  * Staleness and ΔS, once per distinct (stored prompt, cwd) and evaluation; after a change of the
  * sources, judged again from the last judgement for the parts that changed (engine/judgement.ts).
  */
-function judge(ctx: JudgingContext, record: SessionRecord, identity: string, anatomy: PromptAnatomy): JudgedPrompt {
+function judge(ctx: JudgingContext, record: SessionRecord, identity: string, anatomy: PromptAnatomy): Judgement {
   const sources = ctx.sourcesFor(record.cwd);
   const byCwd = memo(ctx.cache.staleness, identity, newMap<Judgement>);
   const previous = byCwd.get(record.cwd ?? '');

@@ -9,6 +9,7 @@ import { databaseFiles, type DatabaseFiles } from '../store/databaseFiles';
 import type { StateStore } from '../store/stateStore';
 import { PersistedAnalyses } from './persistedAnalyses';
 import type { PromptVerdict } from './promptFacts';
+import type { KeptSoul } from './soulRejudge';
 import { RACY_MS, SourceDigests } from './sourceDigests';
 import { memoryVerdicts, type KeptCount, type VerdictStore } from './verdictStore';
 
@@ -56,8 +57,12 @@ class DiskVerdicts implements VerdictStore {
     return this.persisted.promptTokens(identity);
   }
 
-  keepVerdict(identity: string, cwd: string | undefined, digest: string, verdict: PromptVerdict): void {
-    this.persisted.keepVerdict(identity, cwd, digest, verdict);
+  anyVerdict(identity: string, cwd: string | undefined): ReturnType<VerdictStore['anyVerdict']> {
+    return this.persisted.anyVerdict(identity, cwd);
+  }
+
+  keepVerdict(identity: string, cwd: string | undefined, digest: string, verdict: PromptVerdict, soul?: KeptSoul): void {
+    this.persisted.keepVerdict(identity, cwd, digest, verdict, soul);
   }
 
   transcript(sessionId: string, fingerprint: string): TranscriptSize | undefined {

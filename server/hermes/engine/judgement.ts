@@ -115,22 +115,65 @@ function measureRebuild(stored: PromptAnatomy, sources: RenderedSources): Measur
  * a change is not such a replacement (then measureRebuild runs).
  */
 function remeasured(previous: Judgement, changed: readonly SourcePart[], sources: RenderedSources): MeasuredRebuild | undefined {
-  const rebuild = previous.rebuild!;
+  const soulAlike = () => blocksFoundAlike(previous.stored.text, previous.sources.soul, sources.soul);
+  return replacingBlocks(previous.rebuild!, previous.stored, changed, sources, soulAlike);
+}
+
+/** `rebuild` with the blocks of `changed` parts replaced by what `sources` render for `stored`; undefined when that is no such replacement. */
+function replacingBlocks(rebuild: MeasuredRebuild, stored: PromptAnatomy, changed: readonly SourcePart[], sources: RenderedSources, soulAlike: () => boolean): MeasuredRebuild | undefined {
   let deltaTokens = rebuild.deltaTokens;
   let blocks: Array<RebuiltPart | undefined> | undefined;
   for (const part of changed) {
     const at = SOURCE_PARTS.indexOf(part);
     const block = rebuild.blocks[at];
-    const text = renderedText(part, sources, previous.stored);
+    const text = renderedText(part, sources, stored);
     // A block added or removed, or one whose new first character would join the paragraph before.
     if (!block || !text || !opensParagraph(text)) return undefined;
-    if (part === 'soul' && !blocksFoundAlike(previous.stored.text, previous.sources.soul, sources.soul)) return undefined;
+    if (part === 'soul' && !soulAlike()) return undefined;
     if (text === block.text) continue;
     deltaTokens += regionTokens(text, block.gapAfter) - regionTokens(block.text, block.gapAfter);
     blocks ??= rebuild.blocks.slice();
     blocks[at] = { text, gapAfter: block.gapAfter };
   }
   return blocks ? { deltaTokens, blocks } : rebuild;
+}
+
+/**
+ * What a later run needs to judge a new SOUL.md against this judgement without the prompt's text
+ * (soulRejudge.ts): ΔS of the rebuild (made even for a fresh prompt, whose rebuild may still
+ * differ in Hermes' wording around the user's entries) and the tokens of SOUL.md's block in it.
+ * Undefined where the block is no token-bounded region, or the rebuild is no block-by-block edit.
+ */
+export function soulPartKept(judged: Judgement): { readonly deltaTokens: number; readonly soulTokens: number; readonly gapAfter: string } | undefined {
+  const rebuild = judged.rebuild ?? rebuildOfFresh(judged.stored, judged.sources);
+  const soul = rebuild?.blocks[SOURCE_PARTS.indexOf('soul')];
+  return soul && { deltaTokens: rebuild!.deltaTokens, soulTokens: regionTokens(soul.text, soul.gapAfter), gapAfter: soul.gapAfter };
+}
+
+/**
+ * The rebuild of a prompt judged fresh: its own blocks, those that the sources render otherwise
+ * (Hermes' wording of a header, a build's layout) replaced.
+ */
+function rebuildOfFresh(stored: PromptAnatomy, sources: RenderedSources): MeasuredRebuild | undefined {
+  const blocks: Array<RebuiltPart | undefined> = SOURCE_PARTS.map(() => undefined);
+  const changed: SourcePart[] = [];
+  const held = new Set<number>();
+  for (let i = 0; i < stored.blocks.length; i++) {
+    const block = stored.blocks[i]!;
+    const part = PART_INDEX_OF_BLOCK.get(block.kind);
+    if (part === undefined) continue;
+    if (held.has(part)) return undefined;
+    held.add(part);
+    const next = stored.blocks[i + 1]?.start ?? stored.text.length;
+    if (opensParagraph(block.text) && isTokenBoundary(stored.text, block.start) && isTokenBoundary(stored.text, next)) {
+      blocks[part] = { text: block.text, gapAfter: stored.text.slice(block.end, next) };
+    }
+    const rendered = SOURCE_PARTS[part] === 'soul' ? block.text : renderedText(SOURCE_PARTS[part]!, sources, stored);
+    if (rendered !== block.text) changed.push(SOURCE_PARTS[part]!);
+  }
+  // A part the prompt lacks that renders something today would be a block added: no such edit.
+  for (let part = 1; part < SOURCE_PARTS.length; part++) if (!held.has(part) && renderedText(SOURCE_PARTS[part]!, sources, stored)) return undefined;
+  return replacingBlocks({ deltaTokens: 0, blocks }, stored, changed, sources, () => true);
 }
 
 /** What `part` puts into the rebuild of `stored`; undefined when that depends on more of the stored prompt (no SOUL.md). */
@@ -155,7 +198,7 @@ function blocksFoundAlike(stored: string, before: SoulSource, after: SoulSource)
 const regionCounts = new Map<string, Map<string, number>>();
 const REGIONS_KEPT = 512;
 
-function regionTokens(text: string, gapAfter: string): number {
+export function regionTokens(text: string, gapAfter: string): number {
   let byGap = regionCounts.get(text);
   let tokens = byGap?.get(gapAfter);
   if (tokens !== undefined) return tokens;

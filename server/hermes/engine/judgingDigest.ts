@@ -14,32 +14,48 @@ import type { RenderedSources } from '../sources/types';
  * counted (exact for o200k models), not whether they were exact for the model it was parsed for.
  * 4: prompts are read by the inputs they carry (the skills index by its tags, parent-folder
  * context files only where the prompt's build loads them) and keep a fingerprint of Hermes' prose.
+ * 5: digests per source part, and what a new SOUL.md needs to judge a prompt without its text.
  */
-export const JUDGING_VERSION = 4;
+export const JUDGING_VERSION = 5;
 
 // The profile's own parts are the same objects for every cwd: hashed once each.
 const profilePartDigests = new WeakMap<object, string>();
 
 export function judgingDigest(config: ProfileConfig, sources: RenderedSources): string {
   const { soul, skills, memory, user, projectContext } = sources;
-  const hash = createHash('sha256');
-  hash.update(JSON.stringify([JUDGING_VERSION, config.agentSystemPrompt ?? null]));
-  hash.update(partDigest(soul, () => [soul.exists, soul.path, soul.block]));
-  hash.update(
+  // One digest per part, in DIGEST_PARTS order, joined: a later run tells which parts changed (changedParts).
+  return [
+    digestOf(JSON.stringify([JUDGING_VERSION, config.agentSystemPrompt ?? null])),
+    partDigest(soul, () => [soul.exists, soul.path, soul.block]),
     partDigest(skills, () => [
       skills.block,
       skills.entries.map((e) => [e.name, e.category, e.promptDescription, e.file, e.visible]),
       [...skills.categories].map(([category, info]) => [category, info.description, info.file]),
     ]),
-  );
-  hash.update(partDigest(memory, () => [memory.kind, memory.path, memory.block]));
-  hash.update(partDigest(user, () => [user.kind, user.path, user.block]));
-  hash.update(JSON.stringify([projectContext.block, projectContext.files.map((f) => [f.label ?? null, f.path, f.rendered])]));
-  return hash.digest('base64url');
+    digestOf(JSON.stringify([projectContext.block, projectContext.files.map((f) => [f.label ?? null, f.path, f.rendered])])),
+    partDigest(memory, () => [memory.kind, memory.path, memory.block]),
+    partDigest(user, () => [user.kind, user.path, user.block]),
+  ].join('.');
+}
+
+/** What a judging digest is made of, in order: the judging build and config.yaml's caller message, then each source part. */
+export const DIGEST_PARTS = ['judging', 'soul', 'skills', 'projectContext', 'memory', 'user'] as const;
+
+/** The parts (DIGEST_PARTS) whose digests differ between two judging digests; every part when they are not alike made. */
+export function changedParts(before: string, after: string): ReadonlyArray<(typeof DIGEST_PARTS)[number]> {
+  const a = before.split('.');
+  const b = after.split('.');
+  if (a.length !== DIGEST_PARTS.length || b.length !== DIGEST_PARTS.length) return DIGEST_PARTS;
+  return DIGEST_PARTS.filter((_, i) => a[i] !== b[i]);
 }
 
 function partDigest(part: object, fields: () => unknown[]): string {
   let digest = profilePartDigests.get(part);
-  if (digest === undefined) profilePartDigests.set(part, (digest = createHash('sha256').update(JSON.stringify(fields())).digest('base64url')));
+  if (digest === undefined) profilePartDigests.set(part, (digest = digestOf(JSON.stringify(fields()))));
   return digest;
+}
+
+// 128 bits per part: a digest says "the same input" for the verdicts kept on disk.
+function digestOf(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, 22);
 }

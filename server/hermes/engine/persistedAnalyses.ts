@@ -21,8 +21,11 @@ import type { ChangeKind, SessionRecord, SourceKind, StaleReason, TierName, Tran
 import type { PackedReads } from '../fs/recordingFs';
 import { JUDGING_VERSION } from './judgingDigest';
 import type { PromptVerdict } from './promptFacts';
+import type { IdentityOpenings } from '../anatomy/identityOpenings';
+import type { KeptSoul } from './soulRejudge';
 
-const FORMAT = 1;
+// 2: repeated strings (cwds, digests, prose fingerprints, reasons' paths) stored once, in `strings`.
+const FORMAT = 2;
 const FOLDER = 'analyses-v1';
 
 type TranscriptRow = [id: string, fingerprint: string, messages: number, chars: number, recordedTokens: number, uncountedChars: number];
@@ -40,7 +43,10 @@ type VerdictRow = [
   prose: string,
   buildNote: string | null,
   promptModel: string | null,
+  /** What judging a new SOUL.md without the text needs (soulRejudge.ts), the openings by their place in the file's list. */
+  soul: [openings: number, deltaTokens: number, soulTokens: number, gapAfter: string] | null,
 ];
+type OpeningsRow = [isDefault: 0 | 1, end: number, hintlessEnd: number, beyond: [number, string] | null, openings: Array<[number, string, number, 0 | 1]>];
 type InlineRow = [sessionId: string, identity: string];
 
 interface FileShape {
@@ -48,7 +54,12 @@ interface FileShape {
   readonly judging: number;
   readonly db: { readonly file: string; readonly dev: number; readonly ino: number };
   readonly transcripts: readonly TranscriptRow[];
-  readonly verdicts: readonly VerdictRow[];
+  /** Verdict rows whose cwd, digest, prose fingerprint and reasons' paths are indexes into `strings` (packRow). */
+  readonly verdicts: readonly unknown[];
+  /** Strings that thousands of rows share: a status reads the file every run, and these made most of it. */
+  readonly strings?: readonly string[];
+  /** The identity openings the verdicts' `soul` fields point at (identityOpenings.ts): prompts of a profile share a few. */
+  readonly openings?: readonly OpeningsRow[];
   readonly sources?: KeptSources;
   readonly storedPromptCount?: { readonly files: string; readonly count: number };
   /** Before v25: the identity each live session's inline prompt held (AnalysisCache.settleKeptInline). */
@@ -69,7 +80,7 @@ export function transcriptFingerprint(record: SessionRecord): string {
 
 export class PersistedAnalyses {
   private readonly transcripts = new Map<string, { fingerprint: string; size: TranscriptSize }>();
-  private readonly verdicts = new Map<string, { row: VerdictRow; kept?: PromptVerdict }>();
+  private readonly verdicts = new Map<string, { row: VerdictRow; kept?: PromptVerdict; soul?: KeptSoul }>();
   /** What this run used or made: the file keeps only that. */
   private readonly usedTranscripts = new Set<string>();
   private readonly usedVerdicts = new Set<string>();
@@ -144,7 +155,14 @@ export class PersistedAnalyses {
     return (entry.kept ??= verdictOf(entry.row));
   }
 
-  keepVerdict(promptKey: string, cwd: string | undefined, digest: string, verdict: PromptVerdict): void {
+  /** The verdict kept for a prompt and cwd whatever the sources it was judged against, with their digest and what rejudging SOUL.md needs. */
+  anyVerdict(promptKey: string, cwd: string | undefined): { digest: string; verdict: PromptVerdict; soul: KeptSoul | undefined } | undefined {
+    const entry = this.verdicts.get(verdictKey(promptKey, cwd));
+    if (!entry) return undefined;
+    return { digest: entry.row[2], verdict: (entry.kept ??= verdictOf(entry.row)), soul: entry.soul };
+  }
+
+  keepVerdict(promptKey: string, cwd: string | undefined, digest: string, verdict: PromptVerdict, soul?: KeptSoul): void {
     // Only content identities (AnalysisCache.knownIdentity): an inline prompt's own key may have its text rewritten.
     if (!promptKey.startsWith('hash:')) return;
     const key = verdictKey(promptKey, cwd);
@@ -162,9 +180,11 @@ export class PersistedAnalyses {
       prompt.prose,
       judged.buildNote ?? null,
       prompt.model ?? null,
+      soul ? [-1, soul.deltaTokens, soul.soulTokens, soul.gapAfter] : null,
     ];
-    if (JSON.stringify(this.verdicts.get(key)?.row) === JSON.stringify(row)) return;
-    this.verdicts.set(key, { row, kept: verdict });
+    const was = this.verdicts.get(key);
+    if (was && was.soul?.openings === soul?.openings && JSON.stringify(was.row) === JSON.stringify(row)) return;
+    this.verdicts.set(key, { row, kept: verdict, ...(soul ? { soul } : {}) });
     this.changed = true;
   }
 
@@ -222,7 +242,23 @@ export class PersistedAnalyses {
     for (const [id, t] of this.transcripts) {
       if (this.usedTranscripts.has(id)) transcripts.push([id, t.fingerprint, t.size.messages, t.size.chars, t.size.recordedTokens, t.size.uncountedChars]);
     }
-    const verdicts = [...this.verdicts].filter(([key]) => this.usedVerdicts.has(key)).map(([, v]) => v.row);
+    const openings: OpeningsRow[] = [];
+    const openingsAt = new Map<string, number>();
+    const strings = new Interned();
+    const verdicts: unknown[] = [];
+    for (const [key, v] of this.verdicts) {
+      if (!this.usedVerdicts.has(key)) continue;
+      let row = v.row;
+      if (v.soul) {
+        // Alike openings of prompts that differ further on are one entry.
+        const opening = openingsRow(v.soul.openings);
+        const text = JSON.stringify(opening);
+        let at = openingsAt.get(text);
+        if (at === undefined) openingsAt.set(text, (at = openings.push(opening) - 1));
+        row = [...row.slice(0, 11), [at, v.soul.deltaTokens, v.soul.soulTokens, v.soul.gapAfter]] as VerdictRow;
+      }
+      verdicts.push(packRow(row, strings));
+    }
     const inline = [...this.inlineIdentities].filter(([id]) => this.usedInline.has(id));
     const shape: FileShape = {
       format: FORMAT,
@@ -230,6 +266,8 @@ export class PersistedAnalyses {
       db: this.db,
       transcripts,
       verdicts,
+      strings: strings.list,
+      ...(openings.length > 0 ? { openings } : {}),
       ...(this.sources ? { sources: this.sources } : {}),
       ...(this.storedPromptCount ? { storedPromptCount: this.storedPromptCount } : {}),
       ...(inline.length > 0 ? { inline } : {}),
@@ -263,7 +301,16 @@ export class PersistedAnalyses {
       }
       if (Array.isArray(shape.inline)) for (const row of shape.inline) if (isInlineRow(row)) this.inlineIdentities.set(row[0], row[1]);
     }
-    for (const row of shape.verdicts) if (isVerdictRow(row)) this.verdicts.set(verdictKey(row[0], row[1] || undefined), { row });
+    const openings = Array.isArray(shape.openings) ? shape.openings.map((o) => (isOpeningsRow(o) ? openingsOf(o) : undefined)) : [];
+    const strings = Array.isArray(shape.strings) && shape.strings.every((t) => typeof t === 'string') ? shape.strings : [];
+    for (const packed of shape.verdicts) {
+      const row = unpackRow(packed, strings);
+      if (!isVerdictRow(row)) continue;
+      const soulRow = row[11];
+      const opened = soulRow ? openings[soulRow[0]] : undefined;
+      const soul: KeptSoul | undefined = soulRow && opened ? { openings: opened, deltaTokens: soulRow[1], soulTokens: soulRow[2], gapAfter: soulRow[3] } : undefined;
+      this.verdicts.set(verdictKey(row[0], row[1] || undefined), { row, ...(soul ? { soul } : {}) });
+    }
     if (isKeptSources(shape.sources)) this.sources = shape.sources;
     const counted = shape.storedPromptCount;
     if (counted && typeof counted.files === 'string' && isCount(counted.count) && Number.isSafeInteger(counted.count)) this.storedPromptCount = counted;
@@ -330,9 +377,66 @@ function isKeptSources(value: unknown): value is KeptSources {
   );
 }
 
+/** Strings numbered in the order first met. */
+class Interned {
+  readonly list: string[] = [];
+  private readonly at = new Map<string, number>();
+  of(text: string): number {
+    let n = this.at.get(text);
+    if (n === undefined) this.at.set(text, (n = this.list.push(text) - 1));
+    return n;
+  }
+}
+
+function packRow(row: VerdictRow, strings: Interned): unknown[] {
+  const packed: unknown[] = row.slice();
+  packed[1] = strings.of(row[1]);
+  packed[2] = strings.of(row[2]);
+  packed[7] = row[7].map((r) => [r[0], strings.of(r[1]), r[2], r[3]]);
+  packed[8] = strings.of(row[8]);
+  return packed;
+}
+
+/** A row of the file with its strings back in place; anything malformed is left for isVerdictRow to refuse. */
+function unpackRow(packed: unknown, strings: readonly string[]): unknown {
+  if (!Array.isArray(packed) || packed.length !== 12 || !Array.isArray(packed[7])) return undefined;
+  const text = (n: unknown) => (typeof n === 'number' ? strings[n] : undefined);
+  const row = packed.slice();
+  row[1] = text(packed[1]);
+  row[2] = text(packed[2]);
+  row[7] = (packed[7] as unknown[]).map((r) => (Array.isArray(r) && r.length === 4 ? [r[0], text(r[1]), r[2], r[3]] : undefined));
+  row[8] = text(packed[8]);
+  return row;
+}
+
+function openingsRow(o: IdentityOpenings): OpeningsRow {
+  return [o.isDefault ? 1 : 0, o.end, o.hintlessEnd, o.beyond ? [...o.beyond] : null, o.openings.map((x) => [...x])];
+}
+
+function openingsOf(row: OpeningsRow): IdentityOpenings {
+  return { isDefault: row[0] === 1, end: row[1], hintlessEnd: row[2], beyond: row[3] ?? undefined, openings: row[4] };
+}
+
+function isOpeningsRow(row: unknown): row is OpeningsRow {
+  if (!Array.isArray(row) || row.length !== 5) return false;
+  const [isDefault, end, hintlessEnd, beyond, openings] = row as unknown[];
+  return (
+    (isDefault === 0 || isDefault === 1) &&
+    isCount(end) &&
+    isCount(hintlessEnd) &&
+    (beyond === null || (Array.isArray(beyond) && beyond.length === 2 && isCount(beyond[0]) && typeof beyond[1] === 'string')) &&
+    Array.isArray(openings) &&
+    openings.every((o) => Array.isArray(o) && o.length === 4 && isCount(o[0]) && typeof o[1] === 'string' && isCount(o[2]) && (o[3] === 0 || o[3] === 1))
+  );
+}
+
+function isSoulField(value: unknown): boolean {
+  return value === null || (Array.isArray(value) && value.length === 4 && isCount(value[0]) && Number.isFinite(value[1]) && isCount(value[2]) && typeof value[3] === 'string');
+}
+
 function isVerdictRow(row: unknown): row is VerdictRow {
-  if (!Array.isArray(row) || row.length !== 11) return false;
-  const [key, cwd, digest, tokens, counted, tier, delta, reasons, prose, buildNote, promptModel] = row as unknown[];
+  if (!Array.isArray(row) || row.length !== 12) return false;
+  const [key, cwd, digest, tokens, counted, tier, delta, reasons, prose, buildNote, promptModel, soul] = row as unknown[];
   return (
     typeof key === 'string' &&
     typeof cwd === 'string' &&
@@ -346,6 +450,7 @@ function isVerdictRow(row: unknown): row is VerdictRow {
     reasons.every((r) => Array.isArray(r) && r.length === 4 && SOURCES.has(r[0]) && typeof r[1] === 'string' && CHANGES.has(r[2]) && typeof r[3] === 'string') &&
     typeof prose === 'string' &&
     (buildNote === null || typeof buildNote === 'string') &&
-    (promptModel === null || typeof promptModel === 'string')
+    (promptModel === null || typeof promptModel === 'string') &&
+    isSoulField(soul)
   );
 }

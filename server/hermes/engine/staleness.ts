@@ -11,7 +11,7 @@ import type { ChangeKind, StaleReason } from '../model';
 import { MEMORY_RULE } from '../literals/containers';
 import { isParentFolderLabel } from '../sources/projectContext';
 import { DEFAULT_IDENTITY_OPENING } from '../literals/identity';
-import type { FileContribution, MemorySource, RenderedSources, SkillEntry } from '../sources/types';
+import type { FileContribution, MemorySource, RenderedSources, SkillEntry, SoulSource } from '../sources/types';
 
 /** The parts of the sources a prompt is judged against, in the order their reasons are listed. */
 export const SOURCE_PARTS = ['soul', 'skills', 'projectContext', 'memory', 'user'] as const;
@@ -75,8 +75,16 @@ export function partReasons(
 
 function soulReasons(stored: PromptAnatomy, { soul }: RenderedSources): readonly StaleReason[] {
   const storedIsDefault = stored.identity.startsWith(DEFAULT_IDENTITY_OPENING);
+  return soulReasonsOf(storedIsDefault, soul, () => hintIsIdentity(stored.text, soul.block, firstBlockAfterIdentity(stored)));
+}
+
+/**
+ * The SOUL.md reason of a prompt whose identity is Hermes' default one or not, where `soulIsIdentity`
+ * tells whether today's SOUL.md is the prompt's whole identity (asked only when SOUL.md exists).
+ */
+export function soulReasonsOf(storedIsDefault: boolean, soul: SoulSource, soulIsIdentity: () => boolean): readonly StaleReason[] {
   if (!soul.exists) return storedIsDefault ? NO_REASONS : soulReason(soul.path, 'removed');
-  if (hintIsIdentity(stored.text, soul.block, firstBlockAfterIdentity(stored))) return NO_REASONS;
+  if (soulIsIdentity()) return NO_REASONS;
   return soulReason(soul.path, storedIsDefault ? 'added' : 'changed');
 }
 
@@ -84,7 +92,7 @@ function soulReasons(stored: PromptAnatomy, { soul }: RenderedSources): readonly
  * Where the stored prompt's first block after the identity starts (its length when none), not
  * counting the guidance paragraphs: those are what ends an identity (hintIsIdentity looks for them).
  */
-function firstBlockAfterIdentity(stored: PromptAnatomy): number {
+export function firstBlockAfterIdentity(stored: PromptAnatomy): number {
   // Blocks are in the order of the text.
   return stored.blocks.find((b) => b.kind !== 'identity' && b.kind !== 'guidance')?.start ?? stored.text.length;
 }

@@ -1,7 +1,7 @@
 // The anatomy of a stored system prompt: tiers and blocks with their sizes, the identity, the
 // project sections, the skills index lines and the trailer values. Never throws: arbitrary text is
 // at worst one `other` block in the stable tier.
-import { countTokens } from '../cost/tokens';
+import { countTokens, countTokensByRegions } from '../cost/tokens';
 import type { TierName } from '../model';
 import { RUNTIME_HEADING } from '../literals/containers';
 import { pyStrip } from '../text/pyText';
@@ -39,7 +39,8 @@ function wholeTextAsOther(text: string): Located {
 // Counted for no model in particular: whether a count is exact depends on the model of the session
 // asking (countsExactlyFor), and every session holding the text shares this anatomy.
 function anatomyOf(text: string, located: Located, known?: ParseOptions['tokens']): PromptAnatomy {
-  const whole = known ?? countTokens(text);
+  // Cut at the blocks: prompts share most of them whole.
+  const whole = known ?? countTokensByRegions(text, located.blocks.map((b) => b.start));
   const bounds: Array<[TierName, number, number]> = [
     ['stable', 0, located.contextStart],
     ['context', located.contextStart, located.volatileStart],
@@ -49,21 +50,26 @@ function anatomyOf(text: string, located: Located, known?: ParseOptions['tokens'
   const tiers: TierSize[] = bounds.map(([name, start, end]) => {
     const slice = text.slice(start, end);
     const tokens = tokensOf(slice);
-    return { name, start, end, bytes: byteLength(slice), get tokens() { return tokens(); } };
+    const bytes = bytesOf(slice);
+    return { name, start, end, get bytes() { return bytes(); }, get tokens() { return tokens(); } };
   });
   const blocks: PromptBlock[] = located.blocks.map((b) => {
     const slice = text.slice(b.start, b.end);
     const tokens = tokensOf(slice);
-    return { kind: b.kind, tier: b.tier, start: b.start, end: b.end, text: slice, bytes: byteLength(slice), get tokens() { return tokens(); }, ...(b.label !== undefined ? { label: b.label } : {}) };
+    const bytes = bytesOf(slice);
+    return { kind: b.kind, tier: b.tier, start: b.start, end: b.end, text: slice, get bytes() { return bytes(); }, get tokens() { return tokens(); }, ...(b.label !== undefined ? { label: b.label } : {}) };
   });
   const textOf = (kind: PromptBlock['kind']) => blocks.find((b) => b.kind === kind)?.text ?? '';
   const skills = blocks.find((b) => b.kind === 'skills-index');
   const project = blocks.find((b) => b.kind === 'project-context');
   const index = skills ? skillIndexLines(skills.text) : { lines: [], categories: new Map<string, string>() };
   const beforeRuntime = text.slice(0, located.runtimeStart);
+  const bytes = bytesOf(text);
   return {
     text,
-    bytes: byteLength(text),
+    get bytes() {
+      return bytes();
+    },
     tokens: whole.tokens,
     // A part of the text holds no run longer than the text's own (countWithTokenizer.ts): counted
     // whole, every part is counted too.
@@ -93,8 +99,10 @@ function tokensOf(slice: string): () => number {
   return () => (tokens ??= countTokens(slice).tokens);
 }
 
-function byteLength(s: string): number {
-  return Buffer.byteLength(s, 'utf8');
+/** The UTF-8 size of a text, worked out when first asked: as with tokens, only the views show sizes. */
+function bytesOf(slice: string): () => number {
+  let bytes: number | undefined;
+  return () => (bytes ??= Buffer.byteLength(slice, 'utf8'));
 }
 
 /** `SW.identity_line_value`: the last line starting with `Label:`, outside the runtime block. */

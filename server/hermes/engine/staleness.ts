@@ -170,7 +170,7 @@ function projectContextReasons(stored: PromptAnatomy, { projectContext }: Render
 
 /**
  * What the prompt's build does differently with the user's files, when that shows: a build that
- * reads AGENTS.md in the session's folder only (before Hermes 0.20.3) leaves out the parent
+ * reads AGENTS.md in the session's folder only (up to Hermes 0.20.0) leaves out the parent
  * folders' files that today's Hermes reads. Undefined when nothing shows.
  */
 export function buildNoteOf(stored: PromptAnatomy, { projectContext }: RenderedSources): string | undefined {

@@ -62,6 +62,13 @@ security:
 platforms:
   telegram:
     enabled: true
+
+skills:
+  # Hermes applies a per-platform list only where it knows the session's platform: the gateway's
+  # telegram session loses changelog-writer (matched by its folder name), the CLI keeps k8s-debug.
+  platform_disabled:
+    telegram: [release-notes]
+    cli: [k8s-debug]
 """
 
 MEMORY_MD = "\n§\n".join([
@@ -293,11 +300,19 @@ committed.
 A scratch folder that is not a git repository. Anything here is disposable.
 """,
     "empty/notes.txt": "Nothing to see here.\n",
+    # A git root with AGENTS.md whose sub-folder has none: builds before the AGENTS.md chain load
+    # nothing there, later ones load ../AGENTS.md.
+    "repo-d/AGENTS.md": """\
+# repo-d
+
+Command-line tool. Every flag needs a line in docs/flags.md.
+""",
+    "repo-d/src/main.py": "def main() -> None:\n    print(\"repo-d\")\n",
 }
 
 # Git roots (relative to the generation root).  The generator runs `git init`
 # in each before driving sessions; the .git folders are not committed.
-GIT_ROOTS: List[str] = ["work/repo-a", "work/repo-b"]
+GIT_ROOTS: List[str] = ["work/repo-a", "work/repo-b", "work/repo-d"]
 
 # ---------------------------------------------------------------------------
 # Conversation text.
@@ -400,6 +415,11 @@ SESSIONS: List[dict] = [
      "after_turns": [("Same question, one line, from the new model.",
                       "It stores the computed state of an already-seen prompt prefix so it is not recomputed.")],
      "title": "Prefix cache one-liner"},
+    {"key": "d-sub", "profile": "default", "kind": "cli", "cwd": "work/repo-d/src",
+     "day": 1, "time": "11:30:21", "role": "live",
+     "turns": [("What does main print?", "It prints `repo-d`."),
+               ("Ok.", "Anything else?")],
+     "title": "Repo-d main output"},
     {"key": "telegram", "profile": "default", "kind": "telegram", "cwd": None,
      "day": 1, "time": "12:15:55", "role": "live",
      "turns": [("remind me what the staging region is",

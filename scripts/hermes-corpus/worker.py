@@ -16,7 +16,8 @@ ids), then imports Hermes from CHECKOUT and drives it:
   "cli_close")``).  Sessions that stay live are simply never ended.
 * kind "telegram": the gateway's own bootstrap (importing ``gateway.run``
   resolves ``terminal.cwd`` into ``TERMINAL_CWD``), the gateway's own
-  ``SessionStore.get_or_create_session`` for the session row and routing, then
+  ``SessionStore.get_or_create_session`` for the session row and routing, the
+  message's session context bound as the gateway binds it, then
   an ``AIAgent`` built with the arguments the gateway passes for a message
   turn, and ``run_conversation`` per message.  The asyncio message pump and
   the Telegram adapter are not run.
@@ -187,6 +188,15 @@ class Driver:
         runtime = resolve_runtime_provider(requested=None)
         model_cfg = cfg.get("model") or {}
         model = model_cfg.get("default") if isinstance(model_cfg, dict) else model_cfg
+        # The gateway binds each message's session context (GatewayRunner._set_session_env) before
+        # it builds and runs the agent: the skills index reads that platform for
+        # skills.platform_disabled.
+        from gateway.session_context import clear_session_vars, set_session_vars
+        session_vars = set_session_vars(
+            platform=source.platform.value, chat_id=source.chat_id,
+            chat_type=str(source.chat_type) if source.chat_type else "",
+            chat_name=source.chat_name or "", user_id=str(source.user_id),
+            user_name=str(source.user_name), session_key=entry.session_key)
         agent = AIAgent(
             model=model,
             api_key=runtime.get("api_key"),
@@ -218,6 +228,7 @@ class Driver:
             if not res or res.get("failed"):
                 raise RuntimeError(f"turn failed: {res!r}")
             history = [m for m in (res.get("messages") or []) if m.get("role") != "system"]
+        clear_session_vars(session_vars)
         self.result["final_session_id"] = agent.session_id
         self.result["model"] = agent.model
         self._wait_for_helpers()

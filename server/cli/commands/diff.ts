@@ -21,7 +21,7 @@ export function diffCommand(argv: string[], io: CommandIO): number {
   if (!session || !anatomy) {
     throw new HermesError('session-missing', `No session ${args.session} with a stored prompt in ${analysis.report.dbFile}.`, analysis.report.dbFile);
   }
-  const diff = diffPrompt(anatomy, analysis.sourcesFor(session.cwd));
+  const diff = diffPrompt(anatomy, analysis.sourcesFor(session.cwd, session.source));
   if (args.json) {
     outJson(io, { profile: profile!.name, sessionId: session.id, sections: diff.sections });
   } else if (diff.sections.length === 0) {

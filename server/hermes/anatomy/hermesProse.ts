@@ -37,6 +37,18 @@ export function proseFingerprint(anatomy: PromptAnatomy): string {
   return entries.join(',');
 }
 
+/**
+ * Whether the prompt's prose is that of a Hermes build that may read AGENTS.md from the session's
+ * folder only: up to 0.20.0 Hermes did, and its skills guidance ends with this sentence until 0.20.2
+ * rewords it (0.20.1 writes it too, though it already reads parent folders: the prose cannot tell
+ * the two apart). Such a prompt without project context says nothing of a parent folder's file.
+ */
+export function mayReadSessionFolderOnly(blocks: ReadonlyArray<Pick<PromptAnatomy['blocks'][number], 'kind' | 'tier' | 'text'>>): boolean {
+  return blocks.some((b) => (b.kind === 'guidance' || b.kind === 'other') && b.tier === 'stable' && b.text.includes(SESSION_FOLDER_ONLY_GUIDANCE));
+}
+
+const SESSION_FOLDER_ONLY_GUIDANCE = 'After completing a complex task (5+ tool calls), fixing a tricky error, or discovering a non-trivial workflow, save the approach as a skill';
+
 // A block's entries by area and text: prompts of one build share their guidance word for word,
 // and a thousand prompts hashed the same paragraphs a thousand times.
 const proseOfBlocks: Record<ProseArea, Map<string, string>> = { g: new Map(), s: new Map(), c: new Map() };

@@ -1,6 +1,7 @@
 // One profile's report: every session's state, reasons and refresh cost. The work is done once per
 // distinct stored prompt (and session cwd), not once per session: thousands of sessions share a
 // few hundred prompts.
+import path = require('node:path');
 import { parsePrompt } from '../anatomy/parsePrompt';
 import type { PromptAnatomy } from '../anatomy/types';
 import { readProfileConfig, type ProfileConfig } from '../profile/config';
@@ -12,6 +13,7 @@ import { profilePaths } from '../profile/home';
 import type { Profile, SessionRecord } from '../model';
 import { profileRequestedEpoch } from '../refresh/epochs';
 import { renderProfileSources, renderProjectContext } from '../sources/renderSources';
+import { readSkillsIndex, skillsPlatformOf } from '../sources/skills';
 import type { RenderedSources, SourceProblem } from '../sources/types';
 import type { StateStore } from '../store/stateStore';
 import { AnalysisCache, type PromptReader, type ReadPrompt } from './analysisCache';
@@ -72,8 +74,8 @@ export interface ProfileAnalysis {
    * means the report says what the last one said.
    */
   readonly changedSessions: number;
-  /** The rendered sources of a session cwd (memoised). */
-  sourcesFor(cwd: string | undefined): RenderedSources;
+  /** The rendered sources of a session cwd, for a session of `source` (memoised; the CLI's without). */
+  sourcesFor(cwd: string | undefined, source?: string): RenderedSources;
   /** The anatomy of a session's stored prompt, if it has one. */
   anatomyOf(sessionId: string): PromptAnatomy | undefined;
 }
@@ -92,13 +94,23 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
   const now = options.now ?? Date.now() / 1000;
   const problems = config.problem ? [config.problem] : [];
   // The profile's own files are read once; project context once per cwd (docs/HERMES-FORMATS.md §3).
-  const sourcesFor = (cwd: string | undefined) =>
+  const forCwd = (cwd: string | undefined) =>
     memo(cache.sources, cwd ?? '', () => {
       const own = rendering((fs) => renderProfileSources(profile, config, { fs }, parts));
       Object.assign(parts, own);
       const projectContext = memo(cache.projectContexts, cwd ?? '', () => rendering((fs) => renderProjectContext(config, cwd, { fs })));
       return { soul: own.soul, skills: own.skills, projectContext, memory: own.memory, user: own.user };
     });
+  // A session on a platform with a skills.platform_disabled list gets its own skills index, made
+  // from (and dropped with) the cwd's sources; every other session shares the cwd's.
+  const sourcesFor = (cwd: string | undefined, source?: string): RenderedSources => {
+    const sources = forCwd(cwd);
+    const platform = skillsPlatformOf(config, source);
+    if (platform === undefined) return sources;
+    let byPlatform = platformSources.get(sources);
+    if (!byPlatform) platformSources.set(sources, (byPlatform = new Map()));
+    return memo(byPlatform, platform, () => ({ ...sources, skills: rendering((fs) => readSkillsIndex(fs, path.join(profile.dir, 'skills'), config, undefined, platform)) }));
+  };
   const base = { name: profile.name, home: profile.dir, dbFile: paths.stateDb, isActive: profile.isActive };
 
   if (config.databaseBackend === 'postgres') {
@@ -209,7 +221,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
 interface JudgingContext {
   readonly cache: AnalysisCache;
   readonly config: ProfileConfig;
-  readonly sourcesFor: (cwd: string | undefined) => RenderedSources;
+  readonly sourcesFor: (cwd: string | undefined, source?: string) => RenderedSources;
   /** Where verdicts are kept between runs (by judgingDigest per session cwd, when it keeps them so). */
   readonly store: VerdictStore;
   /** This evaluation's verdicts by prompt identity (AnalysisCache.knownIdentity), then cwd. */
@@ -330,41 +342,41 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
   // (whether its counts are exact for a session's model is the session report's). (No closures
   // here: this runs for every session of every re-evaluation.) Sessions holding the same text
   // inline share its identity (AnalysisCache.knownIdentity), and so their verdict.
-  const cwd = record.cwd ?? '';
+  const cwd = sourcesKey(ctx.config, record);
   let identity = ctx.cache.knownIdentity(promptKey);
   let read: ReadPrompt | undefined;
   if (identity === undefined) ({ identity, read } = ctx.cache.readIdentity(promptKey, prompts));
   const byCwd = memo(ctx.verdicts, identity, newMap<PromptVerdict>);
   const known = byCwd.get(cwd);
   if (known) return known;
-  const digest = ctx.store.keepsByDigest ? ctx.store.digest(record.cwd, () => judgingDigest(ctx.config, ctx.sourcesFor(record.cwd))) : undefined;
-  const kept = digest !== undefined ? ctx.store.verdict(identity, record.cwd, digest) : undefined;
+  const digest = ctx.store.keepsByDigest ? ctx.store.digest(cwd, () => judgingDigest(ctx.config, ctx.sourcesFor(record.cwd, record.source))) : undefined;
+  const kept = digest !== undefined ? ctx.store.verdict(identity, cwd, digest) : undefined;
   if (kept) {
     byCwd.set(cwd, kept);
     return kept;
   }
   // After an edit of SOUL.md alone, from the verdict kept for the SOUL.md before: no text read.
-  const rejudged = digest !== undefined ? rejudgedForSoul(ctx, identity, record.cwd, digest) : undefined;
+  const rejudged = digest !== undefined ? rejudgedForSoul(ctx, identity, cwd, digest, record) : undefined;
   if (rejudged) {
-    ctx.store.keepVerdict(identity, record.cwd, digest!, rejudged.verdict, rejudged.soul);
+    ctx.store.keepVerdict(identity, cwd, digest!, rejudged.verdict, rejudged.soul);
     byCwd.set(cwd, rejudged.verdict);
     return rejudged.verdict;
   }
   const anatomy = ctx.cache.anatomy(identity, prompts, promptKey, read);
   const judged = judge(ctx, record, identity, anatomy);
   const verdict = { prompt: factsOf(anatomy), judged };
-  if (digest !== undefined) ctx.store.keepVerdict(identity, record.cwd, digest, verdict, keptSoulOf(ctx.config, anatomy, judged));
+  if (digest !== undefined) ctx.store.keepVerdict(identity, cwd, digest, verdict, keptSoulOf(ctx.config, anatomy, judged));
   byCwd.set(cwd, verdict);
   return verdict;
 }
 
 /** The kept verdict of the prompt and cwd judged again for today's SOUL.md, when only SOUL.md changed since and that can be told without the text. */
-function rejudgedForSoul(ctx: JudgingContext, identity: string, cwd: string | undefined, digest: string): ReturnType<typeof rejudgeSoul> {
-  const earlier = ctx.store.anyVerdict(identity, cwd);
+function rejudgedForSoul(ctx: JudgingContext, identity: string, key: string, digest: string, record: SessionRecord): ReturnType<typeof rejudgeSoul> {
+  const earlier = ctx.store.anyVerdict(identity, key);
   if (!earlier?.soul) return undefined;
   const changed = changedParts(earlier.digest, digest);
   if (changed.length !== 1 || changed[0] !== 'soul') return undefined;
-  return rejudgeSoul(earlier.verdict, earlier.soul, ctx.sourcesFor(cwd).soul);
+  return rejudgeSoul(earlier.verdict, earlier.soul, ctx.sourcesFor(record.cwd, record.source).soul);
 }
 
 /**
@@ -382,14 +394,29 @@ function keptSoulOf(config: ProfileConfig, anatomy: PromptAnatomy, judged: Judge
  * sources, judged again from the last judgement for the parts that changed (engine/judgement.ts).
  */
 function judge(ctx: JudgingContext, record: SessionRecord, identity: string, anatomy: PromptAnatomy): Judgement {
-  const sources = ctx.sourcesFor(record.cwd);
+  const sources = ctx.sourcesFor(record.cwd, record.source);
   const byCwd = memo(ctx.cache.staleness, identity, newMap<Judgement>);
-  const previous = byCwd.get(record.cwd ?? '');
+  const key = sourcesKey(ctx.config, record);
+  const previous = byCwd.get(key);
   if (previous && previous.sources === sources && previous.stored === anatomy) return previous;
-  const judged = judgePrompt(anatomy, sources, record.cwd, { skillMemo: ctx.cache.skillReasons }, previous);
-  byCwd.set(record.cwd ?? '', judged);
+  // The skill reasons kept by stored index text hold for the profile's own index only.
+  const skillMemo = key === (record.cwd ?? '') ? ctx.cache.skillReasons : undefined;
+  const judged = judgePrompt(anatomy, sources, record.cwd, { skillMemo }, previous);
+  byCwd.set(key, judged);
   return judged;
 }
+
+/**
+ * What a session's sources, verdicts and judgements are kept under: its cwd ('' for none), and the
+ * platform whose skills.platform_disabled list applies to it, if any (the same sources otherwise).
+ */
+function sourcesKey(config: ProfileConfig, record: SessionRecord): string {
+  const platform = skillsPlatformOf(config, record.source);
+  return platform === undefined ? record.cwd ?? '' : `${record.cwd ?? ''}\u0000${platform}`;
+}
+
+/** Each cwd's sources for a platform with a skills.platform_disabled list, by those sources: they go when the cwd's do. */
+const platformSources = new WeakMap<RenderedSources, Map<string, RenderedSources>>();
 
 /**
  * Live transcript sizes of the listed sessions, into `cache.transcripts`: an entry made for the same
@@ -471,7 +498,7 @@ function unavailableAnalysis(
   config: ProfileConfig,
   fs: SourceFs,
   report: Omit<ProfileReport, 'storedPromptSessions' | 'requestedEpoch' | 'sessions' | 'totals'>,
-  sourcesFor: (cwd: string | undefined) => RenderedSources,
+  sourcesFor: (cwd: string | undefined, source?: string) => RenderedSources,
 ): ProfileAnalysis {
   return {
     profile,

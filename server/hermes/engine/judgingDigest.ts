@@ -14,9 +14,11 @@ import type { RenderedSources } from '../sources/types';
  * counted (exact for o200k models), not whether they were exact for the model it was parsed for.
  * 4: prompts are read by the inputs they carry (the skills index by its tags, parent-folder
  * context files only where the prompt's build loads them) and keep a fingerprint of Hermes' prose.
- * 5: digests per source part, and what a new SOUL.md needs to judge a prompt without its text.
+ * 5: a prompt without project context whose prose is that of a build reading the session's folder
+ * only is not stale for a parent folder's AGENTS.md. 6: digests per source part, and what a new
+ * SOUL.md needs to judge a prompt without its text.
  */
-export const JUDGING_VERSION = 5;
+export const JUDGING_VERSION = 6;
 
 // The profile's own parts are the same objects for every cwd: hashed once each.
 const profilePartDigests = new WeakMap<object, string>();

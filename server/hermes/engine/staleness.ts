@@ -4,6 +4,7 @@
 // Reasons come per source part, so a change of one part is judged again on its own
 // (engine/judgement.ts).
 import path = require('node:path');
+import { mayReadSessionFolderOnly } from '../anatomy/hermesProse';
 import { hintIsIdentity } from '../anatomy/locate';
 import type { PromptAnatomy, SkillIndexLine } from '../anatomy/types';
 import { memo } from '../memo';
@@ -177,23 +178,26 @@ function projectContextReasons(stored: PromptAnatomy, { projectContext }: Render
 
 /**
  * What the prompt's build does differently with the user's files, when that shows: a build that
- * reads AGENTS.md in the session's folder only (before Hermes 0.20.3) leaves out the parent
+ * reads AGENTS.md in the session's folder only (up to Hermes 0.20.0) leaves out the parent
  * folders' files that today's Hermes reads. Undefined when nothing shows.
  */
 export function buildNoteOf(stored: PromptAnatomy, { projectContext }: RenderedSources): string | undefined {
   if (loadsParentFolders(stored)) return undefined;
   const left = projectContext.files.map((f) => f.label ?? '').filter((label) => isParentFolderLabel(label) && !stored.projectSections.some((s) => s.label === label));
   if (left.length === 0) return undefined;
+  // Without project context only the prose tells, and 0.20.1 writes the same prose yet reads parent folders.
+  if (stored.projectSections.length === 0) return `its build may read AGENTS.md from the session's folder only (Hermes up to 0.20.0 does), not ${left.join(', ')}`;
   return `it reads AGENTS.md from the session's folder only, not ${left.join(', ')}`;
 }
 
 /**
  * Whether the prompt's build reads context files of parent folders, as far as the prompt shows: it
- * carries one (`../AGENTS.md`), or it carries no project context at all (then whatever is there
- * today is new to it, and today's Hermes reads them).
+ * carries one (`../AGENTS.md`), or it carries no project context at all and its prose is not that
+ * of a build reading the session's folder only (then whatever is there today is new to it).
  */
 function loadsParentFolders(stored: PromptAnatomy): boolean {
-  return stored.projectSections.length === 0 || stored.projectSections.some((s) => isParentFolderLabel(s.label));
+  if (stored.projectSections.length === 0) return !mayReadSessionFolderOnly(stored.blocks);
+  return stored.projectSections.some((s) => isParentFolderLabel(s.label));
 }
 
 /** A contribution's text without its `## label` header, as the anatomy stores section bodies. */

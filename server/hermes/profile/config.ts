@@ -19,6 +19,8 @@ export interface ProfileConfig {
   readonly agentSystemPrompt: string | undefined;
   /** `skills.disabled` (§4). */
   readonly disabledSkills: readonly string[];
+  /** `skills.platform_disabled`: the names disabled on each platform besides `disabledSkills` (§4). */
+  readonly platformDisabledSkills: ReadonlyMap<string, readonly string[]>;
   /** A problem reading the file, for diagnostics and the CLI. */
   readonly problem: string | undefined;
 }
@@ -29,6 +31,7 @@ export const DEFAULT_CONFIG: ProfileConfig = {
   contextFileMaxChars: undefined,
   agentSystemPrompt: undefined,
   disabledSkills: [],
+  platformDisabledSkills: new Map(),
   problem: undefined,
 };
 
@@ -67,8 +70,22 @@ export function parseProfileConfig(text: string, file: string): ProfileConfig {
     contextFileMaxChars: Number.isFinite(maxChars) && maxChars > 0 ? maxChars : undefined,
     agentSystemPrompt: typeof agent.system_prompt === 'string' && agent.system_prompt ? agent.system_prompt : undefined,
     disabledSkills: Array.isArray(skills.disabled) ? skills.disabled.map(String) : [],
+    platformDisabledSkills: platformLists(skills.platform_disabled),
     problem: undefined,
   };
+}
+
+/**
+ * `skills.platform_disabled`: a list per platform. A key whose value is null adds nothing (Hermes
+ * tests `is not None`); a lone string is one name.
+ */
+function platformLists(value: unknown): ReadonlyMap<string, readonly string[]> {
+  const lists = new Map<string, readonly string[]>();
+  for (const [platform, names] of Object.entries(asRecord(value))) {
+    if (names === null || names === undefined) continue;
+    lists.set(platform, (Array.isArray(names) ? names : [names]).map(String));
+  }
+  return lists;
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

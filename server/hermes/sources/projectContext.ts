@@ -92,7 +92,7 @@ interface Ctx {
 /** What Hermes does with a context file that another one beats (docs/HERMES-FORMATS.md §3), and the fix. */
 /**
  * Whether a context file's label names a parent folder's file (`../AGENTS.md`): Hermes reads
- * those only from 0.20.3 on (the AGENTS chain from the git root down).
+ * those only from 0.20.1 on (the AGENTS chain from the git root down).
  */
 export function isParentFolderLabel(label: string): boolean {
   return label.startsWith('../') || label.startsWith('..\\');

@@ -3,6 +3,7 @@
 // build today?" for a stored prompt: the blocks our sources render are replaced by today's
 // renderings and every other byte is kept, since Hermes' prose changes between releases and we
 // never re-create it.
+import { mayReadSessionFolderOnly } from '../anatomy/hermesProse';
 import { locateBlocksWithHint, type LocatedBlock } from '../anatomy/locate';
 import type { BlockKind, TierName } from '../model';
 import { DEFAULT_GUIDANCE } from '../literals/guidance';
@@ -163,7 +164,7 @@ export function rebuildPromptEdit(stored: string, sources: RenderedSources, opti
 
   setBlock(items, 'identity', 'stable', identity, () => 0);
   const storedProject = items.find((i) => i.kind === 'project-context')?.text;
-  setBlock(items, 'project-context', 'context', projectContextFor(storedProject, sources.projectContext), () => after('caller-system') ?? firstIn('context') ?? firstIn('volatile') ?? items.length);
+  setBlock(items, 'project-context', 'context', projectContextFor(storedProject, sources.projectContext, mayReadSessionFolderOnly(items)), () => after('caller-system') ?? firstIn('context') ?? firstIn('volatile') ?? items.length);
   const storedSkills = items.find((i) => i.kind === 'skills-index')?.text;
   setBlock(items, 'skills-index', 'volatile', skillsBlockFor(storedSkills, sources.skills.block), () => firstIn('volatile') ?? items.length);
   setBlock(items, 'memory', 'volatile', sources.memory.block, () => firstIn('volatile', ['skills-index']) ?? items.length);
@@ -192,11 +193,12 @@ export function skillsBlockFor(storedBlock: string | undefined, todays: string):
 /**
  * The project context a refresh would write, as far as the user's files decide it: today's block,
  * but without parent folders' files when the stored prompt's build shows it does not read them (it
- * loaded the session folder's own file and no `## ../…` section): those are the build's doing, not
- * the files' (staleness.ts judges alike). A prompt that had no project context gets today's.
+ * loaded the session folder's own file and no `## ../…` section, or it had no project context and
+ * `sessionFolderOnly`, its prose being that of such a build): those are the build's doing, not the
+ * files' (staleness.ts judges alike). Any other prompt that had no project context gets today's.
  */
-export function projectContextFor(storedBlock: string | undefined, today: ProjectContext): string {
-  if (storedBlock === undefined || PARENT_SECTION.test(storedBlock)) return today.block;
+export function projectContextFor(storedBlock: string | undefined, today: ProjectContext, sessionFolderOnly = false): string {
+  if (storedBlock === undefined ? !sessionFolderOnly : PARENT_SECTION.test(storedBlock)) return today.block;
   const own = today.files.filter((f) => !isParentFolderLabel(f.label ?? ''));
   if (own.length === today.files.length) return today.block;
   return own.length === 0 ? '' : PROJECT_CONTEXT_PREFIX + own.map((f) => f.rendered).join('\n\n');

@@ -20,6 +20,8 @@ export interface RenderOptions {
   readonly stopAt?: string;
   /** `sys.platform` to filter skills for; defaults to this machine's. */
   readonly platform?: string;
+  /** The Hermes platform whose `skills.platform_disabled` list applies (skillsPlatformOf); none by default. */
+  readonly sessionPlatform?: string;
 }
 
 const NO_PROJECT_CONTEXT: ProjectContext = { kind: 'none', files: [], shadowed: [], block: '', problems: [] };
@@ -51,7 +53,7 @@ export function renderProfileSources(
   const fs = options.fs ?? diskFs;
   return {
     soul: reuse.soul ?? readSoul(fs, profile.dir, config, options.contextWindow),
-    skills: reuse.skills ?? readSkillsIndex(fs, path.join(profile.dir, 'skills'), config, options.platform),
+    skills: reuse.skills ?? readSkillsIndex(fs, path.join(profile.dir, 'skills'), config, options.platform, options.sessionPlatform),
     memory: reuse.memory ?? readMemory(fs, path.join(profile.dir, 'memories', 'MEMORY.md'), 'memory', DEFAULT_MEMORY_LIMIT),
     user: reuse.user ?? readMemory(fs, path.join(profile.dir, 'memories', 'USER.md'), 'user', DEFAULT_USER_LIMIT),
   };

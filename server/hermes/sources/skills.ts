@@ -22,14 +22,19 @@ interface Candidate extends SkillText {
   readonly orgAuthor: string;
 }
 
+/**
+ * The index as Hermes renders it on this machine (`platform`, its `sys.platform`) for a session
+ * whose Hermes platform is `sessionPlatform` (skillsPlatformOf; none for the CLI).
+ */
 export function readSkillsIndex(
   fs: SourceFs,
   skillsDir: string,
-  config: Pick<ProfileConfig, 'disabledSkills'>,
+  config: Pick<ProfileConfig, 'disabledSkills'> & Partial<Pick<ProfileConfig, 'platformDisabledSkills'>>,
   platform: string = process.platform,
+  sessionPlatform?: string,
 ): SkillsIndex {
   const problems: SourceProblem[] = [];
-  const disabled = disabledSet(config);
+  const disabled = disabledSet(config, sessionPlatform);
   const files = findSkillFiles(fs, skillsDir);
   const placeOf = walkedPlaces(skillsDir);
   const candidates = files.skills.map((file) => readCandidate(fs, skillsDir, file, placeOf(file), disabled, platform, problems));
@@ -130,8 +135,25 @@ export function analyzeSkillText(
   return skillFromText(fs, skillPlace(skillsDir, file), file, text, disabledSet(config), platform);
 }
 
-function disabledSet(config: Pick<ProfileConfig, 'disabledSkills'>): Set<string> {
-  return new Set(config.disabledSkills.map((n) => pyStrip(n)).filter(Boolean));
+function disabledSet(config: Pick<ProfileConfig, 'disabledSkills'> & Partial<Pick<ProfileConfig, 'platformDisabledSkills'>>, sessionPlatform?: string): Set<string> {
+  const forPlatform = sessionPlatform === undefined ? undefined : config.platformDisabledSkills?.get(sessionPlatform);
+  return new Set([...config.disabledSkills, ...(forPlatform ?? [])].map((n) => pyStrip(n)).filter(Boolean));
+}
+
+/**
+ * Sources of sessions for which Hermes binds no session platform: the CLI, the TUI, ACP editors and
+ * cron (which clears it). Gateway sessions carry their platform as their source.
+ */
+const NO_SESSION_PLATFORM = new Set(['cli', 'tui', 'acp', 'cron']);
+
+/**
+ * The platform whose `skills.platform_disabled` list applies to a session of `source` (the session
+ * row's column), or undefined when none does: Hermes reads the list of the platform the gateway
+ * bound to the message, never in the CLI (docs/HERMES-FORMATS.md §4).
+ */
+export function skillsPlatformOf(config: Pick<ProfileConfig, 'platformDisabledSkills'>, source: string | undefined): string | undefined {
+  if (source === undefined || config.platformDisabledSkills.size === 0 || NO_SESSION_PLATFORM.has(source)) return undefined;
+  return config.platformDisabledSkills.has(source) ? source : undefined;
 }
 
 interface SkillPlace {

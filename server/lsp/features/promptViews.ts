@@ -31,14 +31,14 @@ export function anatomyDto(model: HermesModel, ref: SessionRef): PromptAnatomyDt
 
 export function diffDto(model: HermesModel, ref: SessionRef): PromptDiffDto {
   const { analysis, anatomy, session } = sessionAnatomy(model, ref);
-  const diff = diffPrompt(anatomy, analysis.sourcesFor(session?.cwd));
+  const diff = diffPrompt(anatomy, analysis.sourcesFor(session?.cwd, session?.source));
   return { ...ref, before: diff.before, after: diff.after, sections: diff.sections.map((s) => ({ ...s, hunks: [...s.hunks] })) };
 }
 
 /** The prompt as parts with their files, sizes and stale marks: sizes, labels and paths, never its text. */
 export function mapDto(model: HermesModel, ref: SessionRef): PromptMapDto {
   const { analysis, anatomy, session } = sessionAnatomy(model, ref);
-  const map = promptMap({ anatomy, reasons: session?.reasons ?? [], sources: analysis.sourcesFor(session?.cwd), profileDir: analysis.profile.dir, cwd: session?.cwd, fs: analysis.fs });
+  const map = promptMap({ anatomy, reasons: session?.reasons ?? [], sources: analysis.sourcesFor(session?.cwd, session?.source), profileDir: analysis.profile.dir, cwd: session?.cwd, fs: analysis.fs });
   return {
     ...ref,
     bytes: map.bytes,

@@ -103,6 +103,58 @@ for (const folder of corpusFolders()) {
       }
     });
 
+    it('a skill disabled on telegram only: its edit makes the CLI sessions stale, not the telegram ones', () => {
+      edit(path.join(corpus.home, 'skills/devops/release-notes/SKILL.md'), (t) => t.replace(/^description: .*$/m, 'description: Write the changelog.'));
+      const sessions = live(corpus);
+      assert.ok([...sessions.values()].some((s) => s.source === 'telegram'));
+      for (const s of sessions.values()) assert.deepEqual(reasonsOf(s), s.source === 'telegram' ? [] : ['skill changed: changelog-writer: description'], s.id);
+    });
+
+    it("telegram's platform_disabled list emptied: only the telegram sessions are stale, for the skill it hid", () => {
+      edit(path.join(corpus.home, 'config.yaml'), (t) => t.replace('    telegram: [release-notes]\n', ''));
+      for (const s of live(corpus).values()) assert.deepEqual(reasonsOf(s), s.source === 'telegram' ? ['skill added: changelog-writer'] : [], s.id);
+    });
+
+    it("the CLI's platform_disabled list is not Hermes' CLI's: dropping it changes no session", () => {
+      edit(path.join(corpus.home, 'config.yaml'), (t) => t.replace('    cli: [k8s-debug]\n', ''));
+      assert.deepEqual(staleIds(live(corpus)), []);
+    });
+
+    it("a sub-folder without AGENTS.md: the git root's AGENTS.md counts only where the session's build loaded it", () => {
+      const root = 'work/repo-d/AGENTS.md';
+      const sub = corpus.manifest.sessions.filter((s) => s.cwd === 'work/repo-d/src' && !s.ended);
+      assert.ok(sub.length > 0);
+      let sessions = live(corpus);
+      for (const m of sub) {
+        const s = sessions.get(m.id)!;
+        assert.equal(s.state, 'fresh', `${m.id}: ${reasonsOf(s).join('; ')}`);
+        // Builds before the chain loaded nothing there, and the report says why ../AGENTS.md is not in the prompt.
+        if (!m.context_files.includes(root)) assert.match(s.otherBuild ?? '', /session's folder only .*not \.\.\/AGENTS\.md/, m.id);
+      }
+      edit(corpus.at(root), (t) => `${t}\nFlags are kebab-case.\n`);
+      sessions = live(corpus);
+      for (const m of sub) {
+        const s = sessions.get(m.id)!;
+        assert.deepEqual(reasonsOf(s), m.context_files.includes(root) ? ['project-context changed: ../AGENTS.md'] : [], m.id);
+      }
+    });
+
+    it('a parent AGENTS.md written after a session without project context: stale only if its build reads parent folders', () => {
+      // work/ becomes a git root with an AGENTS.md above work/empty, where no build loaded anything.
+      fs.mkdirSync(corpus.at('work/.git'));
+      fs.writeFileSync(corpus.at('work/AGENTS.md'), '# work\n\nEverything under work/ is test data.\n');
+      const sessions = live(corpus);
+      const inEmpty = corpus.manifest.sessions.filter((m) => m.profile === 'default' && m.cwd === 'work/empty' && sessions.has(m.id));
+      assert.ok(inEmpty.length > 0);
+      for (const m of inEmpty) {
+        const s = sessions.get(m.id)!;
+        // 0.20.3 reads the chain from the git root down; 0.19.1 and 0.20.0 write the prose of builds reading the session's folder only.
+        const chains = m.written_by.startsWith('v0.20.3');
+        assert.deepEqual(reasonsOf(s), chains ? ['project-context added: ../AGENTS.md'] : [], m.id);
+        if (!chains) assert.match(s.otherBuild ?? '', /may read AGENTS\.md from the session's folder only .*not \.\.\/AGENTS\.md/, m.id);
+      }
+    });
+
     it('a memory entry edited: stale because of memory', () => {
       edit(path.join(corpus.home, 'memories/MEMORY.md'), (t) => t.replace('eu-central-1', 'eu-north-1'));
       for (const s of live(corpus).values()) assert.deepEqual(reasonsOf(s), ['memory changed: MEMORY.md entries'], s.id);
@@ -133,7 +185,7 @@ for (const folder of corpusFolders()) {
       edit(path.join(corpus.home, 'skills/devops/deploy/SKILL.md'), (t) => t.replace(/^description: .*$/m, 'description: Ship a service.'));
       let analysis = report(corpus);
       for (const s of analysis.report.sessions.filter((r) => r.state === 'stale')) {
-        const diff = diffPrompt(analysis.anatomyOf(s.id)!, analysis.sourcesFor(s.cwd));
+        const diff = diffPrompt(analysis.anatomyOf(s.id)!, analysis.sourcesFor(s.cwd, s.source));
         assert.deepEqual(diff.sections.map((d) => [d.section, d.change]), [['skills-index', 'changed']], s.id);
         assert.ok(diff.sections[0]!.hunks.join('\n').includes('+    - deploy: Ship a service.'), s.id);
         // Only the list moved: the build's own heading and instructions are kept.
@@ -143,7 +195,7 @@ for (const folder of corpusFolders()) {
       edit(path.join(corpus.home, 'SOUL.md'), (t) => t.replace('You are Ada,', 'You are Ada Lovelace,'));
       analysis = report(corpus);
       for (const s of analysis.report.sessions.filter((r) => r.state === 'stale')) {
-        const diff = diffPrompt(analysis.anatomyOf(s.id)!, analysis.sourcesFor(s.cwd));
+        const diff = diffPrompt(analysis.anatomyOf(s.id)!, analysis.sourcesFor(s.cwd, s.source));
         assert.deepEqual(diff.sections.map((d) => [d.section, d.change]), [['identity', 'changed']], s.id);
       }
     });
@@ -178,7 +230,10 @@ for (const folder of corpusFolders()) {
         assert.ok(anatomy.identity.startsWith('# '), `${s.id} opens with its SOUL.md`);
         const skills = new Set(anatomy.skillsIndex.lines.map((l) => `${l.category}/${l.name}`));
         if (session.profile === 'default') {
-          assert.deepEqual([...skills].sort(), ['devops/changelog-writer', 'devops/deploy', 'devops/k8s-debug', 'research/papers/arxiv-search', 'scratchpad/scratchpad']);
+          // The gateway applies skills.platform_disabled.telegram (release-notes); the CLI applies no platform's list.
+          const hidden = session.source === 'telegram' ? ['devops/changelog-writer'] : [];
+          const all = ['devops/changelog-writer', 'devops/deploy', 'devops/k8s-debug', 'research/papers/arxiv-search', 'scratchpad/scratchpad'];
+          assert.deepEqual([...skills].sort(), all.filter((k) => !hidden.includes(k)), s.id);
         }
         assert.ok(anatomy.memoryBlock && anatomy.userBlock, s.id);
         assert.equal(parsePrompt(anatomy.text).blocks.find((b) => b.kind === 'project-context')?.text.includes('<available_skills>') ?? false, false, `${s.id}: the project context stops before the skills index`);

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_CONFIG } from '../../../server/hermes/profile/config';
-import { analyzeSkillText, readSkillsIndex } from '../../../server/hermes/sources/skills';
+import { DEFAULT_CONFIG, parseProfileConfig } from '../../../server/hermes/profile/config';
+import { analyzeSkillText, readSkillsIndex, skillsPlatformOf } from '../../../server/hermes/sources/skills';
 import { cleanup, skill, tempDir, write } from './fixtures';
 import { diskFs } from '../../../server/hermes/fs/diskFs';
 
@@ -86,6 +86,20 @@ describe('sources: skills index', () => {
     assert.deepEqual(linux.entries.filter((e) => e.visible).map((e) => e.name).sort(), ['deploy', 'lint']);
     const mac = readSkillsIndex(diskFs, skills, DEFAULT_CONFIG, 'darwin');
     assert.ok(mac.entries.find((e) => e.name === 'brew')!.visible);
+  });
+
+  it("skills.platform_disabled: a gateway session's platform hides its list on top of skills.disabled; the CLI applies none", () => {
+    const skills = setup();
+    const config = parseProfileConfig('skills:\n  disabled: [arxiv]\n  platform_disabled:\n    telegram: [solo, lint]\n    discord: deploy\n    cli: [deploy]\n    slack:\n', 'config.yaml');
+    const visible = (source: string | undefined) =>
+      readSkillsIndex(diskFs, skills, config, 'linux', skillsPlatformOf(config, source))
+        .entries.filter((e) => e.visible)
+        .map((e) => e.name)
+        .sort();
+    assert.deepEqual(visible('telegram'), ['deploy']);
+    assert.deepEqual(visible('discord'), ['lint', 'solo']);
+    // Hermes binds no platform in the CLI, cron, the TUI or ACP, and a null list adds nothing.
+    for (const source of ['cli', 'cron', 'tui', 'acp', 'slack', 'whatsapp', undefined]) assert.deepEqual(visible(source), ['deploy', 'lint', 'solo'], source);
   });
 
   it('keeps the first of two same-named skills in a category and reports the other', () => {

@@ -8,9 +8,9 @@
 // SOUL.md opens the prompt only if it runs on through the next paragraph break after the identity
 // (Hermes' own guidance, as a rule), which a digest up to that break tells; the prompt itself
 // must then be read. No text is kept, only lengths and digests.
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { DEFAULT_IDENTITY_OPENING } from '../literals/identity';
-import { hintedIdentityEnd, identityLength } from './locate';
+import { hintedIdentityEnds, identityLength } from './locate';
 import type { PromptAnatomy } from './types';
 
 export interface IdentityOpenings {
@@ -35,9 +35,17 @@ export interface HintReading {
   readonly hintIsIdentity: boolean;
 }
 
-// Prompts of one profile share their opening (SOUL.md, then Hermes' guidance): computed once per opening.
-const byOpening = new Map<string, IdentityOpenings>();
+// Prompts of one profile share their opening (SOUL.md, then Hermes' first paragraph after it): the
+// digests are made once per opening, by its text up to that paragraph's end.
+const digestsByOpening = new Map<string, OpeningDigests>();
 const OPENINGS_KEPT = 256;
+
+interface OpeningDigests {
+  /** Where a hint could open the text, up to the identity's end. */
+  readonly places: readonly number[];
+  readonly digests: readonly string[];
+  readonly beyond: IdentityOpenings['beyond'];
+}
 
 /**
  * `firstAfterIdentity`: where the first block after the identity and guidance starts (what the
@@ -49,36 +57,39 @@ export function identityOpenings(anatomy: PromptAnatomy, firstAfterIdentity: num
   const end = anatomy.identity.length;
   const next = text.indexOf('\n\n', end + 1);
   const nextBreak = next >= 0 ? next : end < text.length ? text.length : -1;
-  // Where the identity ends for a hint depends on the paragraphs up to the first block after it.
-  const key = `${firstMarker}\u0000${anyMarker ? 1 : 0}\u0000${firstAfterIdentity}\u0000${end}\u0000${text.slice(0, Math.max(firstMarker, firstAfterIdentity, nextBreak))}`;
-  let kept = byOpening.get(key);
-  if (kept) return kept;
-  const openings: Array<[number, string, number, 0 | 1]> = [];
-  const hash = createHash('sha256');
-  let hashedTo = 0;
-  for (let p = text.indexOf('\n\n'); p >= 0 && p <= end; p = text.indexOf('\n\n', p + 1)) {
-    if (p === 0) continue;
-    hashedTo = addOpening(openings, hash, text, hashedTo, p, firstMarker, firstAfterIdentity);
+  const opening = text.slice(0, Math.max(end, nextBreak));
+  let digests = digestsByOpening.get(opening);
+  if (!digests) {
+    digests = openingDigests(text, end, nextBreak);
+    if (digestsByOpening.size >= OPENINGS_KEPT) digestsByOpening.clear();
+    digestsByOpening.set(opening.length > 64 ? (' ' + opening).slice(1) : opening, digests);
   }
-  if (text.length === end && end > 0) hashedTo = addOpening(openings, hash, text, hashedTo, end, firstMarker, firstAfterIdentity);
-  kept = {
+  // Where each hint would end the identity depends on the paragraphs up to the first block after it.
+  const located = hintedIdentityEnds(text, digests.places, firstMarker);
+  const whole = hintedIdentityEnds(text, digests.places, firstAfterIdentity);
+  return {
     isDefault: anatomy.identity.startsWith(DEFAULT_IDENTITY_OPENING),
     end,
     hintlessEnd: identityLength(text, undefined, firstMarker, anyMarker),
-    beyond: nextBreak < 0 ? undefined : [nextBreak, hash.update(text.slice(hashedTo, nextBreak)).digest('base64url').slice(0, DIGEST_CHARS)],
-    openings,
+    beyond: digests.beyond,
+    openings: digests.places.map((p, i) => [p, digests.digests[i]!, located[i]!, whole[i] === p ? 1 : 0] as const),
   };
-  if (byOpening.size >= OPENINGS_KEPT) byOpening.clear();
-  byOpening.set(key, kept);
-  return kept;
 }
 
-function addOpening(out: Array<[number, string, number, 0 | 1]>, hash: Hash, text: string, hashedTo: number, p: number, firstMarker: number, firstAfterIdentity: number): number {
-  hash.update(text.slice(hashedTo, p));
-  const hint = text.slice(0, p);
-  const whole = hintedIdentityEnd(text, hint, firstAfterIdentity) === p ? 1 : 0;
-  out.push([p, hash.copy().digest('base64url').slice(0, DIGEST_CHARS), hintedIdentityEnd(text, hint, firstMarker), whole]);
-  return p;
+function openingDigests(text: string, end: number, nextBreak: number): OpeningDigests {
+  const places: number[] = [];
+  for (let p = text.indexOf('\n\n', 1); p >= 0 && p <= end; p = text.indexOf('\n\n', p + 1)) places.push(p);
+  if (text.length === end && end > 0) places.push(end);
+  const hash = createHash('sha256');
+  const digests: string[] = [];
+  let hashedTo = 0;
+  for (const p of places) {
+    hash.update(text.slice(hashedTo, p));
+    hashedTo = p;
+    digests.push(hash.copy().digest('base64url').slice(0, DIGEST_CHARS));
+  }
+  const beyond: IdentityOpenings['beyond'] = nextBreak < 0 ? undefined : [nextBreak, hash.update(text.slice(hashedTo, nextBreak)).digest('base64url').slice(0, DIGEST_CHARS)];
+  return { places, digests, beyond };
 }
 
 /** What `hint` does to the prompt `openings` were taken from; undefined when that cannot be told without its text. */

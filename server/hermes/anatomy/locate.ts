@@ -228,8 +228,32 @@ export function identityLength(text: string, hint: string | undefined, firstMark
  * an anchor the hint is all that is known.
  */
 export function hintedIdentityEnd(text: string, hint: string, firstMarker: number): number {
-  const anchor = paragraphStarts(text, hint.length, firstMarker).find((p) => opensGuidance(text, p));
-  return anchor === undefined ? hint.length : Math.max(hint.length, trimNewlines(text, 0, anchor));
+  return hintedIdentityEnds(text, [hint.length], firstMarker)[0]!;
+}
+
+/**
+ * hintedIdentityEnd for hints of each of `lengths` (ascending) that open the text, in one pass over
+ * its paragraphs: what any SOUL.md would make of a stored prompt (identityOpenings.ts).
+ */
+export function hintedIdentityEnds(text: string, lengths: readonly number[], firstMarker: number): number[] {
+  const ends: number[] = [];
+  // The paragraph starts paragraphStarts(text, length, firstMarker) finds, each with the blank line it follows.
+  let i = text.indexOf('\n\n', lengths[0] ?? 0);
+  for (const length of lengths) {
+    while (i >= 0 && i < length) i = text.indexOf('\n\n', i + 1);
+    let anchor: number | undefined;
+    for (let at = i; at >= 0 && at < firstMarker; at = text.indexOf('\n\n', at + 1)) {
+      let p = at + 2;
+      while (p < firstMarker && text[p] === '\n') p++;
+      if (p < firstMarker && opensGuidance(text, p)) {
+        anchor = p;
+        break;
+      }
+    }
+    if (length === 0 && text[0] !== '\n' && firstMarker > 0 && opensGuidance(text, 0)) anchor = 0;
+    ends.push(anchor === undefined ? length : Math.max(length, trimNewlines(text, 0, anchor)));
+  }
+  return ends;
 }
 
 function opensGuidance(text: string, at: number): boolean {

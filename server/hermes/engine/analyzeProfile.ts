@@ -13,8 +13,9 @@ import { profilePaths } from '../profile/home';
 import type { Profile, SessionRecord } from '../model';
 import { profileRequestedEpoch } from '../refresh/epochs';
 import { renderProfileSources, renderProjectContext } from '../sources/renderSources';
+import { readSoul } from '../sources/soul';
 import { readSkillsIndex, skillsPlatformOf } from '../sources/skills';
-import type { RenderedSources, SourceProblem } from '../sources/types';
+import type { RenderedSources, SoulSource, SourceProblem } from '../sources/types';
 import type { StateStore } from '../store/stateStore';
 import { AnalysisCache, type PromptReader, type ReadPrompt } from './analysisCache';
 import { judgePrompt, soulPartKept, type JudgedPrompt, type Judgement } from './judgement';
@@ -23,7 +24,7 @@ import { rejudgeSoul, type KeptSoul } from './soulRejudge';
 import { firstBlockAfterIdentity } from './staleness';
 import { memo } from '../memo';
 import { NearPosition } from './nearPosition';
-import { changedParts, judgingDigest } from './judgingDigest';
+import { changedParts, judgingDigest, soulPartDigest } from './judgingDigest';
 import { transcriptFingerprint } from './persistedAnalyses';
 import { factsOf, type PromptVerdict } from './promptFacts';
 import { oneShot, type SessionSource } from './sessionSource';
@@ -94,8 +95,11 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
   const now = options.now ?? Date.now() / 1000;
   const problems = config.problem ? [config.problem] : [];
   // The profile's own files are read once; project context once per cwd (docs/HERMES-FORMATS.md §3).
+  // SOUL.md is read on its own (verdicts.renderSoul): after an edit of it alone, nothing else is.
+  const soul = () => (parts.soul ??= verdicts.renderSoul(fs, (through) => readSoul(through, profile.dir, config)));
   const forCwd = (cwd: string | undefined) =>
     memo(cache.sources, cwd ?? '', () => {
+      soul();
       const own = rendering((fs) => renderProfileSources(profile, config, { fs }, parts));
       Object.assign(parts, own);
       const projectContext = memo(cache.projectContexts, cwd ?? '', () => rendering((fs) => renderProjectContext(config, cwd, { fs })));
@@ -150,7 +154,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     // session only that entry changes. A compaction tip depends on every session, so when ended
     // sessions are reported nothing is kept.
     const reports = everything ? new Map<string, ReusableReport>() : cache.reports;
-    const judging: JudgingContext = { cache, config, sourcesFor, store: verdicts, verdicts: new Map() };
+    const judging: JudgingContext = { cache, config, sourcesFor, soul, store: verdicts, verdicts: new Map() };
     const pass = new SessionPass(
       listed,
       everything ? undefined : cache.lastReports,
@@ -180,17 +184,18 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const same = everything || cwdsMoved ? undefined : cache.lastCwds;
     const cwds = same?.cwds ?? cwdsOf(sessions);
     let sourceProblems: readonly string[];
-    if (verdicts.sourcesFromDisk) sourceProblems = [];
+    if (verdicts.rendered === 'none') sourceProblems = [];
+    else if (verdicts.rendered === 'soul') sourceProblems = sourceProblemsOf([soul().problems]);
     else if (same?.world === world) sourceProblems = same.problems;
     else {
       // A plain loop, not `[a, ...cwds.map(f)]`: that spread deoptimized this function on every
       // save (a map check on the array), so each next save began its pass over the sessions unoptimized.
       const rendered = [sourcesFor(undefined)];
       for (const cwd of cwds) rendered.push(sourcesFor(cwd));
-      sourceProblems = sourceProblemsOf(rendered);
+      sourceProblems = sourceProblemsOf(problemListsOf(rendered));
     }
     if (!everything) cache.lastCwds = { world, cwds, problems: sourceProblems };
-    verdicts.save(sourceProblems.length > 0, Date.now());
+    verdicts.save(sourceProblems.length > 0);
     return {
       profile,
       config,
@@ -222,6 +227,8 @@ interface JudgingContext {
   readonly cache: AnalysisCache;
   readonly config: ProfileConfig;
   readonly sourcesFor: (cwd: string | undefined, source?: string) => RenderedSources;
+  /** SOUL.md as rendered today, read alone when nothing else is needed (after an edit of SOUL.md alone). */
+  readonly soul: () => SoulSource;
   /** Where verdicts are kept between runs (by judgingDigest per session cwd, when it keeps them so). */
   readonly store: VerdictStore;
   /** This evaluation's verdicts by prompt identity (AnalysisCache.knownIdentity), then cwd. */
@@ -349,7 +356,7 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
   const byCwd = memo(ctx.verdicts, identity, newMap<PromptVerdict>);
   const known = byCwd.get(cwd);
   if (known) return known;
-  const digest = ctx.store.keepsByDigest ? ctx.store.digest(cwd, () => judgingDigest(ctx.config, ctx.sourcesFor(record.cwd, record.source))) : undefined;
+  const digest = ctx.store.keepsByDigest ? ctx.store.digest(cwd, () => judgingDigest(ctx.config, ctx.sourcesFor(record.cwd, record.source)), () => soulPartDigest(ctx.soul())) : undefined;
   const kept = digest !== undefined ? ctx.store.verdict(identity, cwd, digest) : undefined;
   if (kept) {
     byCwd.set(cwd, kept);
@@ -376,7 +383,7 @@ function rejudgedForSoul(ctx: JudgingContext, identity: string, key: string, dig
   if (!earlier?.soul) return undefined;
   const changed = changedParts(earlier.digest, digest);
   if (changed.length !== 1 || changed[0] !== 'soul') return undefined;
-  return rejudgeSoul(earlier.verdict, earlier.soul, ctx.sourcesFor(record.cwd, record.source).soul);
+  return rejudgeSoul(earlier.verdict, earlier.soul, ctx.soul());
 }
 
 /**
@@ -470,21 +477,21 @@ function totalsOf(sessions: readonly SessionReport[]): ProfileReport['totals'] {
 /** Problems the user must fix in a file (shown by the CLI and the session list), each naming it. */
 const REPORTED_PROBLEMS = new Set(['unreadable', 'binary', 'frontmatter-invalid', 'frontmatter-missing', 'truncated']);
 
-function sourceProblemsOf(rendered: readonly RenderedSources[]): string[] {
+function sourceProblemsOf(lists: ReadonlyArray<readonly SourceProblem[]>): string[] {
   const out = new Set<string>();
-  const add = (problems: readonly SourceProblem[]) => {
+  for (const problems of lists) {
     for (const p of problems) if (REPORTED_PROBLEMS.has(p.code)) out.add(p.message.includes(p.file) ? p.message : `${p.file}: ${p.message}`);
-  };
-  // The profile's own parts are the same objects for every cwd (a thousand skills' problems): once each.
-  const seen = new Set<readonly SourceProblem[]>();
-  for (const sources of rendered) {
-    for (const problems of [sources.soul.problems, sources.skills.problems, sources.memory.problems, sources.user.problems, sources.projectContext.problems]) {
-      if (seen.has(problems)) continue;
-      seen.add(problems);
-      add(problems);
-    }
   }
   return [...out];
+}
+
+/** The problem lists of the sources of every cwd. The profile's own parts are the same objects for every cwd (a thousand skills' problems): once each. */
+function problemListsOf(rendered: readonly RenderedSources[]): Array<readonly SourceProblem[]> {
+  const seen = new Set<readonly SourceProblem[]>();
+  for (const sources of rendered) {
+    for (const problems of [sources.soul.problems, sources.skills.problems, sources.memory.problems, sources.user.problems, sources.projectContext.problems]) seen.add(problems);
+  }
+  return [...seen];
 }
 
 function cwdsOf(sessions: readonly SessionReport[]): string[] {

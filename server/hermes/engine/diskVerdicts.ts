@@ -17,10 +17,13 @@ import { memoryVerdicts, type KeptCount, type VerdictStore } from './verdictStor
  * The store kept for `dbFile` in the cache folder, for one evaluation, its sources read through `fs`
  * (the fs the analysis is given); memoryVerdicts when the folder is off.
  */
-export function diskVerdicts(dbFile: string, fs: SourceFs = diskFs): VerdictStore {
+export function diskVerdicts(dbFile: string, fs: SourceFs = diskFs, clock: { readonly nowMs: () => number } = SYSTEM_CLOCK): VerdictStore {
   const persisted = PersistedAnalyses.open(dbFile);
-  return persisted ? new DiskVerdicts(persisted, new SourceDigests(persisted, fs)) : memoryVerdicts;
+  return persisted ? new DiskVerdicts(persisted, new SourceDigests(persisted, fs), clock) : memoryVerdicts;
 }
+
+/** Tests that write files and read them back at once pass a later clock, so what was read can be kept (RACY_MS). */
+const SYSTEM_CLOCK = { nowMs: () => Date.now() };
 
 class DiskVerdicts implements VerdictStore {
   readonly keepsByDigest = true;
@@ -30,10 +33,11 @@ class DiskVerdicts implements VerdictStore {
   constructor(
     private readonly persisted: PersistedAnalyses,
     private readonly digests: SourceDigests,
+    private readonly clock: { readonly nowMs: () => number },
   ) {}
 
-  get sourcesFromDisk(): boolean {
-    return this.digests.fromDisk;
+  get rendered(): VerdictStore['rendered'] {
+    return this.digests.rendered;
   }
 
   /** Read through the digests' recording over the fs given to diskVerdicts (the analysis's). */
@@ -45,8 +49,12 @@ class DiskVerdicts implements VerdictStore {
     return this.digests.render(render);
   }
 
-  digest(cwd: string | undefined, make: () => string): string {
-    return this.digests.digest(cwd, make);
+  renderSoul<T>(_fs: SourceFs, render: (fs: SourceFs) => T): T {
+    return this.digests.renderSoul(render);
+  }
+
+  digest(cwd: string | undefined, make: () => string, soulPart: () => string): string {
+    return this.digests.digest(cwd, make, soulPart);
   }
 
   verdict(identity: string, cwd: string | undefined, digest: string): PromptVerdict | undefined {
@@ -98,8 +106,8 @@ class DiskVerdicts implements VerdictStore {
     return count;
   }
 
-  save(problemsToReport: boolean, nowMs: number): void {
-    this.digests.save(problemsToReport, nowMs);
+  save(problemsToReport: boolean): void {
+    this.digests.save(problemsToReport, this.clock.nowMs());
     this.persisted.save();
   }
 }

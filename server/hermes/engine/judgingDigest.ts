@@ -5,7 +5,7 @@
 // (persistedAnalyses.ts). The digest is a hash: no text of the sources is kept.
 import { createHash } from 'node:crypto';
 import type { ProfileConfig } from '../profile/config';
-import type { RenderedSources } from '../sources/types';
+import type { RenderedSources, SoulSource } from '../sources/types';
 
 /**
  * Bump when parsing, judging or rebuilding changes what it makes of the same inputs: verdicts kept
@@ -28,7 +28,7 @@ export function judgingDigest(config: ProfileConfig, sources: RenderedSources): 
   // One digest per part, in DIGEST_PARTS order, joined: a later run tells which parts changed (changedParts).
   return [
     digestOf(JSON.stringify([JUDGING_VERSION, config.agentSystemPrompt ?? null])),
-    partDigest(soul, () => [soul.exists, soul.path, soul.block]),
+    soulPartDigest(soul),
     partDigest(skills, () => [
       skills.block,
       skills.entries.map((e) => [e.name, e.category, e.promptDescription, e.file, e.visible]),
@@ -49,6 +49,18 @@ export function changedParts(before: string, after: string): ReadonlyArray<(type
   const b = after.split('.');
   if (a.length !== DIGEST_PARTS.length || b.length !== DIGEST_PARTS.length) return DIGEST_PARTS;
   return DIGEST_PARTS.filter((_, i) => a[i] !== b[i]);
+}
+
+/** SOUL.md's part of a judging digest: all a status needs to render after an edit of SOUL.md alone (sourceDigests.ts). */
+export function soulPartDigest(soul: SoulSource): string {
+  return partDigest(soul, () => [soul.exists, soul.path, soul.block]);
+}
+
+/** `digest` with SOUL.md's part replaced by `soulPart`. */
+export function withSoulPart(digest: string, soulPart: string): string {
+  const parts = digest.split('.');
+  parts[DIGEST_PARTS.indexOf('soul')] = soulPart;
+  return parts.join('.');
 }
 
 function partDigest(part: object, fields: () => unknown[]): string {

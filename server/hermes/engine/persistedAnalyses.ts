@@ -66,10 +66,11 @@ interface FileShape {
   readonly inline?: readonly InlineRow[];
 }
 
-/** The judging digest per session cwd and what rendering the sources read (sourceDigests.ts). */
+/** The judging digest per session cwd and what rendering the sources read (sourceDigests.ts): SOUL.md's reads apart. */
 interface KeptSources {
   readonly environment: string;
   readonly reads: PackedReads;
+  readonly soulReads: PackedReads;
   readonly digests: ReadonlyArray<readonly [cwd: string, digest: string]>;
 }
 
@@ -204,9 +205,9 @@ export class PersistedAnalyses {
   }
 
   /** The digests and reads kept by an earlier run in this environment (still to be checked: readsStillHold). */
-  keptSources(environment: string): { reads: PackedReads; digests: ReadonlyMap<string, string> } | undefined {
+  keptSources(environment: string): { reads: PackedReads; soulReads: PackedReads; digests: ReadonlyMap<string, string> } | undefined {
     const kept = this.sources;
-    return kept && kept.environment === environment ? { reads: kept.reads, digests: new Map(kept.digests) } : undefined;
+    return kept && kept.environment === environment ? { reads: kept.reads, soulReads: kept.soulReads, digests: new Map(kept.digests) } : undefined;
   }
 
   /**
@@ -229,8 +230,8 @@ export class PersistedAnalyses {
     this.changed = true;
   }
 
-  keepSources(environment: string, reads: PackedReads, digests: ReadonlyMap<string, string>): void {
-    this.sources = { environment, reads, digests: [...digests] };
+  keepSources(environment: string, reads: PackedReads, soulReads: PackedReads, digests: ReadonlyMap<string, string>): void {
+    this.sources = { environment, reads, soulReads, digests: [...digests] };
     this.changed = true;
   }
 
@@ -367,11 +368,12 @@ function isInlineRow(row: unknown): row is InlineRow {
 
 function isKeptSources(value: unknown): value is KeptSources {
   if (!value || typeof value !== 'object') return false;
-  const { environment, reads, digests } = value as Partial<KeptSources>;
+  const { environment, reads, soulReads, digests } = value as Partial<KeptSources>;
+  const isReads = (r: PackedReads | undefined) => typeof r?.paths === 'string' && typeof r.seen === 'string';
   return (
     typeof environment === 'string' &&
-    typeof reads?.paths === 'string' &&
-    typeof reads.seen === 'string' &&
+    isReads(reads) &&
+    isReads(soulReads) &&
     Array.isArray(digests) &&
     digests.every((d) => Array.isArray(d) && d.length === 2 && typeof d[0] === 'string' && typeof d[1] === 'string')
   );

@@ -16,14 +16,22 @@ export interface KeptCount {
 export interface VerdictStore {
   /** Whether verdicts are kept by the judging digest of a session cwd (else `digest` is never asked: no digest is made). */
   readonly keepsByDigest: boolean;
-  /** Whether every source this run needed came from kept digests (nothing was rendered, so no problem of a source is known). */
-  readonly sourcesFromDisk: boolean;
+  /**
+   * What this run rendered of the sources: nothing (every digest was kept, so no problem of a
+   * source is known), SOUL.md alone (the rest held since a run that had no problem), or more.
+   */
+  readonly rendered: 'none' | 'soul' | 'all';
   /** Runs `read` (config.yaml) on the fs the sources are read through for this store. */
   readConfig<T>(fs: SourceFs, read: (fs: SourceFs) => T): T;
   /** Runs `render` (a rendering of sources) on the fs the sources are read through for this store. */
   render<T>(fs: SourceFs, render: (fs: SourceFs) => T): T;
-  /** The judging digest of `cwd`: kept, or made now by `make`. Asked only when `keepsByDigest`. */
-  digest(cwd: string | undefined, make: () => string): string;
+  /** `render` for SOUL.md alone, whose reads a store keeps apart (after an edit of SOUL.md alone, the rest still holds). */
+  renderSoul<T>(fs: SourceFs, render: (fs: SourceFs) => T): T;
+  /**
+   * The judging digest of `cwd`: kept, or made now by `make` (rendering all), or, when only SOUL.md
+   * changed since it was kept, from it and SOUL.md's part made by `soulPart`. Asked only when `keepsByDigest`.
+   */
+  digest(cwd: string | undefined, make: () => string, soulPart: () => string): string;
   verdict(identity: string, cwd: string | undefined, digest: string): PromptVerdict | undefined;
   /** The verdict kept for a prompt and cwd against whatever sources, their digest, and what judging a new SOUL.md without the text needs. */
   anyVerdict(identity: string, cwd: string | undefined): { readonly digest: string; readonly verdict: PromptVerdict; readonly soul: KeptSoul | undefined } | undefined;
@@ -45,16 +53,17 @@ export interface VerdictStore {
   /** The count of sessions holding a stored prompt: kept, or counted now by `store`. */
   storedPromptCount(store: StateStore): number;
   /** The evaluation is done: what is worth keeping is kept. */
-  save(problemsToReport: boolean, nowMs: number): void;
+  save(problemsToReport: boolean): void;
 }
 
 /** Nothing kept beyond the AnalysisCache: every question is answered now. */
 export const memoryVerdicts: VerdictStore = {
   keepsByDigest: false,
-  sourcesFromDisk: false,
+  rendered: 'all',
   keepsInlineIdentities: false,
   readConfig: (fs, read) => read(fs),
   render: (fs, render) => render(fs),
+  renderSoul: (fs, render) => render(fs),
   digest: (_cwd, make) => make(),
   verdict: () => undefined,
   anyVerdict: () => undefined,

@@ -18,7 +18,10 @@ import { removeDir, tempDir } from '../demo/support';
 
 const NOW = 1_795_000_000;
 
-const kept = (profile: Profile): ProfileReport => analyzeProfile(profile, { now: NOW, verdicts: diskVerdicts(profilePaths(profile).stateDb) }).report;
+// Files written a moment ago could change again within the clock's grain: a run keeps what it read
+// of them only when its clock is seconds past them, which this one is.
+const LATER = { nowMs: () => Date.now() + 60_000 };
+const kept = (profile: Profile): ProfileReport => analyzeProfile(profile, { now: NOW, verdicts: diskVerdicts(profilePaths(profile).stateDb, undefined, LATER) }).report;
 const fromScratch = (profile: Profile): ProfileReport => analyzeProfile(profile, { now: NOW }).report;
 
 /** Edits of a SOUL.md's text, each from the one before; the last gives the original back. */
@@ -26,6 +29,9 @@ function soulEdits(original: string, nextHermesParagraph: string | undefined): A
   const paragraphs = original.trimEnd().split(/\n\n+/);
   return [
     ['a paragraph appended', (t) => `${t.trimEnd()}\n\nKeep answers short unless asked for detail.\n`],
+    // A file the lens reports a problem with: the report names it whichever way it was judged.
+    ['grown past the size Hermes truncates at', (t) => `${t.trimEnd()}\n\n${'Check twice, answer once. '.repeat(1000)}\n`],
+    ['back to the original', () => original],
     ['a sentence added to the last paragraph', (t) => `${t.trimEnd()} Say so when unsure.\n`],
     ['a word changed in the first paragraph', (t) => t.replace(/\b(\w{4,})\b/, '$1-ish')],
     ['back to the original', () => original],

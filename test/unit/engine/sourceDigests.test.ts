@@ -1,15 +1,16 @@
 // Status keeps the judging digest of each session cwd with what rendering the sources read: a later
-// run takes it without rendering while those reads still hold, renders again when any source
-// changed, and keeps nothing from a run that had problems to report or saw a change in its last
-// seconds.
+// run takes it without rendering while those reads still hold, renders SOUL.md alone when it
+// alone changed, renders all again when anything else changed, and keeps nothing from a run that
+// had problems to report or saw a change in its last seconds.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_CONFIG } from '../../../server/hermes/profile/config';
-import { judgingDigest } from '../../../server/hermes/engine/judgingDigest';
+import { judgingDigest, soulPartDigest } from '../../../server/hermes/engine/judgingDigest';
 import { PersistedAnalyses } from '../../../server/hermes/engine/persistedAnalyses';
 import { SourceDigests } from '../../../server/hermes/engine/sourceDigests';
-import { renderSources } from '../../../server/hermes/sources/renderSources';
+import { renderProfileSources, renderProjectContext, renderSources } from '../../../server/hermes/sources/renderSources';
+import { readSoul } from '../../../server/hermes/sources/soul';
 import { profileFixture } from '../anatomy/profileFixture';
 import { cacheSettingPerTest } from '../../support/lensCacheSetting';
 import { cleanup, tempDir } from '../sources/fixtures';
@@ -21,43 +22,70 @@ describe('engine: source digests kept between status runs', () => {
   cacheSettingPerTest(() => tempDir('hermes-digests-'));
   after(cleanup);
 
-  /** One status run's part: the digest of the fixture's cwd, and whether it had to render. */
-  function run(f: ReturnType<typeof profileFixture>, save: { problems?: boolean; nowMs?: number } = {}): { digest: string; rendered: boolean; fromDisk: boolean } {
+  /** One status run's part, rendering as analyzeProfile does (SOUL.md on its own): the digest of the fixture's cwd, and what it rendered. */
+  function run(f: ReturnType<typeof profileFixture>, save: { problems?: boolean; nowMs?: number } = {}): { digest: string; rendered: string } {
     const dbFile = path.join(f.profileDir, 'state.db');
     if (!fs.existsSync(dbFile)) fs.writeFileSync(dbFile, '');
     const persisted = PersistedAnalyses.open(dbFile)!;
     const digests = new SourceDigests(persisted);
-    let rendered = false;
-    const digest = digests.digest(f.cwd, () => {
-      rendered = true;
-      return judgingDigest(DEFAULT_CONFIG, digests.render((fs) => renderSources({ dir: f.profileDir }, DEFAULT_CONFIG, f.cwd, { fs, stopAt: f.top, platform: 'linux' })));
-    });
+    const soul = () => digests.renderSoul((fs) => readSoul(fs, f.profileDir, DEFAULT_CONFIG));
+    const digest = digests.digest(
+      f.cwd,
+      () => {
+        const own = digests.render((fs) => renderProfileSources({ dir: f.profileDir }, DEFAULT_CONFIG, { fs, platform: 'linux' }, { soul: soul() }));
+        const projectContext = digests.render((fs) => renderProjectContext(DEFAULT_CONFIG, f.cwd, { fs, stopAt: f.top }));
+        return judgingDigest(DEFAULT_CONFIG, { ...own, projectContext });
+      },
+      () => soulPartDigest(soul()),
+    );
     digests.save(save.problems ?? false, save.nowMs ?? LATER());
     persisted.save();
-    return { digest, rendered, fromDisk: digests.fromDisk };
+    return { digest, rendered: digests.rendered };
   }
+
+  const today = (f: ReturnType<typeof profileFixture>) => judgingDigest(DEFAULT_CONFIG, renderSources({ dir: f.profileDir }, DEFAULT_CONFIG, f.cwd, { stopAt: f.top, platform: 'linux' }));
 
   it('takes the kept digest while the reads hold, and renders again after an edit', () => {
     const f = profileFixture();
     const first = run(f);
-    assert.equal(first.rendered, true);
+    assert.equal(first.rendered, 'all');
     const second = run(f);
-    assert.deepEqual(second, { digest: first.digest, rendered: false, fromDisk: true });
+    assert.deepEqual(second, { digest: first.digest, rendered: 'none' });
 
     fs.appendFileSync(path.join(f.profileDir, 'memories', 'MEMORY.md'), '\n§\nDeploys freeze on Fridays.');
     const third = run(f);
-    assert.equal(third.rendered, true);
+    assert.equal(third.rendered, 'all');
     assert.notEqual(third.digest, first.digest);
-    const fresh = judgingDigest(DEFAULT_CONFIG, renderSources({ dir: f.profileDir }, DEFAULT_CONFIG, f.cwd, { stopAt: f.top, platform: 'linux' }));
-    assert.equal(third.digest, fresh, 'what the kept digest stands for is the rendering of today');
-    assert.equal(run(f).rendered, false, 'kept again after the edit');
+    assert.equal(third.digest, today(f), 'what the kept digest stands for is the rendering of today');
+    assert.equal(run(f).rendered, 'none', 'kept again after the edit');
+  });
+
+  it('renders SOUL.md alone after an edit of SOUL.md alone, and keeps what it made', () => {
+    const f = profileFixture();
+    const first = run(f);
+    fs.appendFileSync(path.join(f.profileDir, 'SOUL.md'), '\n\nAnswer in English unless asked otherwise.\n');
+    const second = run(f);
+    assert.equal(second.rendered, 'soul');
+    assert.notEqual(second.digest, first.digest);
+    assert.equal(second.digest, today(f), 'the kept digest with the new SOUL.md is the rendering of today');
+    assert.deepEqual(run(f), { digest: second.digest, rendered: 'none' });
+    // SOUL.md and another file: everything is rendered again.
+    fs.appendFileSync(path.join(f.profileDir, 'SOUL.md'), '\nBe brief.\n');
+    fs.appendFileSync(path.join(f.profileDir, 'memories', 'MEMORY.md'), '\n§\nDeploys freeze on Fridays.');
+    const third = run(f);
+    assert.equal(third.rendered, 'all');
+    assert.equal(third.digest, today(f));
   });
 
   it('keeps nothing from a run that saw a change in its last seconds, or had problems to report', () => {
     const f = profileFixture();
     run(f, { nowMs: Date.now() });
-    assert.equal(run(f, { problems: true }).rendered, true, 'the racy run kept nothing');
-    assert.equal(run(f).rendered, true, 'the run with problems kept nothing');
-    assert.equal(run(f).rendered, false);
+    assert.equal(run(f, { problems: true }).rendered, 'all', 'the racy run kept nothing');
+    assert.equal(run(f).rendered, 'all', 'the run with problems kept nothing');
+    assert.equal(run(f).rendered, 'none');
+    fs.appendFileSync(path.join(f.profileDir, 'SOUL.md'), '\n\nBe brief.\n');
+    assert.equal(run(f, { nowMs: Date.now() }).rendered, 'soul');
+    assert.equal(run(f).rendered, 'soul', 'the racy SOUL.md was not kept: rendered again');
+    assert.equal(run(f).rendered, 'none');
   });
 });

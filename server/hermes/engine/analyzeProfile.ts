@@ -18,10 +18,10 @@ import { readSkillsIndex, skillsPlatformOf } from '../sources/skills';
 import type { RenderedSources, SoulSource, SourceProblem } from '../sources/types';
 import type { StateStore } from '../store/stateStore';
 import { AnalysisCache, type PromptReader, type ReadPrompt } from './analysisCache';
-import { judgePrompt, soulPartKept, type JudgedPrompt, type Judgement } from './judgement';
+import { judgePrompt, rebuiltBlocks, type JudgedPrompt, type Judgement } from './judgement';
 import { identityOpenings } from '../anatomy/identityOpenings';
-import { rejudgeSoul, type KeptSoul } from './soulRejudge';
-import { firstBlockAfterIdentity } from './staleness';
+import { keptEntriesOf, rejudgeParts, REJUDGED_PARTS, type KeptParts, type RejudgedSources } from './partsRejudge';
+import { firstBlockAfterIdentity, type SourcePart } from './staleness';
 import { memo } from '../memo';
 import { NearPosition } from './nearPosition';
 import { changedParts, judgingDigest, soulPartDigest } from './judgingDigest';
@@ -362,38 +362,54 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
     byCwd.set(cwd, kept);
     return kept;
   }
-  // After an edit of SOUL.md alone, from the verdict kept for the SOUL.md before: no text read.
-  const rejudged = digest !== undefined ? rejudgedForSoul(ctx, identity, cwd, digest, record) : undefined;
+  // After edits of SOUL.md or the memory files alone, from the verdict kept before them: no text read.
+  const rejudged = digest !== undefined ? rejudgedParts(ctx, identity, cwd, digest, record) : undefined;
   if (rejudged) {
-    ctx.store.keepVerdict(identity, cwd, digest!, rejudged.verdict, rejudged.soul);
+    ctx.store.keepVerdict(identity, cwd, digest!, rejudged.verdict, rejudged.parts);
     byCwd.set(cwd, rejudged.verdict);
     return rejudged.verdict;
   }
   const anatomy = ctx.cache.anatomy(identity, prompts, promptKey, read);
   const judged = judge(ctx, record, identity, anatomy);
   const verdict = { prompt: factsOf(anatomy), judged };
-  if (digest !== undefined) ctx.store.keepVerdict(identity, cwd, digest, verdict, keptSoulOf(ctx.config, anatomy, judged));
+  if (digest !== undefined) ctx.store.keepVerdict(identity, cwd, digest, verdict, keptPartsOf(ctx.config, anatomy, judged));
   byCwd.set(cwd, verdict);
   return verdict;
 }
 
-/** The kept verdict of the prompt and cwd judged again for today's SOUL.md, when only SOUL.md changed since and that can be told without the text. */
-function rejudgedForSoul(ctx: JudgingContext, identity: string, key: string, digest: string, record: SessionRecord): ReturnType<typeof rejudgeSoul> {
+/**
+ * The kept verdict of the prompt and cwd judged again for today's sources, when only parts that
+ * partsRejudge.ts judges without the text changed since (SOUL.md alone renders nothing else).
+ */
+function rejudgedParts(ctx: JudgingContext, identity: string, key: string, digest: string, record: SessionRecord): ReturnType<typeof rejudgeParts> {
   const earlier = ctx.store.anyVerdict(identity, key);
-  if (!earlier?.soul) return undefined;
+  if (!earlier?.parts) return undefined;
   const changed = changedParts(earlier.digest, digest);
-  if (changed.length !== 1 || changed[0] !== 'soul') return undefined;
-  return rejudgeSoul(earlier.verdict, earlier.soul, ctx.soul());
+  if (changed.length === 0 || !changed.every((part) => (REJUDGED_PARTS as readonly string[]).includes(part))) return undefined;
+  const sources = (): RejudgedSources => {
+    const soul = ctx.soul();
+    const all = () => ctx.sourcesFor(record.cwd, record.source);
+    return {
+      soul,
+      get memory() {
+        return all().memory;
+      },
+      get user() {
+        return all().user;
+      },
+    };
+  };
+  return rejudgeParts(earlier.verdict, earlier.parts, changed as readonly SourcePart[], sources);
 }
 
 /**
- * What a later run needs to judge this prompt against another SOUL.md without its text
- * (soulRejudge.ts). None with a caller's system message: where it is found depends on the identity.
+ * What a later run needs to judge this prompt against other SOUL.md, MEMORY.md or USER.md without
+ * its text (partsRejudge.ts). None with a caller's system message: where it is found depends on the identity.
  */
-function keptSoulOf(config: ProfileConfig, anatomy: PromptAnatomy, judged: Judgement): KeptSoul | undefined {
+function keptPartsOf(config: ProfileConfig, anatomy: PromptAnatomy, judged: Judgement): KeptParts | undefined {
   if (config.agentSystemPrompt) return undefined;
-  const part = soulPartKept(judged);
-  return part && { openings: identityOpenings(anatomy, firstBlockAfterIdentity(anatomy)), ...part };
+  const rebuilt = rebuiltBlocks(judged, REJUDGED_PARTS);
+  return rebuilt && { openings: identityOpenings(anatomy, firstBlockAfterIdentity(anatomy)), ...rebuilt, ...keptEntriesOf(anatomy) };
 }
 
 /**

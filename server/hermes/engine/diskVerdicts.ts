@@ -9,7 +9,7 @@ import { databaseFiles, type DatabaseFiles } from '../store/databaseFiles';
 import type { StateStore } from '../store/stateStore';
 import { PersistedAnalyses } from './persistedAnalyses';
 import type { PromptVerdict } from './promptFacts';
-import type { KeptSoul } from './soulRejudge';
+import type { KeptParts } from './partsRejudge';
 import { RACY_MS, SourceDigests } from './sourceDigests';
 import { memoryVerdicts, type KeptCount, type VerdictStore } from './verdictStore';
 
@@ -69,8 +69,8 @@ class DiskVerdicts implements VerdictStore {
     return this.persisted.anyVerdict(identity, cwd);
   }
 
-  keepVerdict(identity: string, cwd: string | undefined, digest: string, verdict: PromptVerdict, soul?: KeptSoul): void {
-    this.persisted.keepVerdict(identity, cwd, digest, verdict, soul);
+  keepVerdict(identity: string, cwd: string | undefined, digest: string, verdict: PromptVerdict, parts?: KeptParts): void {
+    this.persisted.keepVerdict(identity, cwd, digest, verdict, parts);
   }
 
   transcript(sessionId: string, fingerprint: string): TranscriptSize | undefined {

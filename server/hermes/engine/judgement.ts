@@ -140,15 +140,19 @@ function replacingBlocks(rebuild: MeasuredRebuild, stored: PromptAnatomy, change
 }
 
 /**
- * What a later run needs to judge a new SOUL.md against this judgement without the prompt's text
- * (soulRejudge.ts): ΔS of the rebuild (made even for a fresh prompt, whose rebuild may still
- * differ in Hermes' wording around the user's entries) and the tokens of SOUL.md's block in it.
- * Undefined where the block is no token-bounded region, or the rebuild is no block-by-block edit.
+ * What a later run needs to judge new `parts` against this judgement without the prompt's text
+ * (partsRejudge.ts): ΔS of the rebuild (made even for a fresh prompt, whose rebuild may still
+ * differ in Hermes' wording around the user's entries) and the tokens of each part's block in it
+ * (undefined where no token-bounded region). Undefined when the rebuild is no block-by-block edit.
  */
-export function soulPartKept(judged: Judgement): { readonly deltaTokens: number; readonly soulTokens: number; readonly gapAfter: string } | undefined {
+export function rebuiltBlocks(judged: Judgement, parts: readonly SourcePart[]): { readonly deltaTokens: number; readonly blocks: ReadonlyArray<{ readonly tokens: number; readonly gapAfter: string } | undefined> } | undefined {
   const rebuild = judged.rebuild ?? rebuildOfFresh(judged.stored, judged.sources);
-  const soul = rebuild?.blocks[SOURCE_PARTS.indexOf('soul')];
-  return soul && { deltaTokens: rebuild!.deltaTokens, soulTokens: regionTokens(soul.text, soul.gapAfter), gapAfter: soul.gapAfter };
+  if (!rebuild) return undefined;
+  const blocks = parts.map((part) => {
+    const block = rebuild.blocks[SOURCE_PARTS.indexOf(part)];
+    return block && { tokens: regionTokens(block.text, block.gapAfter), gapAfter: block.gapAfter };
+  });
+  return { deltaTokens: rebuild.deltaTokens, blocks };
 }
 
 /**

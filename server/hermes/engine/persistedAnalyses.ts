@@ -22,7 +22,7 @@ import type { PackedReads } from '../fs/recordingFs';
 import { JUDGING_VERSION } from './judgingDigest';
 import type { PromptVerdict } from './promptFacts';
 import type { IdentityOpenings } from '../anatomy/identityOpenings';
-import type { KeptSoul } from './soulRejudge';
+import type { KeptBlock, KeptEntries, KeptParts } from './partsRejudge';
 
 // 2: repeated strings (cwds, digests, prose fingerprints, reasons' paths) stored once, in `strings`.
 const FORMAT = 2;
@@ -43,9 +43,10 @@ type VerdictRow = [
   prose: string,
   buildNote: string | null,
   promptModel: string | null,
-  /** What judging a new SOUL.md without the text needs (soulRejudge.ts), the openings by their place in the file's list. */
-  soul: [openings: number, deltaTokens: number, soulTokens: number, gapAfter: string] | null,
+  /** What judging new SOUL.md or memory files without the text needs (partsRejudge.ts), the openings by their place in the file's list. */
+  parts: PartsRow | null,
 ];
+type PartsRow = [openings: number, deltaTokens: number, blocks: Array<[tokens: number, gapAfter: string] | null>, memory: [digest: string, empty: 0 | 1], user: [digest: string, empty: 0 | 1]];
 type OpeningsRow = [isDefault: 0 | 1, end: number, hintlessEnd: number, beyond: [number, string] | null, openings: Array<[number, string, number, 0 | 1]>];
 type InlineRow = [sessionId: string, identity: string];
 
@@ -81,7 +82,7 @@ export function transcriptFingerprint(record: SessionRecord): string {
 
 export class PersistedAnalyses {
   private readonly transcripts = new Map<string, { fingerprint: string; size: TranscriptSize }>();
-  private readonly verdicts = new Map<string, { row: VerdictRow; kept?: PromptVerdict; soul?: KeptSoul }>();
+  private readonly verdicts = new Map<string, { row: VerdictRow; kept?: PromptVerdict; parts?: KeptParts }>();
   /** What this run used or made: the file keeps only that. */
   private readonly usedTranscripts = new Set<string>();
   private readonly usedVerdicts = new Set<string>();
@@ -157,13 +158,13 @@ export class PersistedAnalyses {
   }
 
   /** The verdict kept for a prompt and cwd whatever the sources it was judged against, with their digest and what rejudging SOUL.md needs. */
-  anyVerdict(promptKey: string, cwd: string | undefined): { digest: string; verdict: PromptVerdict; soul: KeptSoul | undefined } | undefined {
+  anyVerdict(promptKey: string, cwd: string | undefined): { digest: string; verdict: PromptVerdict; parts: KeptParts | undefined } | undefined {
     const entry = this.verdicts.get(verdictKey(promptKey, cwd));
     if (!entry) return undefined;
-    return { digest: entry.row[2], verdict: (entry.kept ??= verdictOf(entry.row)), soul: entry.soul };
+    return { digest: entry.row[2], verdict: (entry.kept ??= verdictOf(entry.row)), parts: entry.parts };
   }
 
-  keepVerdict(promptKey: string, cwd: string | undefined, digest: string, verdict: PromptVerdict, soul?: KeptSoul): void {
+  keepVerdict(promptKey: string, cwd: string | undefined, digest: string, verdict: PromptVerdict, parts?: KeptParts): void {
     // Only content identities (AnalysisCache.knownIdentity): an inline prompt's own key may have its text rewritten.
     if (!promptKey.startsWith('hash:')) return;
     const key = verdictKey(promptKey, cwd);
@@ -181,11 +182,12 @@ export class PersistedAnalyses {
       prompt.prose,
       judged.buildNote ?? null,
       prompt.model ?? null,
-      soul ? [-1, soul.deltaTokens, soul.soulTokens, soul.gapAfter] : null,
+      parts ? partsRow(parts, -1) : null,
     ];
     const was = this.verdicts.get(key);
-    if (was && was.soul?.openings === soul?.openings && JSON.stringify(was.row) === JSON.stringify(row)) return;
-    this.verdicts.set(key, { row, kept: verdict, ...(soul ? { soul } : {}) });
+    // Another digest is a change at once: after an edit every row is, and comparing them whole cost.
+    if (was && was.row[2] === row[2] && was.parts?.openings === parts?.openings && JSON.stringify(was.row) === JSON.stringify(row)) return;
+    this.verdicts.set(key, { row, kept: verdict, ...(parts ? { parts } : {}) });
     this.changed = true;
   }
 
@@ -250,13 +252,13 @@ export class PersistedAnalyses {
     for (const [key, v] of this.verdicts) {
       if (!this.usedVerdicts.has(key)) continue;
       let row = v.row;
-      if (v.soul) {
+      if (v.parts) {
         // Alike openings of prompts that differ further on are one entry.
-        const opening = openingsRow(v.soul.openings);
+        const opening = openingsRow(v.parts.openings);
         const text = JSON.stringify(opening);
         let at = openingsAt.get(text);
         if (at === undefined) openingsAt.set(text, (at = openings.push(opening) - 1));
-        row = [...row.slice(0, 11), [at, v.soul.deltaTokens, v.soul.soulTokens, v.soul.gapAfter]] as VerdictRow;
+        row = [...row.slice(0, 11), partsRow(v.parts, at)] as VerdictRow;
       }
       verdicts.push(packRow(row, strings));
     }
@@ -307,10 +309,10 @@ export class PersistedAnalyses {
     for (const packed of shape.verdicts) {
       const row = unpackRow(packed, strings);
       if (!isVerdictRow(row)) continue;
-      const soulRow = row[11];
-      const opened = soulRow ? openings[soulRow[0]] : undefined;
-      const soul: KeptSoul | undefined = soulRow && opened ? { openings: opened, deltaTokens: soulRow[1], soulTokens: soulRow[2], gapAfter: soulRow[3] } : undefined;
-      this.verdicts.set(verdictKey(row[0], row[1] || undefined), { row, ...(soul ? { soul } : {}) });
+      const partsField = row[11];
+      const opened = partsField ? openings[partsField[0]] : undefined;
+      const parts = partsField && opened ? partsOf(partsField, opened) : undefined;
+      this.verdicts.set(verdictKey(row[0], row[1] || undefined), { row, ...(parts ? { parts } : {}) });
     }
     if (isKeptSources(shape.sources)) this.sources = shape.sources;
     const counted = shape.storedPromptCount;
@@ -432,13 +434,36 @@ function isOpeningsRow(row: unknown): row is OpeningsRow {
   );
 }
 
-function isSoulField(value: unknown): boolean {
-  return value === null || (Array.isArray(value) && value.length === 4 && isCount(value[0]) && Number.isFinite(value[1]) && isCount(value[2]) && typeof value[3] === 'string');
+function partsRow(parts: KeptParts, openings: number): PartsRow {
+  const entries = (e: KeptEntries): [string, 0 | 1] => [e.digest, e.empty ? 1 : 0];
+  return [openings, parts.deltaTokens, parts.blocks.map((b) => (b ? [b.tokens, b.gapAfter] : null)), entries(parts.memory), entries(parts.user)];
+}
+
+function partsOf(row: PartsRow, openings: IdentityOpenings): KeptParts {
+  const entries = (e: [string, 0 | 1]): KeptEntries => ({ digest: e[0], empty: e[1] === 1 });
+  const blocks = row[2].map((b): KeptBlock | undefined => (b ? { tokens: b[0], gapAfter: b[1] } : undefined));
+  return { openings, deltaTokens: row[1], blocks, memory: entries(row[3]), user: entries(row[4]) };
+}
+
+function isPartsField(value: unknown): boolean {
+  if (value === null) return true;
+  if (!Array.isArray(value) || value.length !== 5) return false;
+  const [openings, delta, blocks, memory, user] = value as unknown[];
+  const isEntries = (e: unknown) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && (e[1] === 0 || e[1] === 1);
+  return (
+    isCount(openings) &&
+    typeof delta === 'number' &&
+    Number.isFinite(delta) &&
+    Array.isArray(blocks) &&
+    blocks.every((b) => b === null || (Array.isArray(b) && b.length === 2 && isCount(b[0]) && typeof b[1] === 'string')) &&
+    isEntries(memory) &&
+    isEntries(user)
+  );
 }
 
 function isVerdictRow(row: unknown): row is VerdictRow {
   if (!Array.isArray(row) || row.length !== 12) return false;
-  const [key, cwd, digest, tokens, counted, tier, delta, reasons, prose, buildNote, promptModel, soul] = row as unknown[];
+  const [key, cwd, digest, tokens, counted, tier, delta, reasons, prose, buildNote, promptModel, parts] = row as unknown[];
   return (
     typeof key === 'string' &&
     typeof cwd === 'string' &&
@@ -453,6 +478,6 @@ function isVerdictRow(row: unknown): row is VerdictRow {
     typeof prose === 'string' &&
     (buildNote === null || typeof buildNote === 'string') &&
     (promptModel === null || typeof promptModel === 'string') &&
-    isSoulField(soul)
+    isPartsField(parts)
   );
 }

@@ -207,10 +207,15 @@ function sectionBody(file: FileContribution): string {
   return text.trim();
 }
 
-function memoryReasons(storedBlock: string, source: MemorySource): StaleReason[] {
+function memoryReasons(storedBlock: string, source: MemorySource): readonly StaleReason[] {
   // The entries are the input; the header's wording and figures are Hermes' rendering of them.
-  if (memoryEntries(storedBlock) === memoryEntries(source.block)) return [];
-  const change = storedBlock === '' ? 'added' : source.block === '' ? 'removed' : 'changed';
+  return memoryReasonsOf(memoryEntries(storedBlock) === memoryEntries(source.block), storedBlock === '', source);
+}
+
+/** The reasons of a memory file, given whether the prompt holds its entries of today and whether it holds no block of it. */
+export function memoryReasonsOf(sameEntries: boolean, storedEmpty: boolean, source: MemorySource): readonly StaleReason[] {
+  if (sameEntries) return NO_REASONS;
+  const change = storedEmpty ? 'added' : source.block === '' ? 'removed' : 'changed';
   const what = source.kind === 'memory' ? 'MEMORY.md entries' : 'USER.md entries';
   return [{ source: source.kind, path: source.path, change, detail: what }];
 }

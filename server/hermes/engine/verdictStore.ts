@@ -5,7 +5,7 @@ import type { SourceFs } from '../fs/sourceFs';
 import type { TranscriptSize } from '../model';
 import type { StateStore } from '../store/stateStore';
 import type { PromptVerdict } from './promptFacts';
-import type { KeptSoul } from './soulRejudge';
+import type { KeptParts } from './partsRejudge';
 
 /** A prompt's tokens, and whether they were counted with o200k (PromptAnatomy.tokensCounted). */
 export interface KeptCount {
@@ -33,14 +33,14 @@ export interface VerdictStore {
    */
   digest(cwd: string | undefined, make: () => string, soulPart: () => string): string;
   verdict(identity: string, cwd: string | undefined, digest: string): PromptVerdict | undefined;
-  /** The verdict kept for a prompt and cwd against whatever sources, their digest, and what judging a new SOUL.md without the text needs. */
-  anyVerdict(identity: string, cwd: string | undefined): { readonly digest: string; readonly verdict: PromptVerdict; readonly soul: KeptSoul | undefined } | undefined;
+  /** The verdict kept for a prompt and cwd against whatever sources, their digest, and what judging new SOUL.md or memory files without the text needs. */
+  anyVerdict(identity: string, cwd: string | undefined): { readonly digest: string; readonly verdict: PromptVerdict; readonly parts: KeptParts | undefined } | undefined;
   /**
    * The whole prompt's token count kept with any verdict of it, whatever the sources it was judged
    * against: a count of the text alone, which an edit of a source leaves as it was.
    */
   promptTokens(identity: string): KeptCount | undefined;
-  keepVerdict(identity: string, cwd: string | undefined, digest: string, verdict: PromptVerdict, soul?: KeptSoul): void;
+  keepVerdict(identity: string, cwd: string | undefined, digest: string, verdict: PromptVerdict, parts?: KeptParts): void;
   transcript(sessionId: string, fingerprint: string): TranscriptSize | undefined;
   keepTranscript(sessionId: string, fingerprint: string, size: TranscriptSize): void;
   /** The identity an earlier run found a session's inline prompt to hold (AnalysisCache.settleKeptInline). */

@@ -1,6 +1,6 @@
-// `hermes-lens status` right after an edit of SOUL.md judges every prompt again from what it kept
-// for the SOUL.md before, without reading the prompts: it must say exactly what a run from scratch
-// says, for every kind of edit, on the demo home and on homes written by Hermes' own code.
+// `hermes-lens status` right after an edit of SOUL.md, MEMORY.md or USER.md judges every prompt
+// again from what it kept before the edit, without reading the prompts: it must say exactly what a
+// run from scratch says, for every kind of edit, on the demo home and on homes written by Hermes' own code.
 import * as assert from 'node:assert/strict';
 import Database = require('better-sqlite3');
 import * as fs from 'node:fs';
@@ -45,19 +45,33 @@ function soulEdits(original: string, nextHermesParagraph: string | undefined): A
   ];
 }
 
-/** Runs the edits on `soulFile`, checking after each that a run taking kept verdicts says what a run from scratch says. */
-function checkEdits(label: string, soulFile: string, profiles: () => Profile[], nextHermesParagraph?: string): void {
-  const original = fs.readFileSync(soulFile, 'utf8');
+/** Edits of a memory file's entries (`§` between them), each from the one before; the last gives the original back. */
+function memoryEdits(original: string): Array<[string, (text: string) => string | undefined]> {
+  return [
+    ['an entry added', (t) => `${t.trimEnd()}\n§\nDeploys freeze on Fridays.\n`],
+    ['a word changed in the first entry', (t) => t.replace(/\b(\w{4,})\b/, '$1-ish')],
+    ['back to the original', () => original],
+    ['emptied', () => ''],
+    ['removed', () => undefined],
+    ['back to the original again', () => original],
+  ];
+}
+
+/** Runs the edits on `file`, checking after each that a run taking kept verdicts says what a run from scratch says. */
+function checkEdits(label: string, file: string, edits: (original: string) => Array<[string, (text: string) => string | undefined]>, profiles: () => Profile[]): void {
+  const original = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
   for (const profile of profiles()) assert.deepEqual(kept(profile), fromScratch(profile), `${label}, first run (${profile.name})`);
-  for (const [what, edit] of soulEdits(original, nextHermesParagraph)) {
-    const now = fs.existsSync(soulFile) ? fs.readFileSync(soulFile, 'utf8') : '';
+  for (const [what, edit] of edits(original)) {
+    const now = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
     const next = edit(now);
-    if (what === 'removed') fs.rmSync(soulFile, { force: true });
+    if (what === 'removed') fs.rmSync(file, { force: true });
     else if (next === undefined) continue;
-    else fs.writeFileSync(soulFile, next);
-    for (const profile of profiles()) assert.deepEqual(kept(profile), fromScratch(profile), `${label}, SOUL.md ${what} (${profile.name})`);
+    else fs.writeFileSync(file, next);
+    for (const profile of profiles()) assert.deepEqual(kept(profile), fromScratch(profile), `${label}, ${path.basename(file)} ${what} (${profile.name})`);
   }
 }
+
+const memoryFiles = (profileDir: string) => [path.join(profileDir, 'memories', 'MEMORY.md'), path.join(profileDir, 'memories', 'USER.md')];
 
 /** The paragraph after the identity in a stored prompt that opens with `soul`. */
 function paragraphAfter(prompt: string, soul: string): string | undefined {
@@ -68,7 +82,7 @@ function paragraphAfter(prompt: string, soul: string): string | undefined {
   return end > 0 ? rest.slice(0, end) : undefined;
 }
 
-describe('engine: status right after an edit of SOUL.md, from the verdicts kept before it', function () {
+describe('engine: status right after an edit of SOUL.md or a memory file, from the verdicts kept before it', function () {
   this.timeout(60000);
   let dir: string;
   beforeEach(() => (dir = tempDir('hermes-soul-rejudge-')));
@@ -81,10 +95,19 @@ describe('engine: status right after an edit of SOUL.md, from the verdicts kept 
     const profiles = () => ['default', 'work'].map((name) => selectProfile(readHome({ root: demo.root, origin: 'argument' }), name));
 
     it('says what a run from scratch says after every kind of edit', () => {
-      const def = demo.profiles.find((p) => p.name === 'default')!;
-      checkEdits('demo default', path.join(def.dir, 'SOUL.md'), profiles);
-      const work = demo.profiles.find((p) => p.name === 'work')!;
-      checkEdits('demo work', path.join(work.dir, 'SOUL.md'), profiles);
+      for (const name of ['default', 'work']) {
+        const dir = demo.profiles.find((p) => p.name === name)!.dir;
+        checkEdits(`demo ${name}`, path.join(dir, 'SOUL.md'), (t) => soulEdits(t, undefined), profiles);
+        for (const file of memoryFiles(dir)) checkEdits(`demo ${name}`, file, memoryEdits, profiles);
+      }
+    });
+
+    it('says what a run from scratch says after SOUL.md and MEMORY.md were both edited', () => {
+      const dir = demo.profiles.find((p) => p.name === 'default')!.dir;
+      for (const profile of profiles()) kept(profile);
+      fs.appendFileSync(path.join(dir, 'SOUL.md'), '\n\nBe brief.\n');
+      fs.appendFileSync(path.join(dir, 'memories', 'MEMORY.md'), '\n§\nDeploys freeze on Fridays.\n');
+      for (const profile of profiles()) assert.deepEqual(kept(profile), fromScratch(profile), profile.name);
     });
 
     it('judges the prompt itself where SOUL.md holds a paragraph that reads like Hermes\' own', () => {
@@ -93,7 +116,7 @@ describe('engine: status right after an edit of SOUL.md, from the verdicts kept 
       const soulFile = path.join(def.dir, 'SOUL.md');
       fs.writeFileSync(soulFile, `${fs.readFileSync(soulFile, 'utf8').trimEnd()}\n\nYou run on Hermes Agent; say so when asked.\n`);
       startSession(def.dbFile, def.dir, { source: 'cli', model: 'gpt-5.1', provider: 'openai', startedAt: NOW - 60, lastActivityAt: NOW - 10, messages: 4 });
-      checkEdits('demo default, Hermes-like paragraph', soulFile, profiles);
+      checkEdits('demo default, Hermes-like paragraph', soulFile, (t) => soulEdits(t, undefined), profiles);
     });
   });
 
@@ -114,28 +137,34 @@ describe('engine: status right after an edit of SOUL.md, from the verdicts kept 
         const soul = fs.readFileSync(soulFile, 'utf8');
         const next = [...prompts, ...hashed].map((p) => paragraphAfter(p.prompt, soul)).find((p) => p !== undefined);
         assert.ok(next, 'a stored prompt runs on after its identity');
-        checkEdits(folder, soulFile, profiles, next);
+        checkEdits(folder, soulFile, (t) => soulEdits(t, next), profiles);
+        for (const file of memoryFiles(corpus.home)) checkEdits(folder, file, memoryEdits, profiles);
       });
 
-      it('reads no stored prompt to judge them again', function () {
-        const profile = profiles().find((p) => p.name === 'default')!;
-        const dbFile = profilePaths(profile).stateDb;
-        const db = new Database(dbFile, { readonly: true });
-        const byHash = hasTable(db, 'system_prompts');
-        db.close();
-        if (!byHash) this.skip(); // before v25 each session's own copy is read to know which text it holds
-        kept(profile);
-        const soulFile = path.join(corpus.home, 'SOUL.md');
-        fs.writeFileSync(soulFile, `${fs.readFileSync(soulFile, 'utf8').trimEnd()}\n\nKeep answers short unless asked for detail.\n`);
-        const expected = fromScratch(profile);
-        assert.ok(expected.sessions.some((s) => s.state === 'stale' && s.reasons.some((r) => r.source === 'soul')), 'the edit makes sessions stale');
-        // Behind the lens's back, in a way Hermes never would: only a run that reads the prompts sees it.
-        const writer = new Database(dbFile);
-        writer.prepare("UPDATE system_prompts SET prompt = 'You are a replacement.'").run();
-        writer.close();
-        assert.notDeepEqual(fromScratch(profile), expected);
-        assert.deepEqual(kept(profile), expected);
-      });
+      for (const [what, file, edit, source] of [
+        ['SOUL.md', 'SOUL.md', (t: string) => `${t.trimEnd()}\n\nKeep answers short unless asked for detail.\n`, 'soul'],
+        ['MEMORY.md', 'memories/MEMORY.md', (t: string) => `${t.trimEnd()}\n§\nDeploys freeze on Fridays.\n`, 'memory'],
+      ] as const) {
+        it(`reads no stored prompt to judge them again after an edit of ${what}`, function () {
+          const profile = profiles().find((p) => p.name === 'default')!;
+          const dbFile = profilePaths(profile).stateDb;
+          const db = new Database(dbFile, { readonly: true });
+          const byHash = hasTable(db, 'system_prompts');
+          db.close();
+          if (!byHash) this.skip(); // before v25 each session's own copy is read to know which text it holds
+          kept(profile);
+          const edited = path.join(corpus.home, file);
+          fs.writeFileSync(edited, edit(fs.readFileSync(edited, 'utf8')));
+          const expected = fromScratch(profile);
+          assert.ok(expected.sessions.some((s) => s.state === 'stale' && s.reasons.some((r) => r.source === source)), 'the edit makes sessions stale');
+          // Behind the lens's back, in a way Hermes never would: only a run that reads the prompts sees it.
+          const writer = new Database(dbFile);
+          writer.prepare("UPDATE system_prompts SET prompt = 'You are a replacement.'").run();
+          writer.close();
+          assert.notDeepEqual(fromScratch(profile), expected);
+          assert.deepEqual(kept(profile), expected);
+        });
+      }
     });
   }
 });

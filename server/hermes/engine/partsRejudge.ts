@@ -1,0 +1,122 @@
+// A kept verdict judged again after edits of SOUL.md, MEMORY.md or USER.md alone, without the
+// prompt's text: what users run `status` for right after saving SOUL.md, and what Hermes' own
+// memory writes ask of the next status, when every prompt of the profile is judged again. What
+// each of these parts needs is kept with the verdict: for SOUL.md, what any SOUL.md does to the
+// prompt's identity (identityOpenings.ts); for the memory files, a digest of the entries the
+// prompt holds; for each, the tokens of its block in the rebuilt prompt, so that ΔS moves by the
+// new block's tokens minus the old one's, as a judgement in memory does (judgement.ts). Whatever
+// cannot be told so (a SOUL.md that opens the prompt somewhere else, a block added or removed, one
+// that is no token-bounded region) is left to a judgement of the prompt itself.
+import { createHash } from 'node:crypto';
+import { readHint, type IdentityOpenings } from '../anatomy/identityOpenings';
+import type { PromptAnatomy } from '../anatomy/types';
+import { opensParagraph } from '../cost/tokens';
+import type { SourceKind, StaleReason } from '../model';
+import type { MemorySource, SoulSource } from '../sources/types';
+import { regionTokens } from './judgement';
+import type { PromptVerdict } from './promptFacts';
+import { memoryEntries, memoryReasonsOf, soulReasonsOf, SOURCE_PARTS, type SourcePart } from './staleness';
+
+/** The parts judged again here, and the parts of the sources a reason of each kind comes from. */
+export const REJUDGED_PARTS: readonly SourcePart[] = ['soul', 'memory', 'user'];
+const PART_OF_REASON: Readonly<Record<SourceKind, SourcePart>> = {
+  soul: 'soul',
+  skill: 'skills',
+  'skill-category': 'skills',
+  'project-context': 'projectContext',
+  memory: 'memory',
+  user: 'user',
+};
+
+/** A part's block in the rebuilt prompt: its tokens with the separator after it. */
+export interface KeptBlock {
+  readonly tokens: number;
+  readonly gapAfter: string;
+}
+
+/** The entries of a memory file the prompt holds, as a digest, and whether it holds no block of it. */
+export interface KeptEntries {
+  readonly digest: string;
+  readonly empty: boolean;
+}
+
+/** What a verdict keeps for rejudgeParts. */
+export interface KeptParts {
+  readonly openings: IdentityOpenings;
+  /** ΔS of the prompt's rebuild, reported or not (a fresh prompt reports 0). */
+  readonly deltaTokens: number;
+  /** The blocks of the REJUDGED_PARTS in the rebuild, in that order; undefined where no token-bounded region. */
+  readonly blocks: ReadonlyArray<KeptBlock | undefined>;
+  readonly memory: KeptEntries;
+  readonly user: KeptEntries;
+}
+
+/** What the parts render today. */
+export interface RejudgedSources {
+  readonly soul: SoulSource;
+  readonly memory: MemorySource;
+  readonly user: MemorySource;
+}
+
+/** The entries a stored prompt holds of its memory blocks (keptPartsOf). */
+export function keptEntriesOf(stored: PromptAnatomy): { memory: KeptEntries; user: KeptEntries } {
+  const of = (block: string): KeptEntries => ({ digest: entriesDigest(block), empty: block === '' });
+  return { memory: of(stored.memoryBlock), user: of(stored.userBlock) };
+}
+
+/**
+ * `kept` judged against today's `sources` in the `changed` parts (all of them REJUDGED_PARTS)
+ * instead of those it was judged against; undefined when the prompt itself must be judged.
+ */
+export function rejudgeParts(
+  kept: PromptVerdict,
+  parts: KeptParts,
+  changed: readonly SourcePart[],
+  sources: () => RejudgedSources,
+): { verdict: PromptVerdict; parts: KeptParts } | undefined {
+  const today = sources();
+  let deltaTokens = parts.deltaTokens;
+  const blocks = parts.blocks.slice();
+  const reasonsOf = new Map<SourcePart, readonly StaleReason[]>();
+  for (const part of changed) {
+    const at = REJUDGED_PARTS.indexOf(part);
+    const block = parts.blocks[at];
+    const text = part === 'soul' ? (today.soul.exists ? today.soul.block : '') : today[part as 'memory' | 'user'].block;
+    // A block added or removed, or one whose first character would join the paragraph before.
+    if (at < 0 || !block || !text || !opensParagraph(text)) return undefined;
+    const reasons = part === 'soul' ? soulReasons(parts.openings, today.soul) : memoryReasons(parts[part as 'memory' | 'user'], today[part as 'memory' | 'user']);
+    if (!reasons) return undefined;
+    reasonsOf.set(part, reasons);
+    const tokens = regionTokens(text, block.gapAfter);
+    deltaTokens += tokens - block.tokens;
+    blocks[at] = { tokens, gapAfter: block.gapAfter };
+  }
+  // The reasons in SOURCE_PARTS order, the changed parts' new, the others' as kept.
+  const reasons: StaleReason[] = [];
+  for (const part of SOURCE_PARTS) {
+    const now = reasonsOf.get(part);
+    if (now) reasons.push(...now);
+    else for (const r of kept.judged.reasons) if (PART_OF_REASON[r.source] === part) reasons.push(r);
+  }
+  return {
+    verdict: { prompt: kept.prompt, judged: { reasons, deltaTokens: reasons.length > 0 ? deltaTokens : 0, buildNote: kept.judged.buildNote } },
+    parts: { ...parts, deltaTokens, blocks },
+  };
+}
+
+/** SOUL.md's reasons, when a SOUL.md leaves the prompt's blocks where they were. */
+function soulReasons(openings: IdentityOpenings, soul: SoulSource): readonly StaleReason[] | undefined {
+  const reading = readHint(openings, soul.block);
+  // The new SOUL.md ends the identity elsewhere: every block may sit elsewhere.
+  if (!reading || reading.identityEnd !== openings.end) return undefined;
+  return soulReasonsOf(openings.isDefault, soul, () => reading.hintIsIdentity);
+}
+
+function memoryReasons(kept: KeptEntries, source: MemorySource): readonly StaleReason[] {
+  return memoryReasonsOf(kept.digest === entriesDigest(source.block), kept.empty, source);
+}
+
+// 96 bits: memory entries taken for those a prompt holds by chance are not a worry.
+function entriesDigest(block: string): string {
+  return createHash('sha256').update(memoryEntries(block)).digest('base64url').slice(0, 16);
+}

@@ -236,24 +236,20 @@ export function hintedIdentityEnd(text: string, hint: string, firstMarker: numbe
  * its paragraphs: what any SOUL.md would make of a stored prompt (identityOpenings.ts).
  */
 export function hintedIdentityEnds(text: string, lengths: readonly number[], firstMarker: number): number[] {
-  const ends: number[] = [];
-  // The paragraph starts paragraphStarts(text, length, firstMarker) finds, each with the blank line it follows.
-  let i = text.indexOf('\n\n', lengths[0] ?? 0);
-  for (const length of lengths) {
-    while (i >= 0 && i < length) i = text.indexOf('\n\n', i + 1);
-    let anchor: number | undefined;
-    for (let at = i; at >= 0 && at < firstMarker; at = text.indexOf('\n\n', at + 1)) {
-      let p = at + 2;
-      while (p < firstMarker && text[p] === '\n') p++;
-      if (p < firstMarker && opensGuidance(text, p)) {
-        anchor = p;
-        break;
-      }
-    }
-    if (length === 0 && text[0] !== '\n' && firstMarker > 0 && opensGuidance(text, 0)) anchor = 0;
-    ends.push(anchor === undefined ? length : Math.max(length, trimNewlines(text, 0, anchor)));
+  const anchors: Array<number | undefined> = lengths.map(() => undefined);
+  // The paragraph starts paragraphStarts(text, length, firstMarker) finds, each after the blank line
+  // at `at`: the first that opens guidance is the anchor of every length up to `at` still without one.
+  let assigned = 0;
+  let pending = 0;
+  for (let at = text.indexOf('\n\n', lengths[0] ?? 0); at >= 0 && at < firstMarker && assigned < lengths.length; at = text.indexOf('\n\n', at + 1)) {
+    while (pending < lengths.length && lengths[pending]! <= at) pending++;
+    if (pending === assigned) continue;
+    let p = at + 2;
+    while (p < firstMarker && text[p] === '\n') p++;
+    if (p < firstMarker && opensGuidance(text, p)) for (; assigned < pending; assigned++) anchors[assigned] = p;
   }
-  return ends;
+  if (lengths[0] === 0 && text[0] !== '\n' && firstMarker > 0 && opensGuidance(text, 0)) anchors[0] = 0;
+  return lengths.map((length, k) => (anchors[k] === undefined ? length : Math.max(length, trimNewlines(text, 0, anchors[k]!))));
 }
 
 function opensGuidance(text: string, at: number): boolean {

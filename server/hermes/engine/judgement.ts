@@ -173,12 +173,31 @@ function rebuildOfFresh(stored: PromptAnatomy, sources: RenderedSources): Measur
     if (opensParagraph(block.text) && isTokenBoundary(stored.text, block.start) && isTokenBoundary(stored.text, next)) {
       blocks[part] = { text: block.text, gapAfter: stored.text.slice(block.end, next) };
     }
-    const rendered = SOURCE_PARTS[part] === 'soul' ? block.text : renderedText(SOURCE_PARTS[part]!, sources, stored);
-    if (rendered !== block.text) changed.push(SOURCE_PARTS[part]!);
+    if (!rendersAsStored(SOURCE_PARTS[part]!, block.text, sources, stored)) changed.push(SOURCE_PARTS[part]!);
   }
   // A part the prompt lacks that renders something today would be a block added: no such edit.
   for (let part = 1; part < SOURCE_PARTS.length; part++) if (!held.has(part) && renderedText(SOURCE_PARTS[part]!, sources, stored)) return undefined;
   return replacingBlocks({ deltaTokens: 0, blocks }, stored, changed, sources, () => true);
+}
+
+// Whether a skills index renders today as a prompt holds it, by index text and today's skills: a
+// thousand prompts hold a few indexes, and each rendering builds the whole block again.
+const skillsAlike = new WeakMap<object, Map<string, boolean>>();
+const INDEXES_KEPT = 64;
+
+/** Whether `part` puts into the rebuild of `stored` the text its block there holds. */
+function rendersAsStored(part: SourcePart, blockText: string, sources: RenderedSources, stored: PromptAnatomy): boolean {
+  if (part === 'soul') return true;
+  if (part !== 'skills') return renderedText(part, sources, stored) === blockText;
+  let known = skillsAlike.get(sources.skills);
+  if (!known) skillsAlike.set(sources.skills, (known = new Map()));
+  let alike = known.get(blockText);
+  if (alike === undefined) {
+    alike = renderedText(part, sources, stored) === blockText;
+    if (known.size >= INDEXES_KEPT) known.clear();
+    known.set((' ' + blockText).slice(1), alike);
+  }
+  return alike;
 }
 
 /** What `part` puts into the rebuild of `stored`; undefined when that depends on more of the stored prompt (no SOUL.md). */

@@ -116,7 +116,17 @@ function memoryReasons(kept: KeptEntries, source: MemorySource): readonly StaleR
   return memoryReasonsOf(kept.digest === entriesDigest(source.block), kept.empty, source);
 }
 
+// Prompts of a profile share their memory blocks: each digested once (bounded).
+const digestsByBlock = new Map<string, string>();
+const BLOCKS_KEPT = 256;
+
 // 96 bits: memory entries taken for those a prompt holds by chance are not a worry.
 function entriesDigest(block: string): string {
-  return createHash('sha256').update(memoryEntries(block)).digest('base64url').slice(0, 16);
+  let digest = digestsByBlock.get(block);
+  if (digest !== undefined) return digest;
+  digest = createHash('sha256').update(memoryEntries(block)).digest('base64url').slice(0, 16);
+  if (digestsByBlock.size >= BLOCKS_KEPT) digestsByBlock.clear();
+  // A flat copy as the key: the block is a slice, which would keep its whole prompt alive.
+  digestsByBlock.set(block.length > 64 ? (' ' + block).slice(1) : block, digest);
+  return digest;
 }

@@ -12,10 +12,10 @@ import type { SourceFs } from '../fs/sourceFs';
 import { profilePaths } from '../profile/home';
 import type { Profile, SessionRecord } from '../model';
 import { profileRequestedEpoch } from '../refresh/epochs';
-import { renderProfileSources, renderProjectContext } from '../sources/renderSources';
+import { renderMemoryFile, renderProfileSources, renderProjectContext } from '../sources/renderSources';
 import { readSoul } from '../sources/soul';
 import { readSkillsIndex, skillsPlatformOf } from '../sources/skills';
-import type { RenderedSources, SoulSource, SourceProblem } from '../sources/types';
+import type { MemorySource, RenderedSources, SoulSource, SourceProblem } from '../sources/types';
 import type { StateStore } from '../store/stateStore';
 import { AnalysisCache, type PromptReader, type ReadPrompt } from './analysisCache';
 import { judgePrompt, rebuiltBlocks, type JudgedPrompt, type Judgement } from './judgement';
@@ -24,7 +24,8 @@ import { keptEntriesOf, rejudgeParts, REJUDGED_PARTS, type KeptParts, type Rejud
 import { firstBlockAfterIdentity, type SourcePart } from './staleness';
 import { memo } from '../memo';
 import { NearPosition } from './nearPosition';
-import { changedParts, judgingDigest, soulPartDigest } from './judgingDigest';
+import { changedParts, judgingDigest, memoryPartDigest, soulPartDigest } from './judgingDigest';
+import type { ApartPart } from './keptReads';
 import { transcriptFingerprint } from './persistedAnalyses';
 import { factsOf, type PromptVerdict } from './promptFacts';
 import { oneShot, type SessionSource } from './sessionSource';
@@ -95,11 +96,17 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
   const now = options.now ?? Date.now() / 1000;
   const problems = config.problem ? [config.problem] : [];
   // The profile's own files are read once; project context once per cwd (docs/HERMES-FORMATS.md §3).
-  // SOUL.md is read on its own (verdicts.renderSoul): after an edit of it alone, nothing else is.
-  const soul = () => (parts.soul ??= verdicts.renderSoul(fs, (through) => readSoul(through, profile.dir, config)));
+  // SOUL.md and the memory files are read each on its own (verdicts.renderPart): after edits of
+  // these alone, nothing else is.
+  const soul = () => (parts.soul ??= verdicts.renderPart('soul', fs, (through) => readSoul(through, profile.dir, config)));
+  const memory = () => (parts.memory ??= verdicts.renderPart('memory', fs, (through) => renderMemoryFile(profile, 'memory', through)));
+  const user = () => (parts.user ??= verdicts.renderPart('user', fs, (through) => renderMemoryFile(profile, 'user', through)));
+  const apart = { soul, memory, user };
   const forCwd = (cwd: string | undefined) =>
     memo(cache.sources, cwd ?? '', () => {
       soul();
+      memory();
+      user();
       const own = rendering((fs) => renderProfileSources(profile, config, { fs }, parts));
       Object.assign(parts, own);
       const projectContext = memo(cache.projectContexts, cwd ?? '', () => rendering((fs) => renderProjectContext(config, cwd, { fs })));
@@ -154,7 +161,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     // session only that entry changes. A compaction tip depends on every session, so when ended
     // sessions are reported nothing is kept.
     const reports = everything ? new Map<string, ReusableReport>() : cache.reports;
-    const judging: JudgingContext = { cache, config, sourcesFor, soul, store: verdicts, verdicts: new Map() };
+    const judging: JudgingContext = { cache, config, sourcesFor, apart, store: verdicts, verdicts: new Map() };
     const pass = new SessionPass(
       listed,
       everything ? undefined : cache.lastReports,
@@ -185,7 +192,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     const cwds = same?.cwds ?? cwdsOf(sessions);
     let sourceProblems: readonly string[];
     if (verdicts.rendered === 'none') sourceProblems = [];
-    else if (verdicts.rendered === 'soul') sourceProblems = sourceProblemsOf([soul().problems]);
+    else if (verdicts.rendered !== 'all') sourceProblems = sourceProblemsOf(verdicts.rendered.map((part) => apart[part]().problems));
     else if (same?.world === world) sourceProblems = same.problems;
     else {
       // A plain loop, not `[a, ...cwds.map(f)]`: that spread deoptimized this function on every
@@ -227,8 +234,8 @@ interface JudgingContext {
   readonly cache: AnalysisCache;
   readonly config: ProfileConfig;
   readonly sourcesFor: (cwd: string | undefined, source?: string) => RenderedSources;
-  /** SOUL.md as rendered today, read alone when nothing else is needed (after an edit of SOUL.md alone). */
-  readonly soul: () => SoulSource;
+  /** SOUL.md and the memory files as rendered today, each read alone when nothing else is needed (after edits of these alone). */
+  readonly apart: { readonly soul: () => SoulSource; readonly memory: () => MemorySource; readonly user: () => MemorySource };
   /** Where verdicts are kept between runs (by judgingDigest per session cwd, when it keeps them so). */
   readonly store: VerdictStore;
   /** This evaluation's verdicts by prompt identity (AnalysisCache.knownIdentity), then cwd. */
@@ -356,7 +363,7 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
   const byCwd = memo(ctx.verdicts, identity, newMap<PromptVerdict>);
   const known = byCwd.get(cwd);
   if (known) return known;
-  const digest = ctx.store.keepsByDigest ? ctx.store.digest(cwd, () => judgingDigest(ctx.config, ctx.sourcesFor(record.cwd, record.source)), () => soulPartDigest(ctx.soul())) : undefined;
+  const digest = ctx.store.keepsByDigest ? ctx.store.digest(cwd, () => judgingDigest(ctx.config, ctx.sourcesFor(record.cwd, record.source)), partDigestOf(ctx)) : undefined;
   const kept = digest !== undefined ? ctx.store.verdict(identity, cwd, digest) : undefined;
   if (kept) {
     byCwd.set(cwd, kept);
@@ -386,20 +393,25 @@ function rejudgedParts(ctx: JudgingContext, identity: string, key: string, diges
   if (!earlier?.parts) return undefined;
   const changed = changedParts(earlier.digest, digest);
   if (changed.length === 0 || !changed.every((part) => (REJUDGED_PARTS as readonly string[]).includes(part))) return undefined;
-  const sources = (): RejudgedSources => {
-    const soul = ctx.soul();
-    const all = () => ctx.sourcesFor(record.cwd, record.source);
-    return {
-      soul,
-      get memory() {
-        return all().memory;
-      },
-      get user() {
-        return all().user;
-      },
-    };
+  const { apart } = ctx;
+  // Only the changed parts are asked for (and so rendered).
+  const sources: RejudgedSources = {
+    get soul() {
+      return apart.soul();
+    },
+    get memory() {
+      return apart.memory();
+    },
+    get user() {
+      return apart.user();
+    },
   };
-  return rejudgeParts(earlier.verdict, earlier.parts, changed as readonly SourcePart[], sources);
+  return rejudgeParts(earlier.verdict, earlier.parts, changed as readonly SourcePart[], () => sources);
+}
+
+/** The digest of one part kept apart, rendering that part alone (VerdictStore.digest). */
+function partDigestOf(ctx: JudgingContext): (part: ApartPart) => string {
+  return (part) => (part === 'soul' ? soulPartDigest(ctx.apart.soul()) : memoryPartDigest(ctx.apart[part]()));
 }
 
 /**

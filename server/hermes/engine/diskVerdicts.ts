@@ -10,6 +10,7 @@ import type { StateStore } from '../store/stateStore';
 import { PersistedAnalyses } from './persistedAnalyses';
 import type { PromptVerdict } from './promptFacts';
 import type { KeptParts } from './partsRejudge';
+import type { ApartPart } from './keptReads';
 import { RACY_MS, SourceDigests } from './sourceDigests';
 import { memoryVerdicts, type KeptCount, type VerdictStore } from './verdictStore';
 
@@ -49,12 +50,12 @@ class DiskVerdicts implements VerdictStore {
     return this.digests.render(render);
   }
 
-  renderSoul<T>(_fs: SourceFs, render: (fs: SourceFs) => T): T {
-    return this.digests.renderSoul(render);
+  renderPart<T>(part: ApartPart, _fs: SourceFs, render: (fs: SourceFs) => T): T {
+    return this.digests.renderPart(part, render);
   }
 
-  digest(cwd: string | undefined, make: () => string, soulPart: () => string): string {
-    return this.digests.digest(cwd, make, soulPart);
+  digest(cwd: string | undefined, make: () => string, partDigest: (part: ApartPart) => string): string {
+    return this.digests.digest(cwd, make, partDigest);
   }
 
   verdict(identity: string, cwd: string | undefined, digest: string): PromptVerdict | undefined {

@@ -5,7 +5,7 @@
 // (persistedAnalyses.ts). The digest is a hash: no text of the sources is kept.
 import { createHash } from 'node:crypto';
 import type { ProfileConfig } from '../profile/config';
-import type { RenderedSources, SoulSource } from '../sources/types';
+import type { MemorySource, RenderedSources, SoulSource } from '../sources/types';
 
 /**
  * Bump when parsing, judging or rebuilding changes what it makes of the same inputs: verdicts kept
@@ -35,8 +35,8 @@ export function judgingDigest(config: ProfileConfig, sources: RenderedSources): 
       [...skills.categories].map(([category, info]) => [category, info.description, info.file]),
     ]),
     digestOf(JSON.stringify([projectContext.block, projectContext.files.map((f) => [f.label ?? null, f.path, f.rendered])])),
-    partDigest(memory, () => [memory.kind, memory.path, memory.block]),
-    partDigest(user, () => [user.kind, user.path, user.block]),
+    memoryPartDigest(memory),
+    memoryPartDigest(user),
   ].join('.');
 }
 
@@ -44,23 +44,30 @@ export function judgingDigest(config: ProfileConfig, sources: RenderedSources): 
 export const DIGEST_PARTS = ['judging', 'soul', 'skills', 'projectContext', 'memory', 'user'] as const;
 
 /** The parts (DIGEST_PARTS) whose digests differ between two judging digests; every part when they are not alike made. */
-export function changedParts(before: string, after: string): ReadonlyArray<(typeof DIGEST_PARTS)[number]> {
+export function changedParts(before: string, after: string): readonly DigestPart[] {
   const a = before.split('.');
   const b = after.split('.');
   if (a.length !== DIGEST_PARTS.length || b.length !== DIGEST_PARTS.length) return DIGEST_PARTS;
   return DIGEST_PARTS.filter((_, i) => a[i] !== b[i]);
 }
 
-/** SOUL.md's part of a judging digest: all a status needs to render after an edit of SOUL.md alone (sourceDigests.ts). */
+/** SOUL.md's part of a judging digest: all a status renders after an edit of SOUL.md alone (sourceDigests.ts). */
 export function soulPartDigest(soul: SoulSource): string {
   return partDigest(soul, () => [soul.exists, soul.path, soul.block]);
 }
 
-/** `digest` with SOUL.md's part replaced by `soulPart`. */
-export function withSoulPart(digest: string, soulPart: string): string {
-  const parts = digest.split('.');
-  parts[DIGEST_PARTS.indexOf('soul')] = soulPart;
-  return parts.join('.');
+/** MEMORY.md's or USER.md's part of a judging digest. */
+export function memoryPartDigest(memory: MemorySource): string {
+  return partDigest(memory, () => [memory.kind, memory.path, memory.block]);
+}
+
+export type DigestPart = (typeof DIGEST_PARTS)[number];
+
+/** `digest` with the parts in `parts` replaced by their digests there. */
+export function withParts(digest: string, parts: ReadonlyMap<DigestPart, string>): string {
+  const split = digest.split('.');
+  for (const [part, value] of parts) split[DIGEST_PARTS.indexOf(part)] = value;
+  return split.join('.');
 }
 
 function partDigest(part: object, fields: () => unknown[]): string {

@@ -19,6 +19,7 @@ import { writeCacheFile } from '../cacheFiles';
 import { tokenCacheDir } from '../cost/tokenCountStore';
 import type { ChangeKind, SessionRecord, SourceKind, StaleReason, TierName, TranscriptSize } from '../model';
 import type { PackedReads } from '../fs/recordingFs';
+import { APART_PARTS, type KeptReads } from './keptReads';
 import { JUDGING_VERSION } from './judgingDigest';
 import type { PromptVerdict } from './promptFacts';
 import type { IdentityOpenings } from '../anatomy/identityOpenings';
@@ -67,11 +68,10 @@ interface FileShape {
   readonly inline?: readonly InlineRow[];
 }
 
-/** The judging digest per session cwd and what rendering the sources read (sourceDigests.ts): SOUL.md's reads apart. */
+/** The judging digest per session cwd and what rendering the sources read (sourceDigests.ts), the parts kept apart apart. */
 interface KeptSources {
   readonly environment: string;
-  readonly reads: PackedReads;
-  readonly soulReads: PackedReads;
+  readonly reads: KeptReads;
   readonly digests: ReadonlyArray<readonly [cwd: string, digest: string]>;
 }
 
@@ -207,9 +207,9 @@ export class PersistedAnalyses {
   }
 
   /** The digests and reads kept by an earlier run in this environment (still to be checked: readsStillHold). */
-  keptSources(environment: string): { reads: PackedReads; soulReads: PackedReads; digests: ReadonlyMap<string, string> } | undefined {
+  keptSources(environment: string): { reads: KeptReads; digests: ReadonlyMap<string, string> } | undefined {
     const kept = this.sources;
-    return kept && kept.environment === environment ? { reads: kept.reads, soulReads: kept.soulReads, digests: new Map(kept.digests) } : undefined;
+    return kept && kept.environment === environment ? { reads: kept.reads, digests: new Map(kept.digests) } : undefined;
   }
 
   /**
@@ -232,8 +232,8 @@ export class PersistedAnalyses {
     this.changed = true;
   }
 
-  keepSources(environment: string, reads: PackedReads, soulReads: PackedReads, digests: ReadonlyMap<string, string>): void {
-    this.sources = { environment, reads, soulReads, digests: [...digests] };
+  keepSources(environment: string, reads: KeptReads, digests: ReadonlyMap<string, string>): void {
+    this.sources = { environment, reads, digests: [...digests] };
     this.changed = true;
   }
 
@@ -370,12 +370,13 @@ function isInlineRow(row: unknown): row is InlineRow {
 
 function isKeptSources(value: unknown): value is KeptSources {
   if (!value || typeof value !== 'object') return false;
-  const { environment, reads, soulReads, digests } = value as Partial<KeptSources>;
+  const { environment, reads, digests } = value as Partial<KeptSources>;
   const isReads = (r: PackedReads | undefined) => typeof r?.paths === 'string' && typeof r.seen === 'string';
   return (
     typeof environment === 'string' &&
-    isReads(reads) &&
-    isReads(soulReads) &&
+    typeof reads === 'object' &&
+    reads !== null &&
+    (['rest', ...APART_PARTS] as const).every((part) => isReads(reads[part])) &&
     Array.isArray(digests) &&
     digests.every((d) => Array.isArray(d) && d.length === 2 && typeof d[0] === 'string' && typeof d[1] === 'string')
   );

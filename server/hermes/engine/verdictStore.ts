@@ -6,6 +6,7 @@ import type { TranscriptSize } from '../model';
 import type { StateStore } from '../store/stateStore';
 import type { PromptVerdict } from './promptFacts';
 import type { KeptParts } from './partsRejudge';
+import type { ApartPart } from './keptReads';
 
 /** A prompt's tokens, and whether they were counted with o200k (PromptAnatomy.tokensCounted). */
 export interface KeptCount {
@@ -18,20 +19,20 @@ export interface VerdictStore {
   readonly keepsByDigest: boolean;
   /**
    * What this run rendered of the sources: nothing (every digest was kept, so no problem of a
-   * source is known), SOUL.md alone (the rest held since a run that had no problem), or more.
+   * source is known), parts kept apart alone (the rest held since a run that had no problem), or all.
    */
-  readonly rendered: 'none' | 'soul' | 'all';
+  readonly rendered: 'none' | 'all' | readonly ApartPart[];
   /** Runs `read` (config.yaml) on the fs the sources are read through for this store. */
   readConfig<T>(fs: SourceFs, read: (fs: SourceFs) => T): T;
   /** Runs `render` (a rendering of sources) on the fs the sources are read through for this store. */
   render<T>(fs: SourceFs, render: (fs: SourceFs) => T): T;
-  /** `render` for SOUL.md alone, whose reads a store keeps apart (after an edit of SOUL.md alone, the rest still holds). */
-  renderSoul<T>(fs: SourceFs, render: (fs: SourceFs) => T): T;
+  /** `render` for one part alone, whose reads a store keeps apart (after edits of such parts alone, the rest still holds). */
+  renderPart<T>(part: ApartPart, fs: SourceFs, render: (fs: SourceFs) => T): T;
   /**
-   * The judging digest of `cwd`: kept, or made now by `make` (rendering all), or, when only SOUL.md
-   * changed since it was kept, from it and SOUL.md's part made by `soulPart`. Asked only when `keepsByDigest`.
+   * The judging digest of `cwd`: kept, or made now by `make` (rendering all), or, when only parts
+   * kept apart changed since it was kept, from it and their parts made by `partDigest`. Asked only when `keepsByDigest`.
    */
-  digest(cwd: string | undefined, make: () => string, soulPart: () => string): string;
+  digest(cwd: string | undefined, make: () => string, partDigest: (part: ApartPart) => string): string;
   verdict(identity: string, cwd: string | undefined, digest: string): PromptVerdict | undefined;
   /** The verdict kept for a prompt and cwd against whatever sources, their digest, and what judging new SOUL.md or memory files without the text needs. */
   anyVerdict(identity: string, cwd: string | undefined): { readonly digest: string; readonly verdict: PromptVerdict; readonly parts: KeptParts | undefined } | undefined;
@@ -63,7 +64,7 @@ export const memoryVerdicts: VerdictStore = {
   keepsInlineIdentities: false,
   readConfig: (fs, read) => read(fs),
   render: (fs, render) => render(fs),
-  renderSoul: (fs, render) => render(fs),
+  renderPart: (_part, fs, render) => render(fs),
   digest: (_cwd, make) => make(),
   verdict: () => undefined,
   anyVerdict: () => undefined,

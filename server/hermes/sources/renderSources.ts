@@ -9,7 +9,7 @@ import { discoverProjectContext } from './projectContext';
 import { readSkillsIndex } from './skills';
 import { readSoul } from './soul';
 import { contextFileCap } from './truncate';
-import type { ProjectContext, RenderedSources } from './types';
+import type { MemorySource, ProjectContext, RenderedSources } from './types';
 
 export interface RenderOptions {
   /** What the sources are read through; the disk by default. */
@@ -54,9 +54,16 @@ export function renderProfileSources(
   return {
     soul: reuse.soul ?? readSoul(fs, profile.dir, config, options.contextWindow),
     skills: reuse.skills ?? readSkillsIndex(fs, path.join(profile.dir, 'skills'), config, options.platform, options.sessionPlatform),
-    memory: reuse.memory ?? readMemory(fs, path.join(profile.dir, 'memories', 'MEMORY.md'), 'memory', DEFAULT_MEMORY_LIMIT),
-    user: reuse.user ?? readMemory(fs, path.join(profile.dir, 'memories', 'USER.md'), 'user', DEFAULT_USER_LIMIT),
+    memory: reuse.memory ?? renderMemoryFile(profile, 'memory', fs),
+    user: reuse.user ?? renderMemoryFile(profile, 'user', fs),
   };
+}
+
+/** The profile's MEMORY.md or USER.md as a prompt holds it. */
+export function renderMemoryFile(profile: { readonly dir: string }, kind: 'memory' | 'user', fs: SourceFs = diskFs): MemorySource {
+  return kind === 'memory'
+    ? readMemory(fs, path.join(profile.dir, 'memories', 'MEMORY.md'), 'memory', DEFAULT_MEMORY_LIMIT)
+    : readMemory(fs, path.join(profile.dir, 'memories', 'USER.md'), 'user', DEFAULT_USER_LIMIT);
 }
 
 /** The project context a session working in `cwd` loads (none without a cwd). */

@@ -6,10 +6,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_CONFIG } from '../../../server/hermes/profile/config';
-import { judgingDigest, soulPartDigest } from '../../../server/hermes/engine/judgingDigest';
+import { judgingDigest, memoryPartDigest, soulPartDigest } from '../../../server/hermes/engine/judgingDigest';
 import { PersistedAnalyses } from '../../../server/hermes/engine/persistedAnalyses';
 import { SourceDigests } from '../../../server/hermes/engine/sourceDigests';
-import { renderProfileSources, renderProjectContext, renderSources } from '../../../server/hermes/sources/renderSources';
+import { renderMemoryFile, renderProfileSources, renderProjectContext, renderSources } from '../../../server/hermes/sources/renderSources';
 import { readSoul } from '../../../server/hermes/sources/soul';
 import { profileFixture } from '../anatomy/profileFixture';
 import { cacheSettingPerTest } from '../../support/lensCacheSetting';
@@ -28,19 +28,23 @@ describe('engine: source digests kept between status runs', () => {
     if (!fs.existsSync(dbFile)) fs.writeFileSync(dbFile, '');
     const persisted = PersistedAnalyses.open(dbFile)!;
     const digests = new SourceDigests(persisted);
-    const soul = () => digests.renderSoul((fs) => readSoul(fs, f.profileDir, DEFAULT_CONFIG));
+    const profile = { dir: f.profileDir };
+    const soul = () => digests.renderPart('soul', (fs) => readSoul(fs, f.profileDir, DEFAULT_CONFIG));
+    const memory = (kind: 'memory' | 'user') => digests.renderPart(kind, (fs) => renderMemoryFile(profile, kind, fs));
     const digest = digests.digest(
       f.cwd,
       () => {
-        const own = digests.render((fs) => renderProfileSources({ dir: f.profileDir }, DEFAULT_CONFIG, { fs, platform: 'linux' }, { soul: soul() }));
+        const apart = { soul: soul(), memory: memory('memory'), user: memory('user') };
+        const own = digests.render((fs) => renderProfileSources(profile, DEFAULT_CONFIG, { fs, platform: 'linux' }, apart));
         const projectContext = digests.render((fs) => renderProjectContext(DEFAULT_CONFIG, f.cwd, { fs, stopAt: f.top }));
         return judgingDigest(DEFAULT_CONFIG, { ...own, projectContext });
       },
-      () => soulPartDigest(soul()),
+      (part) => (part === 'soul' ? soulPartDigest(soul()) : memoryPartDigest(memory(part))),
     );
     digests.save(save.problems ?? false, save.nowMs ?? LATER());
     persisted.save();
-    return { digest, rendered: digests.rendered };
+    const rendered = digests.rendered;
+    return { digest, rendered: typeof rendered === 'string' ? rendered : [...rendered].sort().join('+') };
   }
 
   const today = (f: ReturnType<typeof profileFixture>) => judgingDigest(DEFAULT_CONFIG, renderSources({ dir: f.profileDir }, DEFAULT_CONFIG, f.cwd, { stopAt: f.top, platform: 'linux' }));
@@ -54,10 +58,19 @@ describe('engine: source digests kept between status runs', () => {
 
     fs.appendFileSync(path.join(f.profileDir, 'memories', 'MEMORY.md'), '\n§\nDeploys freeze on Fridays.');
     const third = run(f);
-    assert.equal(third.rendered, 'all');
+    assert.equal(third.rendered, 'memory');
     assert.notEqual(third.digest, first.digest);
     assert.equal(third.digest, today(f), 'what the kept digest stands for is the rendering of today');
     assert.equal(run(f).rendered, 'none', 'kept again after the edit');
+  });
+
+  it('renders all again after an edit of another file', () => {
+    const f = profileFixture();
+    run(f);
+    fs.writeFileSync(path.join(f.cwd, 'AGENTS.md'), '# Rules\n\nKeep pull requests small.\n');
+    const second = run(f);
+    assert.equal(second.rendered, 'all');
+    assert.equal(second.digest, today(f));
   });
 
   it('renders SOUL.md alone after an edit of SOUL.md alone, and keeps what it made', () => {
@@ -69,12 +82,13 @@ describe('engine: source digests kept between status runs', () => {
     assert.notEqual(second.digest, first.digest);
     assert.equal(second.digest, today(f), 'the kept digest with the new SOUL.md is the rendering of today');
     assert.deepEqual(run(f), { digest: second.digest, rendered: 'none' });
-    // SOUL.md and another file: everything is rendered again.
+    // SOUL.md and MEMORY.md: those two alone.
     fs.appendFileSync(path.join(f.profileDir, 'SOUL.md'), '\nBe brief.\n');
     fs.appendFileSync(path.join(f.profileDir, 'memories', 'MEMORY.md'), '\n§\nDeploys freeze on Fridays.');
     const third = run(f);
-    assert.equal(third.rendered, 'all');
+    assert.equal(third.rendered, 'memory+soul');
     assert.equal(third.digest, today(f));
+    assert.equal(run(f).rendered, 'none');
   });
 
   it('keeps nothing from a run that saw a change in its last seconds, or had problems to report', () => {

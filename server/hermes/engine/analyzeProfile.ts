@@ -18,10 +18,10 @@ import { readSkillsIndex, skillsPlatformOf } from '../sources/skills';
 import type { MemorySource, RenderedSources, SoulSource, SourceProblem } from '../sources/types';
 import type { StateStore } from '../store/stateStore';
 import { AnalysisCache, type PromptReader, type ReadPrompt } from './analysisCache';
-import { judgePrompt, rebuiltBlocks, type JudgedPrompt, type Judgement } from './judgement';
+import { judgePrompt, rebuiltBlocks, renderedText, type JudgedPrompt, type Judgement } from './judgement';
 import { identityOpenings } from '../anatomy/identityOpenings';
-import { keptEntriesOf, rejudgeParts, REJUDGED_PARTS, type KeptParts, type RejudgedSources } from './partsRejudge';
-import { firstBlockAfterIdentity, type SourcePart } from './staleness';
+import { keptEntriesOf, rejudgeParts, REJUDGED_PARTS, skillsIndexDigest, type KeptParts, type RejudgedSources, type SkillsJudge } from './partsRejudge';
+import { firstBlockAfterIdentity, partReasons, type SourcePart } from './staleness';
 import { memo } from '../memo';
 import { NearPosition } from './nearPosition';
 import { changedParts, judgingDigest, memoryPartDigest, soulPartDigest } from './judgingDigest';
@@ -161,7 +161,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     // session only that entry changes. A compaction tip depends on every session, so when ended
     // sessions are reported nothing is kept.
     const reports = everything ? new Map<string, ReusableReport>() : cache.reports;
-    const judging: JudgingContext = { cache, config, sourcesFor, apart, store: verdicts, verdicts: new Map() };
+    const judging: JudgingContext = { cache, config, sourcesFor, apart, skillsJudged: new WeakMap(), store: verdicts, verdicts: new Map() };
     const pass = new SessionPass(
       listed,
       everything ? undefined : cache.lastReports,
@@ -236,6 +236,8 @@ interface JudgingContext {
   readonly sourcesFor: (cwd: string | undefined, source?: string) => RenderedSources;
   /** SOUL.md and the memory files as rendered today, each read alone when nothing else is needed (after edits of these alone). */
   readonly apart: { readonly soul: () => SoulSource; readonly memory: () => MemorySource; readonly user: () => MemorySource };
+  /** Stored skills indexes judged this evaluation (judgedSkills), by today's skills index and the stored one's digest. */
+  readonly skillsJudged: WeakMap<object, Map<string, ReturnType<SkillsJudge>>>;
   /** Where verdicts are kept between runs (by judgingDigest per session cwd, when it keeps them so). */
   readonly store: VerdictStore;
   /** This evaluation's verdicts by prompt identity (AnalysisCache.knownIdentity), then cwd. */
@@ -370,7 +372,7 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
     return kept;
   }
   // After edits of SOUL.md or the memory files alone, from the verdict kept before them: no text read.
-  const rejudged = digest !== undefined ? rejudgedParts(ctx, identity, cwd, digest, record) : undefined;
+  const rejudged = digest !== undefined ? rejudgedParts(ctx, identity, cwd, digest, record, () => ctx.cache.anatomy(identity, prompts, promptKey, read)) : undefined;
   if (rejudged) {
     ctx.store.keepVerdict(identity, cwd, digest!, rejudged.verdict, rejudged.parts);
     byCwd.set(cwd, rejudged.verdict);
@@ -388,7 +390,7 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
  * The kept verdict of the prompt and cwd judged again for today's sources, when only parts that
  * partsRejudge.ts judges without the text changed since (SOUL.md alone renders nothing else).
  */
-function rejudgedParts(ctx: JudgingContext, identity: string, key: string, digest: string, record: SessionRecord): ReturnType<typeof rejudgeParts> {
+function rejudgedParts(ctx: JudgingContext, identity: string, key: string, digest: string, record: SessionRecord, anatomy: () => PromptAnatomy): ReturnType<typeof rejudgeParts> {
   const earlier = ctx.store.anyVerdict(identity, key);
   if (!earlier?.parts) return undefined;
   const changed = changedParts(earlier.digest, digest);
@@ -406,7 +408,23 @@ function rejudgedParts(ctx: JudgingContext, identity: string, key: string, diges
       return apart.user();
     },
   };
-  return rejudgeParts(earlier.verdict, earlier.parts, changed as readonly SourcePart[], () => sources);
+  return rejudgeParts(earlier.verdict, earlier.parts, changed as readonly SourcePart[], () => sources, (skillsDigest) => judgedSkills(ctx, record, skillsDigest, anatomy));
+}
+
+/**
+ * A stored skills index judged against today's skills, once per distinct index and evaluation: from
+ * the first prompt asking that holds it, read and parsed for this alone (prompts share a few indexes).
+ */
+function judgedSkills(ctx: JudgingContext, record: SessionRecord, skillsDigest: string, anatomy: () => PromptAnatomy): ReturnType<SkillsJudge> {
+  const today = ctx.sourcesFor(record.cwd, record.source);
+  let byDigest = ctx.skillsJudged.get(today.skills);
+  if (!byDigest) ctx.skillsJudged.set(today.skills, (byDigest = new Map()));
+  if (byDigest.has(skillsDigest)) return byDigest.get(skillsDigest);
+  const stored = anatomy();
+  const judged =
+    skillsIndexDigest(stored.skillsIndex.text) === skillsDigest ? { reasons: partReasons('skills', stored, today, record.cwd), block: renderedText('skills', today, stored) } : undefined;
+  byDigest.set(skillsDigest, judged);
+  return judged;
 }
 
 /** The digest of one part kept apart, rendering that part alone (VerdictStore.digest). */

@@ -201,7 +201,7 @@ function rendersAsStored(part: SourcePart, blockText: string, sources: RenderedS
 }
 
 /** What `part` puts into the rebuild of `stored`; undefined when that depends on more of the stored prompt (no SOUL.md). */
-function renderedText(part: SourcePart, sources: RenderedSources, stored: PromptAnatomy): string | undefined {
+export function renderedText(part: SourcePart, sources: RenderedSources, stored: PromptAnatomy): string | undefined {
   if (part === 'soul') return sources.soul.exists ? sources.soul.block : undefined;
   if (part === 'skills') return skillsBlockFor(stored.blocks.find((b) => b.kind === 'skills-index')?.text, sources.skills.block);
   if (part === 'projectContext') return projectContextFor(stored.blocks.find((b) => b.kind === 'project-context')?.text, sources.projectContext, mayReadSessionFolderOnly(stored.blocks));

@@ -1,12 +1,14 @@
-// A kept verdict judged again after edits of SOUL.md, MEMORY.md or USER.md alone, without the
-// prompt's text: what users run `status` for right after saving SOUL.md, and what Hermes' own
-// memory writes ask of the next status, when every prompt of the profile is judged again. What
-// each of these parts needs is kept with the verdict: for SOUL.md, what any SOUL.md does to the
+// A kept verdict judged again after edits of SOUL.md, the skills, MEMORY.md or USER.md alone,
+// without the prompt's text: what users run `status` for right after saving one of them, and what
+// Hermes' own memory writes ask of the next status, when every prompt of the profile is judged
+// again. What each part needs is kept with the verdict: for SOUL.md, what any SOUL.md does to the
 // prompt's identity (identityOpenings.ts); for the memory files, a digest of the entries the
-// prompt holds; for each, the tokens of its block in the rebuilt prompt, so that ΔS moves by the
-// new block's tokens minus the old one's, as a judgement in memory does (judgement.ts). Whatever
-// cannot be told so (a SOUL.md that opens the prompt somewhere else, a block added or removed, one
-// that is no token-bounded region) is left to a judgement of the prompt itself.
+// prompt holds; for the skills, a digest of the index it holds, which a thousand prompts share: the
+// index's reasons and rebuilt block are worked out once per distinct index, from one prompt that
+// holds it (SkillsJudge); for each, the tokens of its block in the rebuilt prompt, so that ΔS moves
+// by the new block's tokens minus the old one's, as a judgement in memory does (judgement.ts).
+// Whatever cannot be told so (a SOUL.md that opens the prompt somewhere else, a block added or
+// removed, one that is no token-bounded region) is left to a judgement of the prompt itself.
 import { createHash } from 'node:crypto';
 import { readHint, type IdentityOpenings } from '../anatomy/identityOpenings';
 import type { PromptAnatomy } from '../anatomy/types';
@@ -18,7 +20,7 @@ import type { PromptVerdict } from './promptFacts';
 import { memoryEntries, memoryReasonsOf, soulReasonsOf, SOURCE_PARTS, type SourcePart } from './staleness';
 
 /** The parts judged again here, and the parts of the sources a reason of each kind comes from. */
-export const REJUDGED_PARTS: readonly SourcePart[] = ['soul', 'memory', 'user'];
+export const REJUDGED_PARTS: readonly SourcePart[] = ['soul', 'skills', 'memory', 'user'];
 const PART_OF_REASON: Readonly<Record<SourceKind, SourcePart>> = {
   soul: 'soul',
   skill: 'skills',
@@ -49,7 +51,12 @@ export interface KeptParts {
   readonly blocks: ReadonlyArray<KeptBlock | undefined>;
   readonly memory: KeptEntries;
   readonly user: KeptEntries;
+  /** The digest of the skills index block the prompt holds ('' when none). */
+  readonly skills: string;
 }
+
+/** The reasons and the rebuilt block of a stored skills index against today's skills, by the index's digest; undefined when not known. */
+export type SkillsJudge = (digest: string) => { readonly reasons: readonly StaleReason[]; readonly block: string | undefined } | undefined;
 
 /** What the parts render today. */
 export interface RejudgedSources {
@@ -58,10 +65,15 @@ export interface RejudgedSources {
   readonly user: MemorySource;
 }
 
-/** The entries a stored prompt holds of its memory blocks (keptPartsOf). */
-export function keptEntriesOf(stored: PromptAnatomy): { memory: KeptEntries; user: KeptEntries } {
+/** The entries a stored prompt holds of its memory blocks, and the digest of its skills index (keptPartsOf). */
+export function keptEntriesOf(stored: PromptAnatomy): { memory: KeptEntries; user: KeptEntries; skills: string } {
   const of = (block: string): KeptEntries => ({ digest: entriesDigest(block), empty: block === '' });
-  return { memory: of(stored.memoryBlock), user: of(stored.userBlock) };
+  return { memory: of(stored.memoryBlock), user: of(stored.userBlock), skills: skillsIndexDigest(stored.skillsIndex.text) };
+}
+
+/** The digest a verdict keeps of its prompt's skills index block. */
+export function skillsIndexDigest(block: string): string {
+  return block === '' ? '' : digestOf(`skills\u0000${block}`);
 }
 
 /**
@@ -73,6 +85,7 @@ export function rejudgeParts(
   parts: KeptParts,
   changed: readonly SourcePart[],
   sources: () => RejudgedSources,
+  skills: SkillsJudge,
 ): { verdict: PromptVerdict; parts: KeptParts } | undefined {
   const today = sources();
   let deltaTokens = parts.deltaTokens;
@@ -81,10 +94,12 @@ export function rejudgeParts(
   for (const part of changed) {
     const at = REJUDGED_PARTS.indexOf(part);
     const block = parts.blocks[at];
-    const text = part === 'soul' ? (today.soul.exists ? today.soul.block : '') : today[part as 'memory' | 'user'].block;
+    const judged = part === 'skills' ? (block ? skills(parts.skills) : undefined) : undefined;
+    const text = part === 'soul' ? (today.soul.exists ? today.soul.block : '') : part === 'skills' ? judged?.block : today[part as 'memory' | 'user'].block;
     // A block added or removed, or one whose first character would join the paragraph before.
     if (at < 0 || !block || !text || !opensParagraph(text)) return undefined;
-    const reasons = part === 'soul' ? soulReasons(parts.openings, today.soul) : memoryReasons(parts[part as 'memory' | 'user'], today[part as 'memory' | 'user']);
+    const reasons =
+      part === 'soul' ? soulReasons(parts.openings, today.soul) : part === 'skills' ? judged!.reasons : memoryReasons(parts[part as 'memory' | 'user'], today[part as 'memory' | 'user']);
     if (!reasons) return undefined;
     reasonsOf.set(part, reasons);
     const tokens = regionTokens(text, block.gapAfter);
@@ -116,17 +131,21 @@ function memoryReasons(kept: KeptEntries, source: MemorySource): readonly StaleR
   return memoryReasonsOf(kept.digest === entriesDigest(source.block), kept.empty, source);
 }
 
-// Prompts of a profile share their memory blocks: each digested once (bounded).
-const digestsByBlock = new Map<string, string>();
-const BLOCKS_KEPT = 256;
-
-// 96 bits: memory entries taken for those a prompt holds by chance are not a worry.
 function entriesDigest(block: string): string {
-  let digest = digestsByBlock.get(block);
+  return digestOf(`entries\u0000${memoryEntries(block)}`);
+}
+
+// Prompts of a profile share their memory and skills blocks: each digested once (bounded).
+const digestsByText = new Map<string, string>();
+const TEXTS_KEPT = 256;
+
+// 96 bits: entries or an index taken for those a prompt holds by chance are not a worry.
+function digestOf(text: string): string {
+  let digest = digestsByText.get(text);
   if (digest !== undefined) return digest;
-  digest = createHash('sha256').update(memoryEntries(block)).digest('base64url').slice(0, 16);
-  if (digestsByBlock.size >= BLOCKS_KEPT) digestsByBlock.clear();
-  // A flat copy as the key: the block is a slice, which would keep its whole prompt alive.
-  digestsByBlock.set(block.length > 64 ? (' ' + block).slice(1) : block, digest);
+  digest = createHash('sha256').update(text).digest('base64url').slice(0, 16);
+  if (digestsByText.size >= TEXTS_KEPT) digestsByText.clear();
+  // A flat copy as the key: the text holds a slice, which would keep its whole prompt alive.
+  digestsByText.set(text.length > 64 ? (' ' + text).slice(1) : text, digest);
   return digest;
 }

@@ -1,5 +1,6 @@
-// `hermes-lens status` right after an edit of SOUL.md, MEMORY.md or USER.md judges every prompt
-// again from what it kept before the edit, without reading the prompts: it must say exactly what a
+// `hermes-lens status` right after an edit of SOUL.md, a skill, MEMORY.md or USER.md judges every
+// prompt again from what it kept before the edit, without reading the prompts (one per distinct
+// skills index after a skill's edit): it must say exactly what a
 // run from scratch says, for every kind of edit, on the demo home and on homes written by Hermes' own code.
 import * as assert from 'node:assert/strict';
 import Database = require('better-sqlite3');
@@ -57,6 +58,16 @@ function memoryEdits(original: string): Array<[string, (text: string) => string 
   ];
 }
 
+/** Edits of a SKILL.md the index lists, each from the one before; the last gives the original back. */
+function skillEdits(original: string): Array<[string, (text: string) => string | undefined]> {
+  return [
+    ['description changed', (t) => t.replace(/^description: .*$/m, 'description: Ship a service, carefully.')],
+    ['back to the original', () => original],
+    ['removed', () => undefined],
+    ['back to the original again', () => original],
+  ];
+}
+
 /** Runs the edits on `file`, checking after each that a run taking kept verdicts says what a run from scratch says. */
 function checkEdits(label: string, file: string, edits: (original: string) => Array<[string, (text: string) => string | undefined]>, profiles: () => Profile[]): void {
   const original = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
@@ -100,6 +111,8 @@ describe('engine: status right after an edit of SOUL.md or a memory file, from t
         checkEdits(`demo ${name}`, path.join(dir, 'SOUL.md'), (t) => soulEdits(t, undefined), profiles);
         for (const file of memoryFiles(dir)) checkEdits(`demo ${name}`, file, memoryEdits, profiles);
       }
+      const skill = demo.edits.find((e) => e.source === 'skill' && e.changesPrompts)!.file;
+      checkEdits('demo', skill, skillEdits, profiles);
     });
 
     it('says what a run from scratch says after SOUL.md and MEMORY.md were both edited', () => {
@@ -139,6 +152,9 @@ describe('engine: status right after an edit of SOUL.md or a memory file, from t
         assert.ok(next, 'a stored prompt runs on after its identity');
         checkEdits(folder, soulFile, (t) => soulEdits(t, next), profiles);
         for (const file of memoryFiles(corpus.home)) checkEdits(folder, file, memoryEdits, profiles);
+        // One listed for every platform, and one a platform's sessions do not list.
+        checkEdits(folder, path.join(corpus.home, 'skills/devops/deploy/SKILL.md'), skillEdits, profiles);
+        checkEdits(folder, path.join(corpus.home, 'skills/devops/release-notes/SKILL.md'), skillEdits, profiles);
       });
 
       for (const [what, file, edit, source] of [

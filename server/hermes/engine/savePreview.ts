@@ -10,10 +10,11 @@ import type { Writable } from '../writable';
 import { memo } from '../memo';
 import type { StaleReason } from '../model';
 import { sourcesWithEdit, type EditedFile } from '../sources/editedSource';
-import type { RenderedSources } from '../sources/types';
+import type { RenderedSources, SkillsIndex } from '../sources/types';
 import type { AnalysisCache } from './analysisCache';
 import type { ProfileAnalysis } from './analyzeProfile';
 import { judgePrompt, type Judgement } from './judgement';
+import { sourcesKey } from './sourcesKey';
 import type { SessionReport } from './types';
 
 /** One profile the file feeds: its analysis, the cache that analysis came from, the sessions carrying the file. */
@@ -45,8 +46,9 @@ export interface SavePreview {
 }
 
 /**
- * Judgements by profile directory, prompt identity and session cwd ('' = none): levels of maps, so
- * a lookup hashes strings the session already holds rather than a key made per session.
+ * Judgements by profile directory, prompt identity and the session's sourcesKey, as the analysis
+ * keeps them (its cwd, '' for none; with the platform for a platform's own skills index): levels of
+ * maps, so most lookups hash a string the session already holds.
  */
 export type PreviewJudgements = Map<string, Map<string, Map<string, Judgement>>>;
 
@@ -64,27 +66,29 @@ export function previewSave(edit: EditedFile, profiles: readonly PreviewProfile[
     const edited = sourcesWithEdit(edit, { dir, config: analysis.config, sourcesFor: analysis.sourcesFor, fs: analysis.fs });
     const ours = memo(judged, dir, newMap<Map<string, Judgement>>);
     const theirs = earlier?.get(dir);
-    const skillMemo = new Map<string, StaleReason[]>();
-    // Compared once per cwd: a skills index is tens of kilobytes, and equal text is compared to its end.
+    // Skill reasons by stored index text hold for one skills index: a platform with a list has its own.
+    const skillMemos = new Map<SkillsIndex, Map<string, StaleReason[]>>();
+    // Compared once per cwd and platform: a skills index is tens of kilobytes, and equal text is compared to its end.
     const compared = new Set<RenderedSources>();
     for (const session of carrying) {
-      const after = edited(session.cwd);
+      // The sources the analysis judges the session by (a gateway platform's skills index included).
+      const after = edited(session.cwd, session.source);
       if (!changesPrompt && !compared.has(after)) {
         compared.add(after);
-        changesPrompt = differs(analysis.sourcesFor(session.cwd), after);
+        changesPrompt = differs(analysis.sourcesFor(session.cwd, session.source), after);
       }
       if (session.state !== 'fresh' && session.state !== 'stale') continue;
       const reusable = cache.reports.get(session.id);
       const promptKey = reusable?.inputs.record.promptKey;
       const identity = promptKey === undefined ? undefined : cache.knownIdentity(promptKey);
-      const cwd = session.cwd ?? '';
-      const byCwd = identity === undefined ? undefined : memo(ours, identity, newMap<Judgement>);
-      let judgement = byCwd?.get(cwd);
-      if (byCwd && !judgement) {
+      const key = sourcesKey(analysis.config, session);
+      const byKey = identity === undefined ? undefined : memo(ours, identity, newMap<Judgement>);
+      let judgement = byKey?.get(key);
+      if (byKey && !judgement) {
         // Any judgement of the same stored prompt will do as a start: parts judged against other sources are judged again.
-        const previous = theirs?.get(identity!)?.get(cwd) ?? cache.staleness.get(identity!)?.get(cwd);
-        judgement = previous && judgePrompt(previous.stored, after, session.cwd, { skillMemo }, previous);
-        if (judgement) byCwd.set(cwd, judgement);
+        const previous = theirs?.get(identity!)?.get(key) ?? cache.staleness.get(identity!)?.get(key);
+        judgement = previous && judgePrompt(previous.stored, after, session.cwd, { skillMemo: memo(skillMemos, after.skills, newMap<StaleReason[]>) }, previous);
+        if (judgement) byKey.set(key, judgement);
       }
       // A prompt not judged yet (read since): as it is.
       const reasons = judgement?.reasons ?? session.reasons;

@@ -40,13 +40,15 @@ export function readSkillsIndex(
   const candidates = files.skills.map((file) => readCandidate(fs, skillsDir, file, placeOf(file), disabled, platform, problems));
   const entries = labelEntries(candidates, problems);
   const categories = readCategoryDescriptions(fs, skillsDir, files.descriptions, problems);
-  return remembered({ entries, categories, block: renderSkillsIndex(entries, categories), problems }, { candidates, descriptions: files.descriptions });
+  return remembered({ entries, categories, block: renderSkillsIndex(entries, categories), problems }, { candidates, descriptions: files.descriptions, disabled });
 }
 
 /** What an index was built from: what `withSkillText` and `withCategoryText` need to build it again with one file's text. */
 interface IndexInputs {
   readonly candidates: readonly Candidate[];
   readonly descriptions: readonly string[];
+  /** The skills.disabled names, and its platform_disabled list for a platform's index. */
+  readonly disabled: ReadonlySet<string>;
 }
 
 // Kept beside the index rather than in it: nothing else needs them, and the index's shape stays as it is.
@@ -60,14 +62,17 @@ function remembered(index: SkillsIndex, inputs: IndexInputs): SkillsIndex {
 /**
  * The index as it would be with `skill` (analyzeSkillText of an unsaved buffer, as the saved file
  * would be) in place of its file: the other skills as `index` read them, without reading them again.
- * A file the walk did not list (an excluded folder) changes nothing, as in Hermes.
+ * A file the walk did not list (an excluded folder) changes nothing, as in Hermes. The skill is
+ * hidden by the lists `index` was read with: a platform's index hides its platform_disabled skills.
  */
 export function withSkillText(index: SkillsIndex, skill: SkillText): SkillsIndex {
   const inputs = inputsOf.get(index);
   const at = inputs ? inputs.candidates.findIndex((c) => c.file === skill.file) : -1;
   if (!inputs || at < 0) return index;
   const candidates = inputs.candidates.slice();
-  candidates[at] = { ...skill, orgAuthor: inputs.candidates[at]!.orgAuthor };
+  // skillFromText's test: `name` is the frontmatter name, or the folder's when that is empty (no list holds '').
+  const disabled = inputs.disabled.has(skill.name) || inputs.disabled.has(skill.dirName);
+  candidates[at] = { ...skill, disabled, orgAuthor: inputs.candidates[at]!.orgAuthor };
   const entries = labelEntries(candidates, []);
   return remembered({ entries, categories: index.categories, block: renderSkillsIndex(entries, index.categories), problems: index.problems }, { ...inputs, candidates });
 }

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_CONFIG, parseProfileConfig } from '../../../server/hermes/profile/config';
-import { analyzeSkillText, readSkillsIndex, skillsPlatformOf } from '../../../server/hermes/sources/skills';
+import { analyzeSkillText, readSkillsIndex, skillsPlatformOf, withSkillText } from '../../../server/hermes/sources/skills';
 import { cleanup, skill, tempDir, write } from './fixtures';
 import { diskFs } from '../../../server/hermes/fs/diskFs';
 
@@ -100,6 +100,17 @@ describe('sources: skills index', () => {
     assert.deepEqual(visible('discord'), ['lint', 'solo']);
     // Hermes binds no platform in the CLI, cron, the TUI or ACP, and a null list adds nothing.
     for (const source of ['cli', 'cron', 'tui', 'acp', 'slack', 'whatsapp', undefined]) assert.deepEqual(visible(source), ['deploy', 'lint', 'solo'], source);
+  });
+
+  it("an unsaved skill's text laid into a platform's index stays hidden where that platform's list hides it", () => {
+    const skills = setup();
+    const config = parseProfileConfig('skills:\n  platform_disabled:\n    telegram: [lint]\n', 'config.yaml');
+    const file = path.join(skills, 'devops', 'lint', 'SKILL.md');
+    const edited = analyzeSkillText(diskFs, skills, file, '---\nname: lint\ndescription: Lints and formats the sources.\n---\n', config, 'linux');
+    const cli = readSkillsIndex(diskFs, skills, config, 'linux', skillsPlatformOf(config, 'cli'));
+    const telegram = readSkillsIndex(diskFs, skills, config, 'linux', skillsPlatformOf(config, 'telegram'));
+    assert.match(withSkillText(cli, edited).block, /- lint: Lints and formats the sources\./);
+    assert.equal(withSkillText(telegram, edited).block, telegram.block);
   });
 
   it('keeps the first of two same-named skills in a category and reports the other', () => {

@@ -22,6 +22,7 @@ import { judgePrompt, rebuiltBlocks, renderedText, type JudgedPrompt, type Judge
 import { identityOpenings } from '../anatomy/identityOpenings';
 import { keptEntriesOf, rejudgeParts, REJUDGED_PARTS, skillsIndexDigest, type KeptParts, type RejudgedSources, type SkillsJudge } from './partsRejudge';
 import { firstBlockAfterIdentity, partReasons, type SourcePart } from './staleness';
+import { sourcesKey } from './sourcesKey';
 import { memo } from '../memo';
 import { NearPosition } from './nearPosition';
 import { changedParts, judgingDigest, memoryPartDigest, soulPartDigest } from './judgingDigest';
@@ -457,15 +458,6 @@ function judge(ctx: JudgingContext, record: SessionRecord, identity: string, ana
   const judged = judgePrompt(anatomy, sources, record.cwd, { skillMemo }, previous);
   byCwd.set(key, judged);
   return judged;
-}
-
-/**
- * What a session's sources, verdicts and judgements are kept under: its cwd ('' for none), and the
- * platform whose skills.platform_disabled list applies to it, if any (the same sources otherwise).
- */
-function sourcesKey(config: ProfileConfig, record: SessionRecord): string {
-  const platform = skillsPlatformOf(config, record.source);
-  return platform === undefined ? record.cwd ?? '' : `${record.cwd ?? ''}\u0000${platform}`;
 }
 
 /** Each cwd's sources for a platform with a skills.platform_disabled list, by those sources: they go when the cwd's do. */

@@ -105,8 +105,12 @@ export function countTokensByRegions(text: string, cuts: readonly number[], mode
 
 const rememberedRegions = new Map<string, { tokens: number; sliced: boolean }>();
 let rememberedRegionChars = 0;
-/** About 16 MB of region text at most: past it, the map starts again. */
-const MAX_REMEMBERED_REGION_CHARS = 8_000_000;
+/**
+ * Two million characters of region text at most, then the map starts again: the regions worth
+ * remembering (SOUL.md, a skills index, memory) are few and come back at once, while those unique
+ * to one prompt (a date, a folder) only fill it, in the language server for as long as it runs.
+ */
+const MAX_REMEMBERED_REGION_CHARS = 2_000_000;
 
 function rememberRegion(text: string, counted: { tokens: number; sliced: boolean }): void {
   if (rememberedRegionChars + text.length > MAX_REMEMBERED_REGION_CHARS) {

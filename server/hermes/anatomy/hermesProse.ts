@@ -54,32 +54,16 @@ const SESSION_FOLDER_ONLY_GUIDANCE = 'After completing a complex task (5+ tool c
 const proseOfBlocks: Record<ProseArea, Map<string, string>> = { g: new Map(), s: new Map(), c: new Map() };
 const BLOCKS_KEPT = 256;
 
-const proseOfParagraphs: Record<ProseArea, Map<string, string>> = { g: new Map(), s: new Map(), c: new Map() };
-const PARAGRAPHS_KEPT = 4096;
-
-/** A paragraph's entry: '' for a blank one or one of facts. */
-function paragraphProse(area: ProseArea, paragraph: string): string {
-  if (!paragraph.trim() || isFactParagraph(paragraph)) return '';
-  const firstLine = paragraph.slice(0, Math.min(paragraph.length, FIRST_LINE_CHARS)).split('\n', 1)[0]!;
-  return `${area}${hash8(firstLine)}${hash8(paragraph)}`;
-}
-
 /** The entries of a guidance or other block's paragraphs, joined ('' for none). */
 function blockProse(area: ProseArea, text: string): string {
   const kept = proseOfBlocks[area];
   let prose = kept.get(text);
   if (prose !== undefined) return prose;
   const entries: string[] = [];
-  const byParagraph = proseOfParagraphs[area];
   for (const paragraph of text.split('\n\n')) {
-    // Blocks differ by a date or a path; their paragraphs of prose are the build's, word for word.
-    let entry = byParagraph.get(paragraph);
-    if (entry === undefined) {
-      entry = paragraphProse(area, paragraph);
-      if (byParagraph.size >= PARAGRAPHS_KEPT) byParagraph.clear();
-      byParagraph.set((' ' + paragraph).slice(1), entry);
-    }
-    if (entry) entries.push(entry);
+    if (!paragraph.trim() || isFactParagraph(paragraph)) continue;
+    const firstLine = paragraph.slice(0, Math.min(paragraph.length, FIRST_LINE_CHARS)).split('\n', 1)[0]!;
+    entries.push(`${area}${hash8(firstLine)}${hash8(paragraph)}`);
   }
   prose = entries.join(',');
   if (kept.size >= BLOCKS_KEPT) kept.clear();

@@ -10,7 +10,7 @@
 // must then be read. No text is kept, only lengths and digests.
 import { createHash } from 'node:crypto';
 import { DEFAULT_IDENTITY_OPENING } from '../literals/identity';
-import { hintedIdentityEnds, identityLength } from './locate';
+import { guidanceAfter, hintedIdentityEnds, identityLength } from './locate';
 import type { PromptAnatomy } from './types';
 
 export interface IdentityOpenings {
@@ -36,8 +36,11 @@ export interface HintReading {
 }
 
 // Prompts of one profile share their opening (SOUL.md, then Hermes' first paragraph after it): the
-// digests are made once per opening, by its text up to that paragraph's end.
+// digests are made once per opening, by its text up to that paragraph's end; and when that paragraph
+// is Hermes' guidance, where any hint would end the identity is found by then too, so the whole
+// answer is the opening's.
 const digestsByOpening = new Map<string, OpeningDigests>();
+const byOpening = new Map<string, IdentityOpenings>();
 const OPENINGS_KEPT = 256;
 
 interface OpeningDigests {
@@ -58,6 +61,11 @@ export function identityOpenings(anatomy: PromptAnatomy, firstAfterIdentity: num
   const next = text.indexOf('\n\n', end + 1);
   const nextBreak = next >= 0 ? next : end < text.length ? text.length : -1;
   const opening = text.slice(0, Math.max(end, nextBreak));
+  const anchor = guidanceAfter(text, end);
+  const settled = anchor >= 0 && anchor < nextBreak && anchor < firstMarker && anchor < firstAfterIdentity;
+  const settledKey = settled ? `${end}\u0000${anyMarker ? 1 : 0}\u0000${opening}` : undefined;
+  const known = settledKey === undefined ? undefined : byOpening.get(settledKey);
+  if (known) return known;
   let digests = digestsByOpening.get(opening);
   if (!digests) {
     digests = openingDigests(text, end, nextBreak);
@@ -67,13 +75,18 @@ export function identityOpenings(anatomy: PromptAnatomy, firstAfterIdentity: num
   // Where each hint would end the identity depends on the paragraphs up to the first block after it.
   const located = hintedIdentityEnds(text, digests.places, firstMarker);
   const whole = hintedIdentityEnds(text, digests.places, firstAfterIdentity);
-  return {
+  const openings: IdentityOpenings = {
     isDefault: anatomy.identity.startsWith(DEFAULT_IDENTITY_OPENING),
     end,
     hintlessEnd: identityLength(text, undefined, firstMarker, anyMarker),
     beyond: digests.beyond,
     openings: digests.places.map((p, i) => [p, digests.digests[i]!, located[i]!, whole[i] === p ? 1 : 0] as const),
   };
+  if (settledKey !== undefined) {
+    if (byOpening.size >= OPENINGS_KEPT) byOpening.clear();
+    byOpening.set((' ' + settledKey).slice(1), openings);
+  }
+  return openings;
 }
 
 function openingDigests(text: string, end: number, nextBreak: number): OpeningDigests {

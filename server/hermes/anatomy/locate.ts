@@ -159,7 +159,7 @@ export function locateBlocks(text: string, options: LocateOptions = {}): Located
   const identityEnd = identityLength(text, options.identityHint, firstMarker, markers.length > 0);
   if (identityEnd > 0) found.push({ kind: 'identity', start: 0, end: identityEnd });
 
-  return { ...withTiers(text, dedupe(found), runtimeStart), firstMarker, anyMarker: markers.length > 0 };
+  return withTiers(text, dedupe(found), runtimeStart, firstMarker, markers.length > 0);
 }
 
 /** The hint is the text's first block: the text starts with it, followed by a blank line or the end. */
@@ -250,6 +250,13 @@ export function hintedIdentityEnds(text: string, lengths: readonly number[], fir
   }
   if (lengths[0] === 0 && text[0] !== '\n' && firstMarker > 0 && opensGuidance(text, 0)) anchors[0] = 0;
   return lengths.map((length, k) => (anchors[k] === undefined ? length : Math.max(length, trimNewlines(text, 0, anchors[k]!))));
+}
+
+/** Where the paragraph after `end` starts when it opens Hermes' guidance (the identity's usual end), else -1. */
+export function guidanceAfter(text: string, end: number): number {
+  let p = end;
+  while (text.charCodeAt(p) === 0x0a) p++;
+  return p > end && p < text.length && opensGuidance(text, p) ? p : -1;
 }
 
 function opensGuidance(text: string, at: number): boolean {
@@ -449,7 +456,7 @@ const CONTEXT_KINDS = new Set<BlockKind>(['caller-system', 'project-context', 'g
 const POSITIONAL_KINDS = new Set<BlockKind>(['active-profile', 'platform-hints', 'identity', 'skills-index']);
 
 /** Tier boundaries from the markers, then filler blocks for the text between them. */
-function withTiers(text: string, found: Found[], runtimeStart: number): Omit<Located, 'firstMarker' | 'anyMarker'> {
+function withTiers(text: string, found: Found[], runtimeStart: number, firstMarker: number, anyMarker: boolean): Located {
   const context = found.filter((f) => CONTEXT_KINDS.has(f.kind));
   const firstContext = context[0]?.start;
   const lastContext = context[context.length - 1]?.start ?? -1;
@@ -495,5 +502,5 @@ function withTiers(text: string, found: Found[], runtimeStart: number): Omit<Loc
   }
   filler(at, text.length);
   if (found.length === 0 && blocks.length === 1) blocks[0] = { ...blocks[0]!, kind: 'other' };
-  return { blocks, contextStart, volatileStart, skillsTier, runtimeStart };
+  return { blocks, contextStart, volatileStart, skillsTier, runtimeStart, firstMarker, anyMarker };
 }

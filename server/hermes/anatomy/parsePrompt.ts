@@ -1,7 +1,7 @@
 // The anatomy of a stored system prompt: tiers and blocks with their sizes, the identity, the
 // project sections, the skills index lines and the trailer values. Never throws: arbitrary text is
 // at worst one `other` block in the stable tier.
-import { countTokens, countTokensByRegions } from '../cost/tokens';
+import { countTokens } from '../cost/tokens';
 import type { TierName } from '../model';
 import { RUNTIME_HEADING } from '../literals/containers';
 import { pyStrip } from '../text/pyText';
@@ -39,8 +39,7 @@ function wholeTextAsOther(text: string): Located {
 // Counted for no model in particular: whether a count is exact depends on the model of the session
 // asking (countsExactlyFor), and every session holding the text shares this anatomy.
 function anatomyOf(text: string, located: Located, known?: ParseOptions['tokens']): PromptAnatomy {
-  // Cut at the blocks: prompts share most of them whole.
-  const whole = known ?? countTokensByRegions(text, located.blocks.map((b) => b.start));
+  const whole = known ?? countTokens(text);
   const bounds: Array<[TierName, number, number]> = [
     ['stable', 0, located.contextStart],
     ['context', located.contextStart, located.volatileStart],

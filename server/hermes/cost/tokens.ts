@@ -68,60 +68,6 @@ export function countTokens(text: string, model?: string): TokenCount {
   }
 }
 
-/**
- * countTokens of `text`, cut first at `cuts` (ascending; those that are no paragraph start are
- * passed over) into regions whose counts are remembered by their text: a prompt's blocks, which a
- * thousand prompts share (one SOUL.md, a few skills indexes), are then looked up whole rather than
- * paragraph by paragraph. The sum is exact as the paragraphs' is (see below).
- */
-export function countTokensByRegions(text: string, cuts: readonly number[], model?: string): TokenCount {
-  if (typeof text !== 'string' || text.length === 0 || text.length > MAX_TOKENIZED_CHARS) return countTokens(text, model);
-  try {
-    let tokens = 0;
-    let sliced = false;
-    let start = 0;
-    const add = (end: number) => {
-      const region = start === 0 && end === text.length ? text : text.slice(start, end);
-      let counted = rememberedRegions.get(region);
-      if (!counted) {
-        counted = { tokens: 0, sliced: false };
-        for (const part of countParagraphs(paragraphsOf(region))) {
-          counted.tokens += part.tokens;
-          counted.sliced ||= part.sliced;
-        }
-        rememberRegion(region, counted);
-      }
-      tokens += counted.tokens;
-      sliced ||= counted.sliced;
-      start = end;
-    };
-    for (const cut of cuts) if (cut > start && cut < text.length && isParagraphStartAt(text, cut)) add(cut);
-    add(text.length);
-    return { tokens, exact: !sliced && countsExactlyFor(model), counted: !sliced };
-  } catch {
-    return { tokens: estimateTokensFromChars(text.length), exact: false, counted: false };
-  }
-}
-
-const rememberedRegions = new Map<string, { tokens: number; sliced: boolean }>();
-let rememberedRegionChars = 0;
-/**
- * Two million characters of region text at most, then the map starts again: the regions worth
- * remembering (SOUL.md, a skills index, memory) are few and come back at once, while those unique
- * to one prompt (a date, a folder) only fill it, in the language server for as long as it runs.
- */
-const MAX_REMEMBERED_REGION_CHARS = 2_000_000;
-
-function rememberRegion(text: string, counted: { tokens: number; sliced: boolean }): void {
-  if (rememberedRegionChars + text.length > MAX_REMEMBERED_REGION_CHARS) {
-    rememberedRegions.clear();
-    rememberedRegionChars = 0;
-  }
-  // A flat copy as the key: a slice would keep its whole prompt alive.
-  rememberedRegions.set(text.length > 64 ? (' ' + text).slice(1) : text, counted);
-  rememberedRegionChars += text.length;
-}
-
 // Prompts are counted paragraph by paragraph, and each paragraph's count is remembered: thousands of
 // sessions share a few hundred stored prompts, which share most of their paragraphs (SOUL.md, the
 // skills index, memory), and a rebuilt prompt differs from the stored one in a block or two. The sum

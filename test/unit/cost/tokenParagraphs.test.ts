@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { countTokens, countTokensAfterEdit, countTokensByRegions } from '../../../server/hermes/cost/tokens';
+import { countTokens, countTokensAfterEdit } from '../../../server/hermes/cost/tokens';
 import { TokenCountStore, tokenCacheDir } from '../../../server/hermes/cost/tokenCountStore';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -31,21 +31,6 @@ describe('cost/tokens: paragraph-wise counting', () => {
     assert.equal(countTokens(text, 'gpt-5.1').tokens, whole(text));
     assert.equal(countTokens(text, 'gpt-5.1').tokens, whole(text));
     assert.equal(countTokens(text.slice(0, 777), 'gpt-5.1').tokens, whole(text.slice(0, 777)));
-  });
-});
-
-describe('cost/tokens: counting by regions remembered whole (a prompt cut at its blocks)', () => {
-  it('equals the count of the whole text, wherever the cuts fall', () => {
-    fc.assert(
-      fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 160 }), fc.array(fc.nat(400), { maxLength: 8 }), (parts, cuts) => {
-        const text = parts.join('');
-        const sorted = [...cuts].sort((a, b) => a - b);
-        // Twice: the second time from the regions remembered.
-        assert.equal(countTokensByRegions(text, sorted, 'gpt-5.1').tokens, whole(text), JSON.stringify([text, sorted]));
-        assert.equal(countTokensByRegions(text, sorted, 'gpt-5.1').tokens, whole(text), JSON.stringify([text, sorted]));
-      }),
-      { numRuns: 400 },
-    );
   });
 });
 

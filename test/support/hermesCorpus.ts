@@ -49,6 +49,11 @@ export interface CorpusHome {
   remove(): void;
 }
 
+/** A corpus folder's manifest, as Hermes' run wrote it. */
+export function corpusManifest(folder: string): CorpusManifest {
+  return JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, folder, 'manifest.json'), 'utf8')) as CorpusManifest;
+}
+
 /** The corpus folders' names. */
 export function corpusFolders(): string[] {
   return fs
@@ -60,7 +65,7 @@ export function corpusFolders(): string[] {
 
 export function copyCorpusHome(folder: string): CorpusHome {
   const source = path.join(CORPUS_DIR, folder);
-  const manifest = JSON.parse(fs.readFileSync(path.join(source, 'manifest.json'), 'utf8')) as CorpusManifest;
+  const manifest = corpusManifest(folder);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `hermes-corpus-${folder}-`));
   fs.cpSync(source, root, { recursive: true });
   for (const gitRoot of manifest.git_roots) fs.mkdirSync(path.join(root, gitRoot.path, '.git'), { recursive: true });

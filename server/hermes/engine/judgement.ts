@@ -18,7 +18,8 @@ import type { BlockKind, StaleReason } from '../model';
 import { mayReadSessionFolderOnly } from '../anatomy/hermesProse';
 import { projectContextFor, rebuildPromptEdit, skillsBlockFor } from '../sources/promptBuilder';
 import type { RenderedSources, SoulSource } from '../sources/types';
-import { buildNoteOf, partReasons, sameReasons, SOURCE_PARTS, type SourcePart } from './staleness';
+import { buildNoteOf, firstBlockAfterIdentity, partReasons, sameReasons, SOURCE_PARTS, type SourcePart } from './staleness';
+import { identityOpenings, readHint } from '../anatomy/identityOpenings';
 
 export interface JudgedPrompt {
   readonly reasons: readonly StaleReason[];
@@ -91,7 +92,9 @@ export function judgePrompt(stored: PromptAnatomy, sources: RenderedSources, cwd
   if (base && changed.length === 0) return base;
   // The same reasons keep the same array, so a report that shows them need not be sent again.
   const reasons = sameAsBase ? base!.reasons : byPart.flat();
-  const rebuild = (base?.rebuild && remeasured(base, changed, sources)) ?? (reasons.length > 0 ? measureRebuild(stored, sources) : undefined);
+  // A base judged fresh kept no rebuild: its own blocks are one (rebuildOfFresh), measured only now it is needed.
+  const baseRebuild = base && reasons.length > 0 ? (base.rebuild ?? (locatedWith(base.stored, base.sources.soul) ? rebuildOfFresh(base.stored, base.sources) : undefined)) : base?.rebuild;
+  const rebuild = (baseRebuild && remeasured(base!, baseRebuild, changed, sources)) ?? (reasons.length > 0 ? measureRebuild(stored, sources) : undefined);
   const buildNote = base && !changed.includes('projectContext') ? base.buildNote : buildNoteOf(stored, sources);
   return { stored, sources, byPart, reasons, deltaTokens: reasons.length > 0 ? rebuild!.deltaTokens : 0, rebuild, buildNote };
 }
@@ -115,9 +118,9 @@ function measureRebuild(stored: PromptAnatomy, sources: RenderedSources): Measur
  * The rebuild after `changed` parts replaced their blocks, measured block by block; undefined when
  * a change is not such a replacement (then measureRebuild runs).
  */
-function remeasured(previous: Judgement, changed: readonly SourcePart[], sources: RenderedSources): MeasuredRebuild | undefined {
-  const soulAlike = () => blocksFoundAlike(previous.stored.text, previous.sources.soul, sources.soul);
-  return replacingBlocks(previous.rebuild!, previous.stored, changed, sources, soulAlike);
+function remeasured(previous: Judgement, rebuild: MeasuredRebuild, changed: readonly SourcePart[], sources: RenderedSources): MeasuredRebuild | undefined {
+  const soulAlike = () => blocksFoundAlike(previous.stored, previous.sources.soul, sources.soul);
+  return replacingBlocks(rebuild, previous.stored, changed, sources, soulAlike);
 }
 
 /** `rebuild` with the blocks of `changed` parts replaced by what `sources` render for `stored`; undefined when that is no such replacement. */
@@ -213,9 +216,27 @@ export function renderedText(part: SourcePart, sources: RenderedSources, stored:
  * the prompt (locateBlocksWithHint): with neither the old nor the new SOUL.md doing so, the blocks
  * are the same.
  */
-function blocksFoundAlike(stored: string, before: SoulSource, after: SoulSource): boolean {
-  const hinted = (soul: SoulSource) => soul.exists && hintOpens(stored, soul.block);
-  return !hinted(before) && !hinted(after);
+function blocksFoundAlike(stored: PromptAnatomy, before: SoulSource, after: SoulSource): boolean {
+  const hinted = (soul: SoulSource) => soul.exists && hintOpens(stored.text, soul.block);
+  if (!hinted(before) && !hinted(after)) return true;
+  const was = identityEndWith(stored, before);
+  return was !== undefined && was === identityEndWith(stored, after);
+}
+
+/** Whether a rebuild with `soul` as the hint finds `stored`'s blocks where its anatomy has them. */
+function locatedWith(stored: PromptAnatomy, soul: SoulSource): boolean {
+  return identityEndWith(stored, soul) === stored.identity.length;
+}
+
+/**
+ * Where a rebuild with `soul` as the hint ends `stored`'s identity: a hint changes the blocks only
+ * through that (identityOpenings.ts), so the same end, the same blocks. Undefined when that cannot be
+ * told, or for a prompt parsed with a caller's message (its markers are not the rebuild's).
+ */
+function identityEndWith(stored: PromptAnatomy, soul: SoulSource): number | undefined {
+  if (stored.blocks.some((b) => b.kind === 'caller-system')) return undefined;
+  const openings = identityOpenings(stored, firstBlockAfterIdentity(stored));
+  return soul.exists && soul.block ? readHint(openings, soul.block)?.identityEnd : openings.hintlessEnd;
 }
 
 // Tokens of a block and its separator, by block text: every prompt holding the block asks the same.

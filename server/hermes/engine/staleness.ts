@@ -94,9 +94,18 @@ export function soulReasonsOf(storedIsDefault: boolean, soul: SoulSource, soulIs
  * counting the guidance paragraphs: those are what ends an identity (hintIsIdentity looks for them).
  */
 export function firstBlockAfterIdentity(stored: PromptAnatomy): number {
-  // Blocks are in the order of the text.
-  return stored.blocks.find((b) => b.kind !== 'identity' && b.kind !== 'guidance')?.start ?? stored.text.length;
+  let at = firstBlockAfter.get(stored);
+  if (at === undefined) {
+    // Blocks are in the order of the text.
+    at = stored.blocks.find((b) => b.kind !== 'identity' && b.kind !== 'guidance')?.start ?? stored.text.length;
+    firstBlockAfter.set(stored, at);
+  }
+  return at;
 }
+
+// Once per anatomy: every save of SOUL.md asks it of each of a thousand prompts again, and the
+// blocks' several shapes made the search a slow one.
+const firstBlockAfter = new WeakMap<PromptAnatomy, number>();
 
 const NO_REASONS: readonly StaleReason[] = [];
 const SOUL_DETAIL: Readonly<Record<ChangeKind, string>> = {

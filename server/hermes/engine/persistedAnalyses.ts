@@ -82,7 +82,11 @@ export function transcriptFingerprint(record: SessionRecord): string {
 
 export class PersistedAnalyses {
   private readonly transcripts = new Map<string, { fingerprint: string; size: TranscriptSize }>();
-  private readonly verdicts = new Map<string, { row: VerdictRow; kept?: PromptVerdict; parts?: KeptParts }>();
+  /** `parts`: made from the row's field when first asked (null: none); only a run after an edit asks. */
+  private readonly verdicts = new Map<string, { row: VerdictRow; kept?: PromptVerdict; parts?: KeptParts | null }>();
+  /** The file's openings, each made when a verdict's parts first ask for it. */
+  private openingRows: readonly unknown[] = [];
+  private readonly openings: Array<IdentityOpenings | null | undefined> = [];
   /** What this run used or made: the file keeps only that. */
   private readonly usedTranscripts = new Set<string>();
   private readonly usedVerdicts = new Set<string>();
@@ -161,7 +165,26 @@ export class PersistedAnalyses {
   anyVerdict(promptKey: string, cwd: string | undefined): { digest: string; verdict: PromptVerdict; parts: KeptParts | undefined } | undefined {
     const entry = this.verdicts.get(verdictKey(promptKey, cwd));
     if (!entry) return undefined;
-    return { digest: entry.row[2], verdict: (entry.kept ??= verdictOf(entry.row)), parts: entry.parts };
+    return { digest: entry.row[2], verdict: (entry.kept ??= verdictOf(entry.row)), parts: this.partsOf(entry) };
+  }
+
+  /** A verdict's kept parts, made from its row's field the first time (a status with nothing changed never asks). */
+  private partsOf(entry: { row: VerdictRow; parts?: KeptParts | null }): KeptParts | undefined {
+    if (entry.parts === undefined) {
+      const field = entry.row[11];
+      const opened = isPartsField(field) && field !== null ? this.openingAt(field[0]) : undefined;
+      entry.parts = opened ? partsOf(field!, opened) : null;
+    }
+    return entry.parts ?? undefined;
+  }
+
+  private openingAt(at: number): IdentityOpenings | undefined {
+    let opened = this.openings[at];
+    if (opened === undefined) {
+      const row = this.openingRows[at];
+      this.openings[at] = opened = isOpeningsRow(row) ? openingsOf(row) : null;
+    }
+    return opened ?? undefined;
   }
 
   keepVerdict(promptKey: string, cwd: string | undefined, digest: string, verdict: PromptVerdict, parts?: KeptParts): void {
@@ -186,8 +209,8 @@ export class PersistedAnalyses {
     ];
     const was = this.verdicts.get(key);
     // Another digest is a change at once: after an edit every row is, and comparing them whole cost.
-    if (was && was.row[2] === row[2] && was.parts?.openings === parts?.openings && JSON.stringify(was.row) === JSON.stringify(row)) return;
-    this.verdicts.set(key, { row, kept: verdict, ...(parts ? { parts } : {}) });
+    if (was && was.row[2] === row[2] && this.partsOf(was)?.openings === parts?.openings && JSON.stringify(was.row) === JSON.stringify(row)) return;
+    this.verdicts.set(key, { row, kept: verdict, parts: parts ?? null });
     this.changed = true;
   }
 
@@ -252,13 +275,16 @@ export class PersistedAnalyses {
     for (const [key, v] of this.verdicts) {
       if (!this.usedVerdicts.has(key)) continue;
       let row = v.row;
-      if (v.parts) {
+      const parts = this.partsOf(v);
+      if (parts) {
         // Alike openings of prompts that differ further on are one entry.
-        const opening = openingsRow(v.parts.openings);
+        const opening = openingsRow(parts.openings);
         const text = JSON.stringify(opening);
         let at = openingsAt.get(text);
         if (at === undefined) openingsAt.set(text, (at = openings.push(opening) - 1));
-        row = [...row.slice(0, 11), partsRow(v.parts, at)] as VerdictRow;
+        row = [...row.slice(0, 11), partsRow(parts, at)] as VerdictRow;
+      } else if (row[11] !== null) {
+        row = [...row.slice(0, 11), null] as VerdictRow;
       }
       verdicts.push(packRow(row, strings));
     }
@@ -304,15 +330,11 @@ export class PersistedAnalyses {
       }
       if (Array.isArray(shape.inline)) for (const row of shape.inline) if (isInlineRow(row)) this.inlineIdentities.set(row[0], row[1]);
     }
-    const openings = Array.isArray(shape.openings) ? shape.openings.map((o) => (isOpeningsRow(o) ? openingsOf(o) : undefined)) : [];
+    this.openingRows = Array.isArray(shape.openings) ? shape.openings : [];
     const strings = Array.isArray(shape.strings) && shape.strings.every((t) => typeof t === 'string') ? shape.strings : [];
     for (const packed of shape.verdicts) {
       const row = unpackRow(packed, strings);
-      if (!isVerdictRow(row)) continue;
-      const partsField = row[11];
-      const opened = partsField ? openings[partsField[0]] : undefined;
-      const parts = partsField && opened ? partsOf(partsField, opened) : undefined;
-      this.verdicts.set(verdictKey(row[0], row[1] || undefined), { row, ...(parts ? { parts } : {}) });
+      if (isVerdictRow(row)) this.verdicts.set(verdictKey(row[0], row[1] || undefined), { row });
     }
     if (isKeptSources(shape.sources)) this.sources = shape.sources;
     const counted = shape.storedPromptCount;
@@ -446,7 +468,7 @@ function partsOf(row: PartsRow, openings: IdentityOpenings): KeptParts {
   return { openings, deltaTokens: row[1], blocks, memory: entries(row[3]), user: entries(row[4]), skills: row[5] };
 }
 
-function isPartsField(value: unknown): boolean {
+function isPartsField(value: unknown): value is PartsRow | null {
   if (value === null) return true;
   if (!Array.isArray(value) || value.length !== 6) return false;
   const [openings, delta, blocks, memory, user, skills] = value as unknown[];
@@ -465,7 +487,7 @@ function isPartsField(value: unknown): boolean {
 
 function isVerdictRow(row: unknown): row is VerdictRow {
   if (!Array.isArray(row) || row.length !== 12) return false;
-  const [key, cwd, digest, tokens, counted, tier, delta, reasons, prose, buildNote, promptModel, parts] = row as unknown[];
+  const [key, cwd, digest, tokens, counted, tier, delta, reasons, prose, buildNote, promptModel] = row as unknown[];
   return (
     typeof key === 'string' &&
     typeof cwd === 'string' &&
@@ -479,7 +501,7 @@ function isVerdictRow(row: unknown): row is VerdictRow {
     reasons.every((r) => Array.isArray(r) && r.length === 4 && SOURCES.has(r[0]) && typeof r[1] === 'string' && CHANGES.has(r[2]) && typeof r[3] === 'string') &&
     typeof prose === 'string' &&
     (buildNote === null || typeof buildNote === 'string') &&
-    (promptModel === null || typeof promptModel === 'string') &&
-    isPartsField(parts)
+    (promptModel === null || typeof promptModel === 'string')
+    // `parts` is checked when first asked for (partsOf).
   );
 }

@@ -214,7 +214,7 @@ export function renderedText(part: SourcePart, sources: RenderedSources, stored:
 /**
  * The rebuild finds the stored prompt's blocks with SOUL.md as a hint, used only when SOUL.md opens
  * the prompt (locateBlocksWithHint): with neither the old nor the new SOUL.md doing so, the blocks
- * are the same.
+ * are the same; with either, they are when both end the identity at the same place.
  */
 function blocksFoundAlike(stored: PromptAnatomy, before: SoulSource, after: SoulSource): boolean {
   const hinted = (soul: SoulSource) => soul.exists && hintOpens(stored.text, soul.block);

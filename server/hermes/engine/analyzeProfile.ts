@@ -20,8 +20,8 @@ import type { StateStore } from '../store/stateStore';
 import { AnalysisCache, type PromptReader, type ReadPrompt } from './analysisCache';
 import { judgePrompt, rebuiltBlocks, renderedText, type JudgedPrompt, type Judgement } from './judgement';
 import { identityOpenings } from '../anatomy/identityOpenings';
-import { keptEntriesOf, rejudgeParts, REJUDGED_PARTS, skillsIndexDigest, type KeptParts, type RejudgedSources, type SkillsJudge } from './partsRejudge';
-import { firstBlockAfterIdentity, partReasons, type SourcePart } from './staleness';
+import { keptEntriesOf, rejudgeParts, REJUDGED_PARTS, sharedBlockDigest, type BlockJudge, type KeptParts, type RejudgedSources, type SharedBlockPart } from './partsRejudge';
+import { buildNoteOf, firstBlockAfterIdentity, partReasons, type SourcePart } from './staleness';
 import { sourcesKey } from './sourcesKey';
 import { memo } from '../memo';
 import { NearPosition } from './nearPosition';
@@ -162,7 +162,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     // session only that entry changes. A compaction tip depends on every session, so when ended
     // sessions are reported nothing is kept.
     const reports = everything ? new Map<string, ReusableReport>() : cache.reports;
-    const judging: JudgingContext = { cache, config, sourcesFor, apart, skillsJudged: new WeakMap(), store: verdicts, verdicts: new Map() };
+    const judging: JudgingContext = { cache, config, sourcesFor, apart, blocksJudged: new WeakMap(), store: verdicts, verdicts: new Map() };
     const pass = new SessionPass(
       listed,
       everything ? undefined : cache.lastReports,
@@ -237,8 +237,8 @@ interface JudgingContext {
   readonly sourcesFor: (cwd: string | undefined, source?: string) => RenderedSources;
   /** SOUL.md and the memory files as rendered today, each read alone when nothing else is needed (after edits of these alone). */
   readonly apart: { readonly soul: () => SoulSource; readonly memory: () => MemorySource; readonly user: () => MemorySource };
-  /** Stored skills indexes judged this evaluation (judgedSkills), by today's skills index and the stored one's digest. */
-  readonly skillsJudged: WeakMap<object, Map<string, ReturnType<SkillsJudge>>>;
+  /** Stored skills indexes and project blocks judged this evaluation (judgedBlock), by today's part and the stored block's digest. */
+  readonly blocksJudged: WeakMap<object, Map<string, ReturnType<BlockJudge>>>;
   /** Where verdicts are kept between runs (by judgingDigest per session cwd, when it keeps them so). */
   readonly store: VerdictStore;
   /** This evaluation's verdicts by prompt identity (AnalysisCache.knownIdentity), then cwd. */
@@ -409,22 +409,27 @@ function rejudgedParts(ctx: JudgingContext, identity: string, key: string, diges
       return apart.user();
     },
   };
-  return rejudgeParts(earlier.verdict, earlier.parts, changed as readonly SourcePart[], () => sources, (skillsDigest) => judgedSkills(ctx, record, skillsDigest, anatomy));
+  return rejudgeParts(earlier.verdict, earlier.parts, changed as readonly SourcePart[], () => sources, (part, blockDigest) => judgedBlock(ctx, record, part, blockDigest, anatomy));
 }
 
 /**
- * A stored skills index judged against today's skills, once per distinct index and evaluation: from
- * the first prompt asking that holds it, read and parsed for this alone (prompts share a few indexes).
+ * A stored skills index or project context judged against today's, once per distinct block and
+ * evaluation: from the first prompt asking that holds it, read and parsed for this alone (prompts
+ * share a few indexes, and each folder's sessions a few project blocks).
  */
-function judgedSkills(ctx: JudgingContext, record: SessionRecord, skillsDigest: string, anatomy: () => PromptAnatomy): ReturnType<SkillsJudge> {
+function judgedBlock(ctx: JudgingContext, record: SessionRecord, part: SharedBlockPart, blockDigest: string, anatomy: () => PromptAnatomy): ReturnType<BlockJudge> {
   const today = ctx.sourcesFor(record.cwd, record.source);
-  let byDigest = ctx.skillsJudged.get(today.skills);
-  if (!byDigest) ctx.skillsJudged.set(today.skills, (byDigest = new Map()));
-  if (byDigest.has(skillsDigest)) return byDigest.get(skillsDigest);
+  // Today's part is one object per cwd (and platform): what the same block is judged against.
+  const todayPart = today[part];
+  let byDigest = ctx.blocksJudged.get(todayPart);
+  if (!byDigest) ctx.blocksJudged.set(todayPart, (byDigest = new Map()));
+  if (byDigest.has(blockDigest)) return byDigest.get(blockDigest);
   const stored = anatomy();
   const judged =
-    skillsIndexDigest(stored.skillsIndex.text) === skillsDigest ? { reasons: partReasons('skills', stored, today, record.cwd), block: renderedText('skills', today, stored) } : undefined;
-  byDigest.set(skillsDigest, judged);
+    sharedBlockDigest(part, stored) === blockDigest
+      ? { reasons: partReasons(part, stored, today, record.cwd), block: renderedText(part, today, stored), buildNote: part === 'projectContext' ? buildNoteOf(stored, today) : undefined }
+      : undefined;
+  byDigest.set(blockDigest, judged);
   return judged;
 }
 

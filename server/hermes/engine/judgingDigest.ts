@@ -16,9 +16,9 @@ import type { MemorySource, RenderedSources, SoulSource } from '../sources/types
  * context files only where the prompt's build loads them) and keep a fingerprint of Hermes' prose.
  * 5: a prompt without project context whose prose is that of a build reading the session's folder
  * only is not stale for a parent folder's AGENTS.md. 6: digests per source part, and what a new
- * SOUL.md needs to judge a prompt without its text.
+ * SOUL.md needs to judge a prompt without its text. 7: the project context's too.
  */
-export const JUDGING_VERSION = 6;
+export const JUDGING_VERSION = 7;
 
 // The profile's own parts are the same objects for every cwd: hashed once each.
 const profilePartDigests = new WeakMap<object, string>();

@@ -1,17 +1,18 @@
-// A kept verdict judged again after edits of SOUL.md, the skills, MEMORY.md or USER.md alone,
+// A kept verdict judged again after edits of SOUL.md, the skills, project context, MEMORY.md or USER.md alone,
 // without the prompt's text: what users run `status` for right after saving one of them, and what
 // Hermes' own memory writes ask of the next status, when every prompt of the profile is judged
 // again. What each part needs is kept with the verdict: for SOUL.md, what any SOUL.md does to the
 // prompt's identity (identityOpenings.ts); for the memory files, a digest of the entries the
-// prompt holds; for the skills, a digest of the index it holds, which a thousand prompts share: the
-// index's reasons and rebuilt block are worked out once per distinct index, from one prompt that
-// holds it (SkillsJudge); for each, the tokens of its block in the rebuilt prompt, so that ΔS moves
+// prompt holds; for the skills and the project context, a digest of the block it holds, which many
+// prompts share: the block's reasons and rebuild are worked out once per distinct block, from one
+// prompt that holds it (BlockJudge); for each, the tokens of its block in the rebuilt prompt, so that ΔS moves
 // by the new block's tokens minus the old one's, as a judgement in memory does (judgement.ts).
 // Whatever cannot be told so (a SOUL.md that opens the prompt somewhere else, a block added or
 // removed, one that is no token-bounded region) is left to a judgement of the prompt itself.
 import { createHash } from 'node:crypto';
 import { readHint, type IdentityOpenings } from '../anatomy/identityOpenings';
 import type { PromptAnatomy } from '../anatomy/types';
+import { mayReadSessionFolderOnly } from '../anatomy/hermesProse';
 import { opensParagraph } from '../cost/tokens';
 import type { SourceKind, StaleReason } from '../model';
 import type { MemorySource, SoulSource } from '../sources/types';
@@ -20,7 +21,7 @@ import type { PromptVerdict } from './promptFacts';
 import { memoryEntries, memoryReasonsOf, soulReasonsOf, SOURCE_PARTS, type SourcePart } from './staleness';
 
 /** The parts judged again here, and the parts of the sources a reason of each kind comes from. */
-export const REJUDGED_PARTS: readonly SourcePart[] = ['soul', 'skills', 'memory', 'user'];
+export const REJUDGED_PARTS: readonly SourcePart[] = ['soul', 'skills', 'projectContext', 'memory', 'user'];
 const PART_OF_REASON: Readonly<Record<SourceKind, SourcePart>> = {
   soul: 'soul',
   skill: 'skills',
@@ -53,10 +54,18 @@ export interface KeptParts {
   readonly user: KeptEntries;
   /** The digest of the skills index block the prompt holds ('' when none). */
   readonly skills: string;
+  /** The digest of the project context block the prompt holds, with what its prose says of parent folders. */
+  readonly project: string;
 }
 
-/** The reasons and the rebuilt block of a stored skills index against today's skills, by the index's digest; undefined when not known. */
-export type SkillsJudge = (digest: string) => { readonly reasons: readonly StaleReason[]; readonly block: string | undefined } | undefined;
+/** The parts judged by the block a prompt holds, once per distinct block. */
+export type SharedBlockPart = 'skills' | 'projectContext';
+
+/**
+ * The reasons, the rebuilt block and (for the project context) the build note of a stored block
+ * against today's sources, by the block's digest; undefined when not known.
+ */
+export type BlockJudge = (part: SharedBlockPart, digest: string) => { readonly reasons: readonly StaleReason[]; readonly block: string | undefined; readonly buildNote: string | undefined } | undefined;
 
 /** What the parts render today. */
 export interface RejudgedSources {
@@ -65,15 +74,21 @@ export interface RejudgedSources {
   readonly user: MemorySource;
 }
 
-/** The entries a stored prompt holds of its memory blocks, and the digest of its skills index (keptPartsOf). */
-export function keptEntriesOf(stored: PromptAnatomy): { memory: KeptEntries; user: KeptEntries; skills: string } {
+/** The entries a stored prompt holds of its memory blocks, and the digests of its shared blocks (keptPartsOf). */
+export function keptEntriesOf(stored: PromptAnatomy): { memory: KeptEntries; user: KeptEntries; skills: string; project: string } {
   const of = (block: string): KeptEntries => ({ digest: entriesDigest(block), empty: block === '' });
-  return { memory: of(stored.memoryBlock), user: of(stored.userBlock), skills: skillsIndexDigest(stored.skillsIndex.text) };
+  return { memory: of(stored.memoryBlock), user: of(stored.userBlock), skills: sharedBlockDigest('skills', stored), project: sharedBlockDigest('projectContext', stored) };
 }
 
-/** The digest a verdict keeps of its prompt's skills index block. */
-export function skillsIndexDigest(block: string): string {
-  return block === '' ? '' : digestOf(`skills\u0000${block}`);
+/**
+ * The digest a verdict keeps of its prompt's skills index or project context: all that judging
+ * that part reads of the prompt (for the project context, whether its prose is that of a build
+ * reading the session's folder only, too).
+ */
+export function sharedBlockDigest(part: SharedBlockPart, stored: PromptAnatomy): string {
+  if (part === 'skills') return stored.skillsIndex.text === '' ? '' : digestOf(`skills\u0000${stored.skillsIndex.text}`);
+  const block = stored.blocks.find((b) => b.kind === 'project-context')?.text ?? '';
+  return digestOf(`project\u0000${mayReadSessionFolderOnly(stored.blocks) ? 1 : 0}\u0000${block}`);
 }
 
 /**
@@ -85,22 +100,25 @@ export function rejudgeParts(
   parts: KeptParts,
   changed: readonly SourcePart[],
   sources: () => RejudgedSources,
-  skills: SkillsJudge,
+  shared: BlockJudge,
 ): { verdict: PromptVerdict; parts: KeptParts } | undefined {
   const today = sources();
   let deltaTokens = parts.deltaTokens;
   const blocks = parts.blocks.slice();
   const reasonsOf = new Map<SourcePart, readonly StaleReason[]>();
+  let buildNote = kept.judged.buildNote;
   for (const part of changed) {
     const at = REJUDGED_PARTS.indexOf(part);
     const block = parts.blocks[at];
-    const judged = part === 'skills' ? (block ? skills(parts.skills) : undefined) : undefined;
-    const text = part === 'soul' ? (today.soul.exists ? today.soul.block : '') : part === 'skills' ? judged?.block : today[part as 'memory' | 'user'].block;
+    const isShared = part === 'skills' || part === 'projectContext';
+    const judged = isShared && block ? shared(part, part === 'skills' ? parts.skills : parts.project) : undefined;
+    const text = part === 'soul' ? (today.soul.exists ? today.soul.block : '') : isShared ? judged?.block : today[part as 'memory' | 'user'].block;
     // A block added or removed, or one whose first character would join the paragraph before.
     if (at < 0 || !block || !text || !opensParagraph(text)) return undefined;
-    const reasons =
-      part === 'soul' ? soulReasons(parts.openings, today.soul) : part === 'skills' ? judged!.reasons : memoryReasons(parts[part as 'memory' | 'user'], today[part as 'memory' | 'user']);
+    const reasons = part === 'soul' ? soulReasons(parts.openings, today.soul) : isShared ? judged!.reasons : memoryReasons(parts[part as 'memory' | 'user'], today[part as 'memory' | 'user']);
     if (!reasons) return undefined;
+    // The build note speaks of the project context's files (staleness.ts: buildNoteOf).
+    if (part === 'projectContext') buildNote = judged!.buildNote;
     reasonsOf.set(part, reasons);
     const tokens = regionTokens(text, block.gapAfter);
     deltaTokens += tokens - block.tokens;
@@ -114,7 +132,7 @@ export function rejudgeParts(
     else for (const r of kept.judged.reasons) if (PART_OF_REASON[r.source] === part) reasons.push(r);
   }
   return {
-    verdict: { prompt: kept.prompt, judged: { reasons, deltaTokens: reasons.length > 0 ? deltaTokens : 0, buildNote: kept.judged.buildNote } },
+    verdict: { prompt: kept.prompt, judged: { reasons, deltaTokens: reasons.length > 0 ? deltaTokens : 0, buildNote } },
     parts: { ...parts, deltaTokens, blocks },
   };
 }

@@ -47,7 +47,7 @@ type VerdictRow = [
   /** What judging new SOUL.md or memory files without the text needs (partsRejudge.ts), the openings by their place in the file's list. */
   parts: PartsRow | null,
 ];
-type PartsRow = [openings: number, deltaTokens: number, blocks: Array<[tokens: number, gapAfter: string] | null>, memory: [digest: string, empty: 0 | 1], user: [digest: string, empty: 0 | 1], skills: string];
+type PartsRow = [openings: number, deltaTokens: number, blocks: Array<[tokens: number, gapAfter: string] | null>, memory: [digest: string, empty: 0 | 1], user: [digest: string, empty: 0 | 1], skills: string, project: string];
 type OpeningsRow = [isDefault: 0 | 1, end: number, hintlessEnd: number, beyond: [number, string] | null, openings: Array<[number, string, number, 0 | 1]>];
 type InlineRow = [sessionId: string, identity: string];
 
@@ -459,19 +459,19 @@ function isOpeningsRow(row: unknown): row is OpeningsRow {
 
 function partsRow(parts: KeptParts, openings: number): PartsRow {
   const entries = (e: KeptEntries): [string, 0 | 1] => [e.digest, e.empty ? 1 : 0];
-  return [openings, parts.deltaTokens, parts.blocks.map((b) => (b ? [b.tokens, b.gapAfter] : null)), entries(parts.memory), entries(parts.user), parts.skills];
+  return [openings, parts.deltaTokens, parts.blocks.map((b) => (b ? [b.tokens, b.gapAfter] : null)), entries(parts.memory), entries(parts.user), parts.skills, parts.project];
 }
 
 function partsOf(row: PartsRow, openings: IdentityOpenings): KeptParts {
   const entries = (e: [string, 0 | 1]): KeptEntries => ({ digest: e[0], empty: e[1] === 1 });
   const blocks = row[2].map((b): KeptBlock | undefined => (b ? { tokens: b[0], gapAfter: b[1] } : undefined));
-  return { openings, deltaTokens: row[1], blocks, memory: entries(row[3]), user: entries(row[4]), skills: row[5] };
+  return { openings, deltaTokens: row[1], blocks, memory: entries(row[3]), user: entries(row[4]), skills: row[5], project: row[6] };
 }
 
 function isPartsField(value: unknown): value is PartsRow | null {
   if (value === null) return true;
-  if (!Array.isArray(value) || value.length !== 6) return false;
-  const [openings, delta, blocks, memory, user, skills] = value as unknown[];
+  if (!Array.isArray(value) || value.length !== 7) return false;
+  const [openings, delta, blocks, memory, user, skills, project] = value as unknown[];
   const isEntries = (e: unknown) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && (e[1] === 0 || e[1] === 1);
   return (
     isCount(openings) &&
@@ -481,7 +481,8 @@ function isPartsField(value: unknown): value is PartsRow | null {
     blocks.every((b) => b === null || (Array.isArray(b) && b.length === 2 && isCount(b[0]) && typeof b[1] === 'string')) &&
     isEntries(memory) &&
     isEntries(user) &&
-    typeof skills === 'string'
+    typeof skills === 'string' &&
+    typeof project === 'string'
   );
 }
 

@@ -1,4 +1,4 @@
-// `hermes-lens status` right after an edit of SOUL.md, a skill, MEMORY.md or USER.md judges every
+// `hermes-lens status` right after an edit of SOUL.md, a skill, an AGENTS.md, MEMORY.md or USER.md judges every
 // prompt again from what it kept before the edit, without reading the prompts (one per distinct
 // skills index after a skill's edit): it must say exactly what a
 // run from scratch says, for every kind of edit, on the demo home and on homes written by Hermes' own code.
@@ -68,6 +68,17 @@ function skillEdits(original: string): Array<[string, (text: string) => string |
   ];
 }
 
+/** Edits of a project's AGENTS.md, each from the one before; the last gives the original back. */
+function agentsEdits(original: string): Array<[string, (text: string) => string | undefined]> {
+  return [
+    ['a line added', (t) => `${t.trimEnd()}\n\nAlways run the linter before committing.\n`],
+    ['a word changed', (t) => t.replace(/\b(\w{4,})\b/, '$1-ish')],
+    ['back to the original', () => original],
+    ['removed', () => undefined],
+    ['back to the original again', () => original],
+  ];
+}
+
 /** Runs the edits on `file`, checking after each that a run taking kept verdicts says what a run from scratch says. */
 function checkEdits(label: string, file: string, edits: (original: string) => Array<[string, (text: string) => string | undefined]>, profiles: () => Profile[]): void {
   const original = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
@@ -113,6 +124,7 @@ describe('engine: status right after an edit of SOUL.md or a memory file, from t
       }
       const skill = demo.edits.find((e) => e.source === 'skill' && e.changesPrompts)!.file;
       checkEdits('demo', skill, skillEdits, profiles);
+      checkEdits('demo', path.join(demo.projects.atlas, 'AGENTS.md'), agentsEdits, profiles);
     });
 
     it('says what a run from scratch says after SOUL.md and MEMORY.md were both edited', () => {
@@ -155,6 +167,9 @@ describe('engine: status right after an edit of SOUL.md or a memory file, from t
         // One listed for every platform, and one a platform's sessions do not list.
         checkEdits(folder, path.join(corpus.home, 'skills/devops/deploy/SKILL.md'), skillEdits, profiles);
         checkEdits(folder, path.join(corpus.home, 'skills/devops/release-notes/SKILL.md'), skillEdits, profiles);
+        // Every AGENTS.md some live session's prompt carries.
+        const carried = new Set(corpus.manifest.sessions.filter((s) => !s.ended).flatMap((s) => s.context_files));
+        for (const file of carried) if (file.endsWith('AGENTS.md')) checkEdits(folder, corpus.at(file), agentsEdits, profiles);
       });
 
       // Before v25 each session's own copy of its prompt is read to know which text it holds: only

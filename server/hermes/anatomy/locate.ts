@@ -227,7 +227,7 @@ export function identityLength(text: string, hint: string | undefined, firstMark
  * still opens it, followed by a blank line, and must not pass for the whole of it. Without such
  * an anchor the hint is all that is known.
  */
-export function hintedIdentityEnd(text: string, hint: string, firstMarker: number): number {
+function hintedIdentityEnd(text: string, hint: string, firstMarker: number): number {
   return hintedIdentityEnds(text, [hint.length], firstMarker)[0]!;
 }
 

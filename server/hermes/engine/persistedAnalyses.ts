@@ -205,7 +205,8 @@ export class PersistedAnalyses {
       prompt.prose,
       judged.buildNote ?? null,
       prompt.model ?? null,
-      parts ? partsRow(parts, -1) : null,
+      // The file's field: kept parts live in the entry, and save writes them with their openings' place.
+      null,
     ];
     const was = this.verdicts.get(key);
     // Another digest is a change at once: after an edit every row is, and comparing them whole cost.

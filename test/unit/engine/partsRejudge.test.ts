@@ -104,7 +104,7 @@ function paragraphAfter(prompt: string, soul: string): string | undefined {
   return end > 0 ? rest.slice(0, end) : undefined;
 }
 
-describe('engine: status right after an edit of SOUL.md or a memory file, from the verdicts kept before it', function () {
+describe('engine: status right after an edit of SOUL.md, a skill, an AGENTS.md or a memory file, from the verdicts kept before it', function () {
   this.timeout(60000);
   let dir: string;
   beforeEach(() => (dir = tempDir('hermes-soul-rejudge-')));

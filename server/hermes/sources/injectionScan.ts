@@ -61,7 +61,11 @@ export function scanForInjection(text: string, scope: ScanScope): string[] {
   return [...invisibleFindings(content), ...matched.map((p) => p.id)];
 }
 
+// Any of the invisible characters: most texts hold none, and one regex test walks a text far faster than a loop per character.
+const ANY_INVISIBLE = new RegExp(`[${[...INVISIBLE].map((ch) => `\\u{${ch.codePointAt(0)!.toString(16)}}`).join('')}]`, 'u');
+
 function invisibleFindings(content: string): string[] {
+  if (!ANY_INVISIBLE.test(content)) return [];
   const found = new Set<string>();
   for (const ch of content) if (INVISIBLE.has(ch)) found.add(ch);
   return [...found]

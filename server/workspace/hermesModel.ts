@@ -5,6 +5,7 @@ import path = require('node:path');
 import { AnalysisCache } from '../hermes/engine/analysisCache';
 import { analyzeProfile, type ProfileAnalysis } from '../hermes/engine/analyzeProfile';
 import { diskVerdicts } from '../hermes/engine/diskVerdicts';
+import { alsoInMemory, KeptVerdicts } from '../hermes/engine/keptVerdicts';
 import { KeptConnection, type SessionScan } from '../hermes/engine/keptConnection';
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
 import { previewSave, type PreviewJudgements, type SavePreview } from '../hermes/engine/savePreview';
@@ -50,8 +51,8 @@ export interface SourceRole {
 
 export class HermesModel {
   private analyses = new Map<string, ProfileAnalysis>();
-  /** What is kept between evaluations of each profile: its analysis cache and its read connection. */
-  private kept = new Map<string, { readonly cache: AnalysisCache; readonly connection: KeptConnection }>();
+  /** What is kept between evaluations of each profile: its analysis cache, its verdicts and its read connection. */
+  private kept = new Map<string, KeptForProfile>();
   private homeInfo: HermesHome | undefined;
   private problemText: string | undefined;
   private options: ModelOptions = { home: '', profiles: [] };
@@ -95,8 +96,8 @@ export class HermesModel {
   /**
    * configure, the sessions' reports taken where it can from what an earlier evaluation kept on disk
    * (diskVerdicts, as `hermes-lens status` takes them): the first list without parsing and judging
-   * every stored prompt. Features need those prompts' anatomies and judgements: completeAnalyses
-   * works them out, once the list is out.
+   * every stored prompt. What changed before the watchers began is read by completeAnalyses, once
+   * the list is out.
    */
   configureFromKept(options: ModelOptions): void {
     this.options = options;
@@ -110,10 +111,10 @@ export class HermesModel {
   }
 
   /**
-   * Evaluates again, in memory, each profile whose reports came in part from the disk
-   * (configureFromKept), so that every stored prompt has its anatomy and judgement; whether any
-   * was (its reports are new objects, saying what the kept verdicts said unless something changed
-   * meanwhile: to be published).
+   * Evaluates again each profile first evaluated by configureFromKept, reading every row and source
+   * again (the watchers began after that read) and judging from the verdicts it kept in memory;
+   * whether any was (its reports are new objects, saying what the kept verdicts said unless
+   * something changed meanwhile: to be published).
    */
   completeAnalyses(): boolean {
     let evaluated = false;
@@ -122,7 +123,7 @@ export class HermesModel {
       const before = this.analyses.get(dir);
       const kept = this.kept.get(dir);
       if (!before || !kept) continue;
-      this.kept.set(dir, { cache: new AnalysisCache(), connection: kept.connection });
+      this.kept.set(dir, { ...kept, cache: new AnalysisCache(ANATOMIES_KEPT) });
       this.analyze(dir, before.profile);
       evaluated = true;
     }
@@ -269,7 +270,10 @@ export class HermesModel {
     const role = this.roleOf(file);
     if (!role) return undefined;
     if (role.shadowedBy) return { changesPrompt: false, sessions: [], judged: new Map() };
-    const profiles = role.uses.map((use) => ({ analysis: use.analysis, cache: this.keptFor(use.analysis.profile.dir).cache, sessions: use.sessions }));
+    const profiles = role.uses.map((use) => {
+      const { cache, verdicts } = this.keptFor(use.analysis.profile.dir);
+      return { analysis: use.analysis, cache, verdicts, sessions: use.sessions };
+    });
     return previewSave({ kind: role.kind, file: role.file, text }, profiles, this.clock(), earlier);
   }
 
@@ -300,7 +304,8 @@ export class HermesModel {
   private analyze(dir: string, profile: ProfileAnalysis['profile'], sessionScan: SessionScan = 'full', fromKept = false): boolean {
     this.evaluations++;
     const before = this.analyses.get(dir)?.report;
-    const { cache, connection } = this.keptFor(dir);
+    const { cache, connection, verdicts } = this.keptFor(dir);
+    const tee = fromKept ? alsoInMemory(diskVerdicts(profilePaths(profile).stateDb, this.fs), verdicts) : undefined;
     const analysis = analyzeProfile(profile, {
       now: this.clock(),
       cache,
@@ -309,10 +314,11 @@ export class HermesModel {
       sessions: connection.reading(sessionScan, true),
       adoptsRefreshRequests: adoptsRefreshRequests(this.buildInfo),
       fs: this.fs,
-      ...(fromKept ? { verdicts: diskVerdicts(profilePaths(profile).stateDb, this.fs) } : {}),
+      verdicts: tee?.store ?? verdicts,
     });
     this.analyses.set(dir, analysis);
-    if (fromKept && !judgedInMemory(analysis)) this.fromKept.add(dir);
+    // Judged from what an earlier run kept: evaluated again once the list is out (completeAnalyses).
+    if (tee?.tookFromDisk()) this.fromKept.add(dir);
     return !before || analysis.changedSessions > 0 || !sameReport(before, analysis.report);
   }
 
@@ -320,12 +326,24 @@ export class HermesModel {
     return this.analyses.get(dir) ?? this.analyses.get(path.resolve(dir));
   }
 
-  private keptFor(dir: string): { readonly cache: AnalysisCache; readonly connection: KeptConnection } {
+  private keptFor(dir: string): KeptForProfile {
     let kept = this.kept.get(dir);
-    if (!kept) this.kept.set(dir, (kept = { cache: new AnalysisCache(), connection: new KeptConnection() }));
+    if (!kept) this.kept.set(dir, (kept = { cache: new AnalysisCache(ANATOMIES_KEPT), verdicts: new KeptVerdicts(), connection: new KeptConnection() }));
     return kept;
   }
 }
+
+interface KeptForProfile {
+  readonly cache: AnalysisCache;
+  readonly verdicts: KeptVerdicts;
+  readonly connection: KeptConnection;
+}
+
+/**
+ * Parsed prompts kept per profile: a save judges the prompts again from their kept verdicts, so
+ * only the views' prompts and the few a save must read (one per distinct skills index) are parsed.
+ */
+const ANATOMIES_KEPT = 32;
 
 // The sessions a profile file feeds, per report (a new object per evaluation): a save asks for them
 // several times (diagnostics, lenses, the save's own message), each a pass over thousands.
@@ -367,11 +385,6 @@ function profileFileRole(target: Exclude<SourceTarget, { kind: 'project-context'
 /** The skills index's tier in most of these sessions' prompts. */
 function skillsTier(live: readonly SessionReport[]): TierName {
   return majorityTier(live.map((s) => s.skillsTier)) ?? 'volatile';
-}
-
-/** Every live session's stored prompt was parsed and judged in memory (none of its verdicts came from the disk). */
-function judgedInMemory(analysis: ProfileAnalysis): boolean {
-  return analysis.report.sessions.every((s) => s.state === 'no-prompt' || s.state === 'ended' || analysis.anatomyOf(s.id) !== undefined);
 }
 
 function sameBuild(a: HermesBuild, b: HermesBuild): boolean {

@@ -109,10 +109,10 @@ function openingDigests(text: string, end: number, nextBreak: number): OpeningDi
 export function readHint(openings: IdentityOpenings, hint: string): HintReading | undefined {
   if (hint.length > openings.end) {
     const beyond = openings.beyond;
-    return beyond && hint.length >= beyond[0] && digestOf(hint.slice(0, beyond[0])) === beyond[1] ? undefined : HINTLESS(openings);
+    return beyond && hint.length >= beyond[0] && prefixDigest(hint, beyond[0]) === beyond[1] ? undefined : HINTLESS(openings);
   }
   const at = openings.openings.find((o) => o[0] === hint.length);
-  if (at && at[1] === digestOf(hint)) return { identityEnd: at[2], hintIsIdentity: at[3] === 1 };
+  if (at && at[1] === prefixDigest(hint, hint.length)) return { identityEnd: at[2], hintIsIdentity: at[3] === 1 };
   return HINTLESS(openings);
 }
 
@@ -120,6 +120,20 @@ const HINTLESS = (openings: IdentityOpenings): HintReading => ({ identityEnd: op
 
 // 96 bits: a SOUL.md taken for the one a prompt holds by chance is not a worry.
 const DIGEST_CHARS = 16;
+
+// Every prompt asks of the same SOUL.md after its edit, at a few lengths: each digested once.
+let digestedHint = '';
+let hintDigests = new Map<number, string>();
+
+function prefixDigest(hint: string, length: number): string {
+  if (hint !== digestedHint) {
+    digestedHint = hint;
+    hintDigests = new Map();
+  }
+  let digest = hintDigests.get(length);
+  if (digest === undefined) hintDigests.set(length, (digest = digestOf(hint.slice(0, length))));
+  return digest;
+}
 
 function digestOf(text: string): string {
   return createHash('sha256').update(text).digest('base64url').slice(0, DIGEST_CHARS);

@@ -52,8 +52,15 @@ export interface ProfileParts {
 }
 
 export class AnalysisCache {
-  /** Parsed stored prompts per prompt identity (see `knownIdentity`). */
+  /**
+   * Parsed stored prompts per prompt identity (see `knownIdentity`), the most recently used last:
+   * beyond `anatomiesKept` the oldest goes, with its judgements (which hold it).
+   */
   private readonly anatomies = new Map<string, PromptAnatomy>();
+  /** The text of each inline prompt's identity as last read: what recheckInline compares the rows with. */
+  private readonly inlineTexts = new Map<string, string>();
+  /** Where a prompt whose anatomy went is read again when a view asks (set by analyzeProfile; none: not read). */
+  promptsLater: PromptReader | undefined;
   /** The identity of each inline prompt key's text when it was last read. */
   private readonly inlineIdentities = new Map<string, string>();
   /** Inline prompts Hermes may have rewritten since they were read (their key does not change). */
@@ -86,6 +93,20 @@ export class AnalysisCache {
   private lastWorld: ReportWorld | undefined;
   /** The profile directory this cache belongs to (set by analyzeProfile). */
   profileDir: string | undefined;
+
+  /**
+   * `anatomiesKept`: how many parsed prompts stay in memory (all by default). The language server
+   * keeps a few: its verdicts are judged again without the prompts (keptVerdicts.ts), and a view
+   * reads its prompt again.
+   */
+  constructor(private readonly anatomiesKept = Infinity) {}
+
+  /**
+   * Whether the bound on parsed prompts holds: not for a profile whose verdicts keep nothing to be
+   * judged again without the prompt (a caller's system message), whose every save judges each prompt itself.
+   */
+  bounded = true;
+
   /** The world of this evaluation: the last one's object when nothing in it changed. */
   world(config: ProfileConfig, meta: ReadonlyMap<string, string>, priceOverrides: PriceOverrides | undefined, adoptsRequests: boolean): ReportWorld {
     let epochs = '';
@@ -104,10 +125,27 @@ export class AnalysisCache {
     return (this.lastWorld = { config, sourcesGeneration: this.sourcesGeneration, priceOverrides, epochs, requestedEpoch: requestedEpochs(meta), adoptsRequests });
   }
 
-  /** The anatomy kept for a session's prompt key, without reading anything. */
-  parsedAnatomy(promptKey: string | undefined): PromptAnatomy | undefined {
+  /**
+   * The anatomy of a session's prompt key: kept, or parsed again from what `promptsLater` reads
+   * (an inline text from the copy kept of it). Undefined when neither can answer.
+   */
+  anatomyOfKey(promptKey: string | undefined): PromptAnatomy | undefined {
     if (promptKey === undefined) return undefined;
-    return this.anatomies.get(this.inlineIdentities.get(promptKey) ?? promptKey);
+    const identity = this.inlineIdentities.get(promptKey) ?? promptKey;
+    const kept = this.keptAnatomy(identity);
+    if (kept || !this.promptsLater || identity.startsWith(INLINE_PROMPT_KEY)) return kept;
+    try {
+      let text = this.inlineTexts.get(identity);
+      if (text === undefined && promptKey.startsWith(INLINE_PROMPT_KEY)) {
+        // The session's own copy, read now: it holds its identity's text unless Hermes rewrote it since.
+        text = this.promptsLater.text(promptKey);
+        if (contentIdentity(text) !== identity) return undefined;
+      }
+      return this.anatomy(identity, this.promptsLater, promptKey, text);
+    } catch {
+      // The connection it read through was closed since (the file replaced): the next evaluation reads it.
+      return undefined;
+    }
   }
 
   /** Whether any prompt would be read again (mustRecheck: an evaluation asks once, not per session). */
@@ -202,10 +240,10 @@ export class AnalysisCache {
     const byIdentity = inlineSessionsByIdentity(listed, (_record, key) => {
       if (!this.uncheckedInline.has(key)) return undefined;
       const identity = this.inlineIdentities.get(key);
-      return identity !== undefined && this.anatomies.has(identity) ? identity : undefined;
+      return identity !== undefined && this.inlineTexts.has(identity) ? identity : undefined;
     });
     for (const [identity, ids] of byIdentity) {
-      for (const id of store.sessionsHoldingPrompt(ids, this.anatomies.get(identity)!.text)) this.uncheckedInline.delete(INLINE_PROMPT_KEY + id);
+      for (const id of store.sessionsHoldingPrompt(ids, this.inlineTexts.get(identity)!)) this.uncheckedInline.delete(INLINE_PROMPT_KEY + id);
     }
   }
 
@@ -236,8 +274,27 @@ export class AnalysisCache {
    * has no row of its own to read it from.
    */
   anatomy(identity: string, prompts: PromptReader, readKey: string, read?: ReadPrompt): PromptAnatomy {
-    let anatomy = this.anatomies.get(identity);
-    if (!anatomy) this.anatomies.set(identity, (anatomy = prompts.parse(read === undefined ? prompts.text(readKey) : textOf(read), identity)));
+    const kept = this.keptAnatomy(identity);
+    if (kept) return kept;
+    const text = read === undefined ? prompts.text(readKey) : textOf(read);
+    const anatomy = prompts.parse(text, identity);
+    if (readKey.startsWith(INLINE_PROMPT_KEY)) this.inlineTexts.set(identity, text);
+    this.anatomies.set(identity, anatomy);
+    if (this.bounded && this.anatomies.size > this.anatomiesKept) {
+      const oldest = this.anatomies.keys().next().value!;
+      this.anatomies.delete(oldest);
+      this.staleness.delete(oldest);
+    }
+    return anatomy;
+  }
+
+  /** A kept anatomy, made the most recently used (a bounded cache lets the least recently used go first). */
+  private keptAnatomy(identity: string): PromptAnatomy | undefined {
+    const anatomy = this.anatomies.get(identity);
+    if (anatomy && this.bounded && this.anatomiesKept !== Infinity) {
+      this.anatomies.delete(identity);
+      this.anatomies.set(identity, anatomy);
+    }
     return anatomy;
   }
 
@@ -274,6 +331,7 @@ export class AnalysisCache {
     for (const identity of identities) {
       if (held.has(identity)) continue;
       this.anatomies.delete(identity);
+      this.inlineTexts.delete(identity);
       this.staleness.delete(identity);
     }
   }

@@ -18,14 +18,15 @@ import { readSkillsIndex, skillsPlatformOf } from '../sources/skills';
 import type { MemorySource, RenderedSources, SoulSource, SourceProblem } from '../sources/types';
 import type { StateStore } from '../store/stateStore';
 import { AnalysisCache, type PromptReader, type ReadPrompt } from './analysisCache';
-import { judgePrompt, rebuiltBlocks, renderedText, type JudgedPrompt, type Judgement } from './judgement';
+import { judgePrompt, rebuiltBlocks, type JudgedPrompt, type Judgement } from './judgement';
 import { identityOpenings } from '../anatomy/identityOpenings';
-import { keptEntriesOf, rejudgeParts, REJUDGED_PARTS, sharedBlockDigest, type BlockJudge, type KeptParts, type RejudgedSources, type SharedBlockPart } from './partsRejudge';
-import { buildNoteOf, firstBlockAfterIdentity, partReasons, type SourcePart } from './staleness';
+import { keptEntriesOf, REJUDGED_PARTS, type KeptParts, type RejudgedSources } from './partsRejudge';
+import { rejudgeKept, type JudgedBlocks, type RejudgeInputs } from './keptRejudge';
+import { firstBlockAfterIdentity } from './staleness';
 import { sourcesKey } from './sourcesKey';
 import { memo } from '../memo';
 import { NearPosition } from './nearPosition';
-import { changedParts, judgingDigest, memoryPartDigest, soulPartDigest } from './judgingDigest';
+import { memoryPartDigest, soulPartDigest, sourcesDigest } from './judgingDigest';
 import type { ApartPart } from './keptReads';
 import { transcriptFingerprint } from './persistedAnalyses';
 import { factsOf, type PromptVerdict } from './promptFacts';
@@ -157,12 +158,16 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       // An earlier run's count of the same text spares counting it again (after an edit of a source).
       parse: (text, identity) => parsePrompt(text, { identityHint: sourcesFor(undefined).soul.block || undefined, callerSystemMessage: config.agentSystemPrompt, tokens: verdicts.promptTokens(identity) }),
     };
+    // A prompt whose anatomy the cache let go is parsed again through a store kept open (for a view).
+    cache.promptsLater = source.keepsStore ? prompts : undefined;
+    // Verdicts keep what judging them again without the prompt needs, but with a caller's message (keptPartsOf).
+    cache.bounded = !config.agentSystemPrompt;
     const world = cache.world(config, meta, options.priceOverrides, options.adoptsRefreshRequests ?? true);
     // Each session's last report, kept by the cache and updated in place: after a Hermes write to one
     // session only that entry changes. A compaction tip depends on every session, so when ended
     // sessions are reported nothing is kept.
     const reports = everything ? new Map<string, ReusableReport>() : cache.reports;
-    const judging: JudgingContext = { cache, config, sourcesFor, apart, blocksJudged: new WeakMap(), store: verdicts, verdicts: new Map() };
+    const judging: JudgingContext = { cache, config, sourcesFor, apart, apartSources: apartSourcesOf(apart), blocksJudged: new WeakMap(), store: verdicts, verdicts: new Map() };
     const pass = new SessionPass(
       listed,
       everything ? undefined : cache.lastReports,
@@ -184,6 +189,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     }
     if (reports.size > listed.length) {
       forgetUnlisted(reports, listed, cache);
+      verdicts.keepOnly?.(identitiesOf(listed, cache));
       cwdsMoved = true;
     }
     // The same sessions' cwds as last time (a Hermes write to a session): the same list. Sources
@@ -220,7 +226,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       cwds,
       changedSessions,
       sourcesFor,
-      anatomyOf: (id) => cache.parsedAnatomy(reports.get(id)?.inputs.record.promptKey),
+      anatomyOf: (id) => cache.anatomyOfKey(reports.get(id)?.inputs.record.promptKey),
     };
   } catch (error) {
     source.failed();
@@ -236,9 +242,11 @@ interface JudgingContext {
   readonly config: ProfileConfig;
   readonly sourcesFor: (cwd: string | undefined, source?: string) => RenderedSources;
   /** SOUL.md and the memory files as rendered today, each read alone when nothing else is needed (after edits of these alone). */
-  readonly apart: { readonly soul: () => SoulSource; readonly memory: () => MemorySource; readonly user: () => MemorySource };
-  /** Stored skills indexes and project blocks judged this evaluation (judgedBlock), by today's part and the stored block's digest. */
-  readonly blocksJudged: WeakMap<object, Map<string, ReturnType<BlockJudge>>>;
+  readonly apart: ApartSources;
+  /** The same, as the parts partsRejudge.ts reads (each rendered when first read). */
+  readonly apartSources: RejudgedSources;
+  /** Stored skills indexes and project blocks judged this evaluation (keptRejudge.ts). */
+  readonly blocksJudged: JudgedBlocks;
   /** Where verdicts are kept between runs (by judgingDigest per session cwd, when it keeps them so). */
   readonly store: VerdictStore;
   /** This evaluation's verdicts by prompt identity (AnalysisCache.knownIdentity), then cwd. */
@@ -366,14 +374,14 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
   const byCwd = memo(ctx.verdicts, identity, newMap<PromptVerdict>);
   const known = byCwd.get(cwd);
   if (known) return known;
-  const digest = ctx.store.keepsByDigest ? ctx.store.digest(cwd, () => judgingDigest(ctx.config, ctx.sourcesFor(record.cwd, record.source)), partDigestOf(ctx)) : undefined;
+  const digest = ctx.store.keepsByDigest ? ctx.store.digest(cwd, () => sourcesDigest(ctx.config, ctx.sourcesFor(record.cwd, record.source)), partDigestOf(ctx)) : undefined;
   const kept = digest !== undefined ? ctx.store.verdict(identity, cwd, digest) : undefined;
   if (kept) {
     byCwd.set(cwd, kept);
     return kept;
   }
-  // After edits of SOUL.md or the memory files alone, from the verdict kept before them: no text read.
-  const rejudged = digest !== undefined ? rejudgedParts(ctx, identity, cwd, digest, record, () => ctx.cache.anatomy(identity, prompts, promptKey, read)) : undefined;
+  // After edits of SOUL.md, the skills, a project's context or the memory files alone, from the verdict kept before them.
+  const rejudged = digest !== undefined ? rejudgeKept(ctx.store.anyVerdict(identity, cwd), digest, rejudgeInputs(ctx, record, () => ctx.cache.anatomy(identity, prompts, promptKey, read))) : undefined;
   if (rejudged) {
     ctx.store.keepVerdict(identity, cwd, digest!, rejudged.verdict, rejudged.parts);
     byCwd.set(cwd, rejudged.verdict);
@@ -381,24 +389,24 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
   }
   const anatomy = ctx.cache.anatomy(identity, prompts, promptKey, read);
   const judged = judge(ctx, record, identity, anatomy);
-  const verdict = { prompt: factsOf(anatomy), judged };
+  // What reports keep of it: a judgement holds the anatomy (and so the prompt's text).
+  const verdict = { prompt: factsOf(anatomy), judged: { reasons: judged.reasons, deltaTokens: judged.deltaTokens, buildNote: judged.buildNote } };
   if (digest !== undefined) ctx.store.keepVerdict(identity, cwd, digest, verdict, keptPartsOf(ctx.config, anatomy, judged));
   byCwd.set(cwd, verdict);
   return verdict;
 }
 
-/**
- * The kept verdict of the prompt and cwd judged again for today's sources, when only parts that
- * partsRejudge.ts judges without the text changed since (SOUL.md alone renders nothing else).
- */
-function rejudgedParts(ctx: JudgingContext, identity: string, key: string, digest: string, record: SessionRecord, anatomy: () => PromptAnatomy): ReturnType<typeof rejudgeParts> {
-  const earlier = ctx.store.anyVerdict(identity, key);
-  if (!earlier?.parts) return undefined;
-  const changed = changedParts(earlier.digest, digest);
-  if (changed.length === 0 || !changed.every((part) => (REJUDGED_PARTS as readonly string[]).includes(part))) return undefined;
-  const { apart } = ctx;
-  // Only the changed parts are asked for (and so rendered).
-  const sources: RejudgedSources = {
+/** What rejudgeKept asks of this evaluation for one session's prompt. */
+function rejudgeInputs(ctx: JudgingContext, record: SessionRecord, anatomy: () => PromptAnatomy): RejudgeInputs {
+  const sources = ctx.apartSources;
+  return { apart: () => sources, today: () => ctx.sourcesFor(record.cwd, record.source), cwd: record.cwd, judgedBlocks: ctx.blocksJudged, anatomy };
+}
+
+type ApartSources = { readonly soul: () => SoulSource; readonly memory: () => MemorySource; readonly user: () => MemorySource };
+
+/** SOUL.md and the memory files, each rendered alone and only when read (after edits of one, the others are not). */
+function apartSourcesOf(apart: ApartSources): RejudgedSources {
+  return {
     get soul() {
       return apart.soul();
     },
@@ -409,28 +417,16 @@ function rejudgedParts(ctx: JudgingContext, identity: string, key: string, diges
       return apart.user();
     },
   };
-  return rejudgeParts(earlier.verdict, earlier.parts, changed as readonly SourcePart[], () => sources, (part, blockDigest) => judgedBlock(ctx, record, part, blockDigest, anatomy));
 }
 
-/**
- * A stored skills index or project context judged against today's, once per distinct block and
- * evaluation: from the first prompt asking that holds it, read and parsed for this alone (prompts
- * share a few indexes, and each folder's sessions a few project blocks).
- */
-function judgedBlock(ctx: JudgingContext, record: SessionRecord, part: SharedBlockPart, blockDigest: string, anatomy: () => PromptAnatomy): ReturnType<BlockJudge> {
-  const today = ctx.sourcesFor(record.cwd, record.source);
-  // Today's part is one object per cwd (and platform): what the same block is judged against.
-  const todayPart = today[part];
-  let byDigest = ctx.blocksJudged.get(todayPart);
-  if (!byDigest) ctx.blocksJudged.set(todayPart, (byDigest = new Map()));
-  if (byDigest.has(blockDigest)) return byDigest.get(blockDigest);
-  const stored = anatomy();
-  const judged =
-    sharedBlockDigest(part, stored) === blockDigest
-      ? { reasons: partReasons(part, stored, today, record.cwd), block: renderedText(part, today, stored), buildNote: part === 'projectContext' ? buildNoteOf(stored, today) : undefined }
-      : undefined;
-  byDigest.set(blockDigest, judged);
-  return judged;
+/** The identities of the listed sessions' prompts, as known now (AnalysisCache.knownIdentity). */
+function identitiesOf(listed: readonly SessionRecord[], cache: AnalysisCache): Set<string> {
+  const identities = new Set<string>();
+  for (const record of listed) {
+    const identity = record.promptKey === undefined ? undefined : cache.knownIdentity(record.promptKey);
+    if (identity !== undefined) identities.add(identity);
+  }
+  return identities;
 }
 
 /** The digest of one part kept apart, rendering that part alone (VerdictStore.digest). */

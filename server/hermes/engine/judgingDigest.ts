@@ -20,7 +20,8 @@ import type { MemorySource, RenderedSources, SoulSource } from '../sources/types
  */
 export const JUDGING_VERSION = 7;
 
-// The profile's own parts are the same objects for every cwd: hashed once each.
+// The profile's own parts are the same objects for every cwd, and a cwd's project context stays the
+// same object until one of its files changes: hashed once each.
 const profilePartDigests = new WeakMap<object, string>();
 
 export function judgingDigest(config: ProfileConfig, sources: RenderedSources): string {
@@ -34,10 +35,20 @@ export function judgingDigest(config: ProfileConfig, sources: RenderedSources): 
       skills.entries.map((e) => [e.name, e.category, e.promptDescription, e.file, e.visible]),
       [...skills.categories].map(([category, info]) => [category, info.description, info.file]),
     ]),
-    digestOf(JSON.stringify([projectContext.block, projectContext.files.map((f) => [f.label ?? null, f.path, f.rendered])])),
+    partDigest(projectContext, () => [projectContext.block, projectContext.files.map((f) => [f.label ?? null, f.path, f.rendered])]),
     memoryPartDigest(memory),
     memoryPartDigest(user),
   ].join('.');
+}
+
+// Asked once per prompt of an evaluation, for a few renderings (one per cwd and platform).
+const digestsOfSources = new WeakMap<RenderedSources, string>();
+
+/** judgingDigest, made once per rendering of the sources (which a change of config.yaml renders anew). */
+export function sourcesDigest(config: ProfileConfig, sources: RenderedSources): string {
+  let digest = digestsOfSources.get(sources);
+  if (digest === undefined) digestsOfSources.set(sources, (digest = judgingDigest(config, sources)));
+  return digest;
 }
 
 /** What a judging digest is made of, in order: the judging build and config.yaml's caller message, then each source part. */
@@ -45,6 +56,21 @@ export const DIGEST_PARTS = ['judging', 'soul', 'skills', 'projectContext', 'mem
 
 /** The parts (DIGEST_PARTS) whose digests differ between two judging digests; every part when they are not alike made. */
 export function changedParts(before: string, after: string): readonly DigestPart[] {
+  // Asked once per prompt after an edit, for a few distinct pairs (one per cwd).
+  let byBefore = changedByAfter.get(after);
+  if (!byBefore) {
+    if (changedByAfter.size >= PAIRS_KEPT) changedByAfter.clear();
+    changedByAfter.set(after, (byBefore = new Map()));
+  }
+  let changed = byBefore.get(before);
+  if (!changed) byBefore.set(before, (changed = partsThatDiffer(before, after)));
+  return changed;
+}
+
+const changedByAfter = new Map<string, Map<string, readonly DigestPart[]>>();
+const PAIRS_KEPT = 256;
+
+function partsThatDiffer(before: string, after: string): readonly DigestPart[] {
   const a = before.split('.');
   const b = after.split('.');
   if (a.length !== DIGEST_PARTS.length || b.length !== DIGEST_PARTS.length) return DIGEST_PARTS;

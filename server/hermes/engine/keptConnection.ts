@@ -48,6 +48,7 @@ export class KeptConnection {
   reading(scan: SessionScan = 'full', deferCount = false): SessionSource {
     return {
       inlineAsBytes: false,
+      keepsStore: true,
       open: (dbFile) => this.connection(dbFile),
       read: (store, includeEnded, cache) => this.read(store, includeEnded, cache, scan, deferCount),
       done: () => undefined,

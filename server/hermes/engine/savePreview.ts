@@ -1,10 +1,10 @@
 // What saving one source file would do to the sessions it feeds, judged on the text an editor holds
-// as the saved file would be: each session's stored prompt re-judged from its last judgement
-// (engine/judgement.ts) against the sources with that file's part rendered from the text, and its
-// refresh cost worked out with the new ΔS. The model's caches are left as they are; the preview's
-// own judgements go back to the caller, to start the next preview of the same file from (one per
-// keystroke: re-judged from the last preview, a prompt's ΔS moves by one block's tokens, where
-// from the saved state a prompt found fresh would be rebuilt whole each time).
+// as the saved file would be: each session's stored prompt judged again from its kept verdict
+// (keptRejudge.ts, as after a save) against the sources with that file's part rendered from the
+// text, and its refresh cost worked out with the new ΔS. A prompt that must be judged itself is
+// read and re-judged from its last judgement (engine/judgement.ts). The model's caches are left as
+// they are; the preview's own judgements go back to the caller, to start the next preview of the
+// same file from (one per keystroke).
 import { refreshCostInto, type RefreshCost, type RefreshCostInput } from '../cost/refreshCost';
 import type { Writable } from '../writable';
 import { memo } from '../memo';
@@ -13,14 +13,18 @@ import { sourcesWithEdit, type EditedFile } from '../sources/editedSource';
 import type { RenderedSources, SkillsIndex } from '../sources/types';
 import type { AnalysisCache } from './analysisCache';
 import type { ProfileAnalysis } from './analyzeProfile';
-import { judgePrompt, type Judgement } from './judgement';
+import { judgePrompt, type JudgedPrompt, type Judgement } from './judgement';
+import { sourcesDigest } from './judgingDigest';
+import { rejudgeKept, type JudgedBlocks } from './keptRejudge';
 import { sourcesKey } from './sourcesKey';
+import type { VerdictStore } from './verdictStore';
 import type { SessionReport } from './types';
 
-/** One profile the file feeds: its analysis, the cache that analysis came from, the sessions carrying the file. */
+/** One profile the file feeds: its analysis, the cache and verdicts that analysis came from, the sessions carrying the file. */
 export interface PreviewProfile {
   readonly analysis: ProfileAnalysis;
   readonly cache: AnalysisCache;
+  readonly verdicts: VerdictStore;
   readonly sessions: readonly SessionReport[];
 }
 
@@ -48,9 +52,10 @@ export interface SavePreview {
 /**
  * Judgements by profile directory, prompt identity and the session's sourcesKey, as the analysis
  * keeps them (its cwd, '' for none; with the platform for a platform's own skills index): levels of
- * maps, so most lookups hash a string the session already holds.
+ * maps, so most lookups hash a string the session already holds. A prompt judged itself keeps its
+ * whole judgement, for the next preview to start from.
  */
-export type PreviewJudgements = Map<string, Map<string, Map<string, Judgement>>>;
+export type PreviewJudgements = Map<string, Map<string, Map<string, JudgedPrompt | Judgement>>>;
 
 /**
  * What saving `edit` would do to the sessions of `profiles` that carry it, at `now` (epoch seconds);
@@ -61,13 +66,14 @@ export function previewSave(edit: EditedFile, profiles: readonly PreviewProfile[
   const sessions: PreviewedSession[] = [];
   // Thousands of sessions share a few hundred prompts: one judgement per prompt and cwd.
   const judged: PreviewJudgements = new Map();
-  for (const { analysis, cache, sessions: carrying } of profiles) {
+  for (const { analysis, cache, verdicts, sessions: carrying } of profiles) {
     const dir = analysis.profile.dir;
     const edited = sourcesWithEdit(edit, { dir, config: analysis.config, sourcesFor: analysis.sourcesFor, fs: analysis.fs });
-    const ours = memo(judged, dir, newMap<Map<string, Judgement>>);
+    const ours = memo(judged, dir, newMap<Map<string, JudgedPrompt>>);
     const theirs = earlier?.get(dir);
     // Skill reasons by stored index text hold for one skills index: a platform with a list has its own.
     const skillMemos = new Map<SkillsIndex, Map<string, StaleReason[]>>();
+    const judgedBlocks: JudgedBlocks = new WeakMap();
     // Compared once per cwd and platform: a skills index is tens of kilobytes, and equal text is compared to its end.
     const compared = new Set<RenderedSources>();
     for (const session of carrying) {
@@ -82,12 +88,18 @@ export function previewSave(edit: EditedFile, profiles: readonly PreviewProfile[
       const promptKey = reusable?.inputs.record.promptKey;
       const identity = promptKey === undefined ? undefined : cache.knownIdentity(promptKey);
       const key = sourcesKey(analysis.config, session);
-      const byKey = identity === undefined ? undefined : memo(ours, identity, newMap<Judgement>);
+      const byKey = identity === undefined ? undefined : memo(ours, identity, newMap<JudgedPrompt>);
       let judgement = byKey?.get(key);
       if (byKey && !judgement) {
-        // Any judgement of the same stored prompt will do as a start: parts judged against other sources are judged again.
-        const previous = theirs?.get(identity!)?.get(key) ?? cache.staleness.get(identity!)?.get(key);
-        judgement = previous && judgePrompt(previous.stored, after, session.cwd, { skillMemo: memo(skillMemos, after.skills, newMap<StaleReason[]>) }, previous);
+        const anatomy = () => cache.anatomyOfKey(promptKey);
+        const rejudged = rejudgeKept(verdicts.anyVerdict(identity!, key), sourcesDigest(analysis.config, after), { apart: () => after, today: () => after, cwd: session.cwd, judgedBlocks, anatomy });
+        if (rejudged) judgement = rejudged.verdict.judged;
+        else {
+          // Any judgement of the same stored prompt will do as a start: parts judged against other sources are judged again.
+          const previous = wholeJudgement(theirs?.get(identity!)?.get(key)) ?? cache.staleness.get(identity!)?.get(key);
+          const stored = previous?.stored ?? anatomy();
+          judgement = stored && judgePrompt(stored, after, session.cwd, { skillMemo: memo(skillMemos, after.skills, newMap<StaleReason[]>) }, previous);
+        }
         if (judgement) byKey.set(key, judgement);
       }
       // A prompt not judged yet (read since): as it is.
@@ -119,6 +131,11 @@ const cost: Writable<RefreshCost> = { warm: false, cacheExpiresAt: undefined, ex
 
 function newMap<V>(): Map<string, V> {
   return new Map();
+}
+
+/** A judgement of the prompt itself, not one made from a kept verdict. */
+function wholeJudgement(judged: JudgedPrompt | undefined): Judgement | undefined {
+  return judged && 'stored' in judged ? (judged as Judgement) : undefined;
 }
 
 function names(reasons: readonly StaleReason[], file: string): boolean {

@@ -22,6 +22,8 @@ export interface SessionSource {
    * server's peak at start (docs/BENCHMARKS.md).
    */
   readonly inlineAsBytes: boolean;
+  /** Whether the store stays open after the evaluation (a view may read a prompt through it later). */
+  readonly keepsStore: boolean;
   /** The store this evaluation reads; throws the store's own explanation when it cannot be opened. */
   open(dbFile: string): StateStore;
   /** The listed sessions (ended ones too with `includeEnded`), the stored-prompt count and state_meta. */
@@ -35,6 +37,7 @@ export interface SessionSource {
 /** Opens the database for one evaluation and closes it after: `hermes-lens` and tests. */
 export const oneShot: SessionSource = {
   inlineAsBytes: true,
+  keepsStore: false,
   open: (dbFile) => StateStore.openReadOnly(dbFile),
   read(store, includeEnded, _cache, verdicts) {
     // Ended sessions are read only when reported; the count over all sessions is then one aggregate query.

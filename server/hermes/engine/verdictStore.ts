@@ -53,6 +53,8 @@ export interface VerdictStore {
   opening(dbFile: string): void;
   /** The count of sessions holding a stored prompt: kept, or counted now by `store`. */
   storedPromptCount(store: StateStore): number;
+  /** Forgets what is kept of prompts other than these (no listed session holds them any more); a store kept on disk prunes itself. */
+  keepOnly?(identities: ReadonlySet<string>): void;
   /** The evaluation is done: what is worth keeping is kept. */
   save(problemsToReport: boolean): void;
 }

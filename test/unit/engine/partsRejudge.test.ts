@@ -16,6 +16,7 @@ import type { Profile } from '../../../server/hermes/model';
 import { copyCorpusHome, corpusFolders, corpusManifest, type CorpusHome } from '../../support/hermesCorpus';
 import { cacheSettingPerTest } from '../../support/lensCacheSetting';
 import { removeDir, tempDir } from '../demo/support';
+import { HermesModel } from '../../../server/workspace/hermesModel';
 
 const NOW = 1_795_000_000;
 
@@ -79,17 +80,37 @@ function agentsEdits(original: string): Array<[string, (text: string) => string 
   ];
 }
 
-/** Runs the edits on `file`, checking after each that a run taking kept verdicts says what a run from scratch says. */
-function checkEdits(label: string, file: string, edits: (original: string) => Array<[string, (text: string) => string | undefined]>, profiles: () => Profile[]): void {
+/** How the lens reports after an edit: `status` from what it kept on disk, or the language server told of the saved file. */
+interface Lens {
+  saved(file: string): void;
+  report(profile: Profile): ProfileReport;
+}
+
+const status: Lens = { saved: () => undefined, report: kept };
+
+/**
+ * The language server on `home`: its first list from what status kept on disk, then verdicts kept in
+ * memory with a few prompts parsed (as it runs), each save told to it.
+ */
+function server(home: string): Lens {
+  const model = new HermesModel(() => NOW);
+  model.configureFromKept({ home, profiles: [] });
+  model.completeAnalyses();
+  return { saved: (file) => model.sourcesChanged([file]), report: (profile) => model.profileByName(profile.name)!.report };
+}
+
+/** Runs the edits on `file`, checking after each that `lens` (taking kept verdicts) says what a run from scratch says. */
+function checkEdits(label: string, file: string, edits: (original: string) => Array<[string, (text: string) => string | undefined]>, profiles: () => Profile[], lens = status): void {
   const original = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-  for (const profile of profiles()) assert.deepEqual(kept(profile), fromScratch(profile), `${label}, first run (${profile.name})`);
+  for (const profile of profiles()) assert.deepEqual(lens.report(profile), fromScratch(profile), `${label}, first run (${profile.name})`);
   for (const [what, edit] of edits(original)) {
     const now = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
     const next = edit(now);
     if (what === 'removed') fs.rmSync(file, { force: true });
     else if (next === undefined) continue;
     else fs.writeFileSync(file, next);
-    for (const profile of profiles()) assert.deepEqual(kept(profile), fromScratch(profile), `${label}, ${path.basename(file)} ${what} (${profile.name})`);
+    lens.saved(file);
+    for (const profile of profiles()) assert.deepEqual(lens.report(profile), fromScratch(profile), `${label}, ${path.basename(file)} ${what} (${profile.name})`);
   }
 }
 
@@ -116,16 +137,20 @@ describe('engine: status right after an edit of SOUL.md, a skill, an AGENTS.md o
     beforeEach(() => (demo = generateDemoHome(path.join(dir, 'home'), { now: NOW, writeManifest: false })));
     const profiles = () => ['default', 'work'].map((name) => selectProfile(readHome({ root: demo.root, origin: 'argument' }), name));
 
-    it('says what a run from scratch says after every kind of edit', () => {
-      for (const name of ['default', 'work']) {
-        const dir = demo.profiles.find((p) => p.name === name)!.dir;
-        checkEdits(`demo ${name}`, path.join(dir, 'SOUL.md'), (t) => soulEdits(t, undefined), profiles);
-        for (const file of memoryFiles(dir)) checkEdits(`demo ${name}`, file, memoryEdits, profiles);
-      }
-      const skill = demo.edits.find((e) => e.source === 'skill' && e.changesPrompts)!.file;
-      checkEdits('demo', skill, skillEdits, profiles);
-      checkEdits('demo', path.join(demo.projects.atlas, 'AGENTS.md'), agentsEdits, profiles);
-    });
+    for (const [who, lensOf] of [['status', () => status], ['the language server', () => server(demo.root)]] as const) {
+      it(`says what a run from scratch says after every kind of edit (${who})`, () => {
+        for (const profile of profiles()) kept(profile);
+        const lens = lensOf();
+        for (const name of ['default', 'work']) {
+          const dir = demo.profiles.find((p) => p.name === name)!.dir;
+          checkEdits(`demo ${name}`, path.join(dir, 'SOUL.md'), (t) => soulEdits(t, undefined), profiles, lens);
+          for (const file of memoryFiles(dir)) checkEdits(`demo ${name}`, file, memoryEdits, profiles, lens);
+        }
+        const skill = demo.edits.find((e) => e.source === 'skill' && e.changesPrompts)!.file;
+        checkEdits('demo', skill, skillEdits, profiles, lens);
+        checkEdits('demo', path.join(demo.projects.atlas, 'AGENTS.md'), agentsEdits, profiles, lens);
+      });
+    }
 
     it('says what a run from scratch says after SOUL.md and MEMORY.md were both edited', () => {
       const dir = demo.profiles.find((p) => p.name === 'default')!.dir;
@@ -152,7 +177,10 @@ describe('engine: status right after an edit of SOUL.md, a skill, an AGENTS.md o
       afterEach(() => corpus.remove());
       const profiles = () => Object.keys(corpus.manifest.profiles).map((name) => selectProfile(readHome({ root: corpus.home, origin: 'argument' }), name));
 
-      it('says what a run from scratch says after every kind of edit', () => {
+      for (const who of ['status', 'the language server'] as const) {
+      it(`says what a run from scratch says after every kind of edit (${who})`, () => {
+        for (const profile of profiles()) kept(profile);
+        const lens = who === 'status' ? status : server(corpus.home);
         const soulFile = path.join(corpus.home, 'SOUL.md');
         const profile = profiles().find((p) => p.name === 'default')!;
         const db = new Database(profilePaths(profile).stateDb, { readonly: true });
@@ -162,15 +190,16 @@ describe('engine: status right after an edit of SOUL.md, a skill, an AGENTS.md o
         const soul = fs.readFileSync(soulFile, 'utf8');
         const next = [...prompts, ...hashed].map((p) => paragraphAfter(p.prompt, soul)).find((p) => p !== undefined);
         assert.ok(next, 'a stored prompt runs on after its identity');
-        checkEdits(folder, soulFile, (t) => soulEdits(t, next), profiles);
-        for (const file of memoryFiles(corpus.home)) checkEdits(folder, file, memoryEdits, profiles);
+        checkEdits(folder, soulFile, (t) => soulEdits(t, next), profiles, lens);
+        for (const file of memoryFiles(corpus.home)) checkEdits(folder, file, memoryEdits, profiles, lens);
         // One listed for every platform, and one a platform's sessions do not list.
-        checkEdits(folder, path.join(corpus.home, 'skills/devops/deploy/SKILL.md'), skillEdits, profiles);
-        checkEdits(folder, path.join(corpus.home, 'skills/devops/release-notes/SKILL.md'), skillEdits, profiles);
+        checkEdits(folder, path.join(corpus.home, 'skills/devops/deploy/SKILL.md'), skillEdits, profiles, lens);
+        checkEdits(folder, path.join(corpus.home, 'skills/devops/release-notes/SKILL.md'), skillEdits, profiles, lens);
         // Every AGENTS.md some live session's prompt carries.
         const carried = new Set(corpus.manifest.sessions.filter((s) => !s.ended).flatMap((s) => s.context_files));
-        for (const file of carried) if (file.endsWith('AGENTS.md')) checkEdits(folder, corpus.at(file), agentsEdits, profiles);
+        for (const file of carried) if (file.endsWith('AGENTS.md')) checkEdits(folder, corpus.at(file), agentsEdits, profiles, lens);
       });
+      }
 
       // Before v25 each session's own copy of its prompt is read to know which text it holds: only
       // homes whose last build stores prompts by hash are asked to read none.

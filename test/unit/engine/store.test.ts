@@ -172,7 +172,7 @@ describe('engine: the state.db store', function () {
         analyzeProfile(profile, { now: NOW, cache, sessions: connection.reading() });
         rawWrite(p.dbFile, 'UPDATE sessions SET title = ? WHERE id = ?', 'Renamed', inlineA);
         const fourth = analyzeProfile(profile, { now: NOW, cache, sessions: connection.reading() });
-        assert.equal(cache.parsedAnatomy(`inline:${other}`), undefined);
+        assert.equal(cache.anatomyOfKey(`inline:${other}`), undefined);
         assert.equal(fourth.anatomyOf(inlineA), parse);
       } finally {
         connection.close();

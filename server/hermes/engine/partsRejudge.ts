@@ -86,9 +86,9 @@ export function keptEntriesOf(stored: PromptAnatomy): { memory: KeptEntries; use
  * reading the session's folder only, too).
  */
 export function sharedBlockDigest(part: SharedBlockPart, stored: PromptAnatomy): string {
-  if (part === 'skills') return stored.skillsIndex.text === '' ? '' : digestOf(`skills\u0000${stored.skillsIndex.text}`);
+  if (part === 'skills') return stored.skillsIndex.text === '' ? '' : digestOf('skills', stored.skillsIndex.text);
   const block = stored.blocks.find((b) => b.kind === 'project-context')?.text ?? '';
-  return digestOf(`project\u0000${mayReadSessionFolderOnly(stored.blocks) ? 1 : 0}\u0000${block}`);
+  return digestOf(mayReadSessionFolderOnly(stored.blocks) ? 'project\u00001' : 'project\u00000', block);
 }
 
 /**
@@ -150,20 +150,24 @@ function memoryReasons(kept: KeptEntries, source: MemorySource): readonly StaleR
 }
 
 function entriesDigest(block: string): string {
-  return digestOf(`entries\u0000${memoryEntries(block)}`);
+  return digestOf('entries', memoryEntries(block));
 }
 
-// Prompts of a profile share their memory and skills blocks: each digested once (bounded).
-const digestsByText = new Map<string, string>();
+// Prompts of a profile share their memory and skills blocks: each digested once (bounded), looked
+// up by the block itself (a slice of its prompt: joined to its kind, each lookup would copy it whole).
+const digestsByKind = new Map<string, Map<string, string>>();
 const TEXTS_KEPT = 256;
 
-// 96 bits: entries or an index taken for those a prompt holds by chance are not a worry.
-function digestOf(text: string): string {
-  let digest = digestsByText.get(text);
+// 96 bits: entries or an index taken for those a prompt holds by chance are not a worry. The digest
+// is that of `kind`, a NUL and the text, as verdicts kept on disk hold it.
+function digestOf(kind: string, text: string): string {
+  let byText = digestsByKind.get(kind);
+  if (!byText) digestsByKind.set(kind, (byText = new Map()));
+  let digest = byText.get(text);
   if (digest !== undefined) return digest;
-  digest = createHash('sha256').update(text).digest('base64url').slice(0, 16);
-  if (digestsByText.size >= TEXTS_KEPT) digestsByText.clear();
+  digest = createHash('sha256').update(`${kind}\u0000`).update(text).digest('base64url').slice(0, 16);
+  if (byText.size >= TEXTS_KEPT) byText.clear();
   // A flat copy as the key: the text holds a slice, which would keep its whole prompt alive.
-  digestsByText.set(text.length > 64 ? (' ' + text).slice(1) : text, digest);
+  byText.set(text.length > 64 ? (' ' + text).slice(1) : text, digest);
   return digest;
 }

@@ -146,7 +146,7 @@ function sessionTooltip(s: SessionDto): vscode.MarkdownString {
   md.appendMarkdown(`- Last activity: ${formatTimestamp(s.lastActivityAt)}\n`);
   md.appendMarkdown(`- Cached prefix: ${s.tokensExact ? '' : '≈ '}${formatInt(s.prefixTokens)} tokens\n`);
   md.appendMarkdown(
-    `- Cache: ${s.cacheWarm ? `warm${s.cacheExpiresAt ? ` until ${formatTimestamp(s.cacheExpiresAt)}` : ''}` : 'expired'}\n`,
+    `- Cache: ${s.ttlSeconds === 0 ? 'none (prompt caching is off in config.yaml)' : s.cacheWarm ? `warm${s.cacheExpiresAt ? ` until ${formatTimestamp(s.cacheExpiresAt)}` : ''}` : 'expired'}\n`,
   );
   if (s.state === 'stale' || s.state === 'fresh') {
     md.appendMarkdown(`- Refresh now: ${formatUsd(s.refreshCostUsd)}; once the cache expired: ${formatUsd(s.refreshCostColdUsd)}`);

@@ -68,10 +68,11 @@ export interface CacheTimeline {
 
 /** The session's prompt cache: last activity, TTL, expiry, from when a refresh is free, and its costs. */
 export function cacheTimeline(s: SessionDto, nowSeconds: number): CacheTimeline {
+  if (s.ttlSeconds === 0) return uncachedTimeline(s, nowSeconds);
   const expires = s.cacheExpiresAt ?? (s.lastActivityAt !== null ? s.lastActivityAt + s.ttlSeconds : null);
   const warm = s.cacheWarm && expires !== null && expires > nowSeconds;
   const rows: Array<{ term: string; value: string }> = [];
-  rows.push({ term: 'Last activity', value: s.lastActivityAt === null ? 'none recorded' : `${formatClock(s.lastActivityAt)} (${formatAgo(s.lastActivityAt, nowSeconds * 1000)})` });
+  rows.push(lastActivityRow(s, nowSeconds));
   rows.push({ term: 'Cache lifetime (TTL)', value: formatTtl(s.ttlSeconds) });
   rows.push({ term: 'Cache expires', value: expires === null ? 'unknown' : warm ? formatClock(expires) : `expired at ${formatClock(expires)}` });
   rows.push({ term: 'Refresh is free', value: warm ? `from ${formatClock(expires!)} (but for the prompt change)` : 'now: the cache expired (but for the prompt change)' });
@@ -87,4 +88,16 @@ export function cacheTimeline(s: SessionDto, nowSeconds: number): CacheTimeline 
       ? undefined
       : { from: s.lastActivityAt, to: expires, elapsed: Math.min(1, Math.max(0, (nowSeconds - s.lastActivityAt) / (expires - s.lastActivityAt))) };
   return { rows, lifetime, changesAt: warm ? expires! : undefined };
+}
+
+function lastActivityRow(s: SessionDto, nowSeconds: number): { term: string; value: string } {
+  return { term: 'Last activity', value: s.lastActivityAt === null ? 'none recorded' : `${formatClock(s.lastActivityAt)} (${formatAgo(s.lastActivityAt, nowSeconds * 1000)})` };
+}
+
+/** A session of a profile whose `prompt_caching.cache_ttl` turns caching off: no cache to lose, a refresh costs the prompt change only. */
+function uncachedTimeline(s: SessionDto, nowSeconds: number): CacheTimeline {
+  const rows = [lastActivityRow(s, nowSeconds), { term: 'Cache lifetime (TTL)', value: 'none: prompt caching is off (prompt_caching.cache_ttl in config.yaml)' }];
+  if (s.state === 'fresh') rows.push({ term: 'Refresh now', value: 'nothing to gain: the stored prompt is current' });
+  else rows.push({ term: 'Refresh now', value: `${formatUsd(s.refreshCostUsd)}${s.apiEquivalent ? ' (API-equivalent)' : ''}: the prompt change only, nothing is cached` });
+  return { rows, lifetime: undefined, changesAt: undefined };
 }

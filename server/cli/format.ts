@@ -1,5 +1,6 @@
 // Plain-text formatting for the CLI: aligned columns, short numbers, relative times.
 import { formatUsd } from '../hermes/cost/refreshCost';
+import { NO_CACHE } from '../hermes/cost/ttl';
 import type { SessionReport } from '../hermes/engine/types';
 
 /**
@@ -36,6 +37,7 @@ export function relativeTime(epochSeconds: number | undefined, now: number): str
 }
 
 export function cacheText(session: SessionReport, now: number): string {
+  if (session.ttlSeconds === NO_CACHE) return 'off';
   if (!session.cacheWarm || session.cacheExpiresAt === undefined) return 'cold';
   const left = Math.max(0, session.cacheExpiresAt - now);
   return left >= 60 ? `warm ${Math.round(left / 60)}m left` : `warm ${Math.round(left)}s left`;

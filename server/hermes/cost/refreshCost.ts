@@ -3,10 +3,11 @@
 // makes the next request write the whole conversation to the cache again instead of reading it:
 //   warm cache:  extra ≈ P × (write − read) + ΔS × write
 //   cold cache:  extra ≈ ΔS × write   (the next turn misses the cache anyway)
+//   no caching:  extra ≈ ΔS × input   (`cache_ttl` off: every turn sends the whole prompt uncached)
 // P is the prefix the next turn would have read, ΔS the growth of the system prompt (a shrink saves a
 // little, which we do not count: the figure is meant as an upper bound to decide on, not an invoice).
 import { pricesForPromptTokens, type ModelPrices } from './prices';
-import { cacheWritePrice } from './ttl';
+import { cacheWritePrice, NO_CACHE } from './ttl';
 import type { Writable } from '../writable';
 
 export interface RefreshCostInput {
@@ -18,7 +19,7 @@ export interface RefreshCostInput {
   readonly lastActivityAt?: number;
   /** Now, epoch seconds. */
   readonly now: number;
-  /** The session's cache lifetime (see cacheTtlSeconds). */
+  /** The session's cache lifetime (see cacheTtlSeconds); NO_CACHE when Hermes caches no prompt. */
   readonly ttlSeconds: number;
   /** Undefined when the model's prices are unknown: the money figures are then unknown too. */
   readonly prices?: ModelPrices;
@@ -61,8 +62,9 @@ export function refreshCostInto(cost: Writable<RefreshCost>, input: RefreshCostI
   const ttl = nonNegative(input.ttlSeconds);
   const last = finite(input.lastActivityAt);
   const warm = isCacheWarm(input.lastActivityAt, input.ttlSeconds, input.now);
+  const cached = ttl !== NO_CACHE;
   cost.warm = warm;
-  cost.cacheExpiresAt = last !== undefined ? last + ttl : undefined;
+  cost.cacheExpiresAt = last !== undefined && cached ? last + ttl : undefined;
   cost.apiEquivalent = isApiEquivalent(input.billingMode);
   const prices = requestPrices(input, prefix, added);
   if (!prices) {
@@ -70,7 +72,7 @@ export function refreshCostInto(cost: Writable<RefreshCost>, input: RefreshCostI
     cost.coldUsd = undefined;
     return;
   }
-  const write = cacheWritePrice(prices, ttl) / 1e6;
+  const write = (cached ? cacheWritePrice(prices, ttl) : prices.inputPerMTok) / 1e6;
   const read = prices.cacheReadPerMTok / 1e6;
   const coldUsd = added * write;
   const lost = prefix * Math.max(0, write - read);

@@ -6,15 +6,18 @@ import { AUTO_TTL_SECONDS, isMachinePacedSource } from './cacheRules';
 import type { ModelPrices } from './prices';
 
 const FIVE_MINUTES = 300;
+/** The lifetime of a session's cache when Hermes caches no prompt (`cache_ttl` off). */
+export const NO_CACHE = 0;
 const ONE_HOUR = 3600;
 
 /**
  * The cache lifetime in seconds for a session: `prompt_caching.cache_ttl` resolved like Hermes does
  * (`auto` = 1h where a person types, 5m for machine-paced sources; the source lists are in
  * cache-rules.json), raised to the provider's minimum when it keeps caches longer (OpenAI GPT-5.6+:
- * 30 minutes).
+ * 30 minutes). 0 (NO_CACHE) when caching is off: Hermes marks no breakpoint, nothing is cached.
  */
 export function cacheTtlSeconds(setting: CacheTtlSetting, source: string | undefined, prices?: ModelPrices): number {
+  if (setting === 'off') return NO_CACHE;
   let ttl: number;
   if (setting === '1h') ttl = ONE_HOUR;
   else if (setting === 'auto') ttl = isMachinePacedSource(source) ? AUTO_TTL_SECONDS.machinePaced : AUTO_TTL_SECONDS.humanPaced;

@@ -6,7 +6,8 @@ import { diskFs } from '../fs/diskFs';
 import { utf8Of, type SourceFs } from '../fs/sourceFs';
 import { yamlLibrary } from '../text/yamlLibrary';
 
-export type CacheTtlSetting = '5m' | '1h' | 'auto';
+/** `off`: Hermes caches no prompt (docs/PROMPT-CACHING.md). */
+export type CacheTtlSetting = '5m' | '1h' | 'auto' | 'off';
 
 export interface ProfileConfig {
   /** `database.backend`; `postgres` means state.db is not used (§1). */
@@ -62,11 +63,10 @@ export function parseProfileConfig(text: string, file: string): ProfileConfig {
   const caching = asRecord(root.prompt_caching);
   const agent = asRecord(root.agent);
   const skills = asRecord(root.skills);
-  const ttl = String(caching.cache_ttl ?? '5m').trim().toLowerCase();
   const maxChars = Number(root.context_file_max_chars ?? agent.context_file_max_chars);
   return {
     databaseBackend: String(database.backend ?? '').toLowerCase() === 'postgres' ? 'postgres' : 'sqlite',
-    cacheTtl: ttl === '1h' || ttl === 'auto' ? ttl : '5m',
+    cacheTtl: cacheTtlOf('cache_ttl' in caching ? caching.cache_ttl : '5m'),
     contextFileMaxChars: Number.isFinite(maxChars) && maxChars > 0 ? maxChars : undefined,
     agentSystemPrompt: typeof agent.system_prompt === 'string' && agent.system_prompt ? agent.system_prompt : undefined,
     disabledSkills: Array.isArray(skills.disabled) ? skills.disabled.map(String) : [],
@@ -90,4 +90,18 @@ function platformLists(value: unknown): ReadonlyMap<string, readonly string[]> {
 
 function asRecord(value: unknown): Record<string, unknown> {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+// What turns Hermes' prompt caching off, compared with the value's text in lower case (`cache_ttl_means_disabled`).
+const CACHING_OFF = new Set(['off', 'false', 'disabled', 'no', 'none']);
+
+/**
+ * `prompt_caching.cache_ttl` as Hermes reads it: exactly `5m` or `1h` (and `auto`, which later builds
+ * add); null or false, or one of CACHING_OFF in any case (untrimmed), turns caching off; anything
+ * else is the default `5m`. Checked against Hermes' own readers (test/fixtures/hermes-builds/cache-ttl.json).
+ */
+function cacheTtlOf(value: unknown): CacheTtlSetting {
+  if (value === '5m' || value === '1h' || value === 'auto') return value;
+  if (value === null || value === undefined || value === false) return 'off';
+  return CACHING_OFF.has(String(value).toLowerCase()) ? 'off' : '5m';
 }

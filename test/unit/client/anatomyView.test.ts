@@ -82,6 +82,15 @@ describe('client: the prompt anatomy view', () => {
     assert.equal(row(cacheTimeline(session({ state: 'fresh', refreshCostUsd: 0, refreshCostColdUsd: 0 }), 1_000_100), 'Refresh now'), 'nothing to gain: the stored prompt is current');
   });
 
+  it("says a profile whose config.yaml turns prompt caching off has no cache to wait for: a refresh costs the prompt change now", () => {
+    const off = cacheTimeline(session({ ttlSeconds: 0, cacheWarm: false, cacheExpiresAt: null, refreshCostUsd: 0.02, refreshCostColdUsd: 0.02 }), 1_000_100);
+    const row = (term: string) => off.rows.find((r) => r.term === term)?.value;
+    assert.match(row('Cache lifetime (TTL)')!, /^none: prompt caching is off/);
+    assert.equal(row('Cache expires'), undefined);
+    assert.equal(row('Refresh now'), '$0.02: the prompt change only, nothing is cached');
+    assert.deepEqual([off.lifetime, off.changesAt], [undefined, undefined]);
+  });
+
   it('selects the block of the file a hover names: its own, the skills index for a SKILL.md, the folder it is in', () => {
     const m = map([
       part(),

@@ -152,6 +152,20 @@ describe('engine: refresh cost', function () {
     approx(s.refreshCostUsd!, s.prefixTokens * (prices.cacheWrite1hPerMTok - prices.cacheReadPerMTok) / 1e6 + s.deltaTokens * prices.cacheWrite1hPerMTok / 1e6);
   });
 
+  it('cache_ttl off: no cache to lose, so a refresh costs the prompt change at the plain input price, warm or not', () => {
+    const { home, p } = makeHome({ prompt_caching: { cache_ttl: false } });
+    const recent = addSession(p, { lastActivityAt: NOW - 30 });
+    growSoul(p);
+    const s = report(home).get(recent)!;
+    assert.equal(s.state, 'stale');
+    assert.deepEqual([s.ttlSeconds, s.cacheWarm, s.cacheExpiresAt], [0, false, undefined]);
+    const prices = lookupPrices('claude-sonnet-4-5', 'anthropic')!;
+    assert.ok(s.deltaTokens > 0);
+    approx(s.refreshCostUsd!, (s.deltaTokens * prices.inputPerMTok) / 1e6);
+    assert.equal(s.refreshCostColdUsd, s.refreshCostUsd);
+    assert.match(statusRow(home, recent), /\boff\b/);
+  });
+
   it('cache_ttl 1h applies to every source', () => {
     const { home, p } = makeHome({ prompt_caching: { cache_ttl: '1h' } });
     const cron = addSession(p, { source: 'cron', lastActivityAt: NOW - 30 * MIN });

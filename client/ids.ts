@@ -11,6 +11,7 @@ export const COMMANDS = {
   showOutput: 'hermesLens.showOutput',
   restartServer: 'hermesLens.restartServer',
   showPromptAnatomy: 'hermesLens.showPromptAnatomy',
+  cancelRefreshWhenFree: 'hermesLens.cancelRefreshWhenFree',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -37,6 +38,8 @@ export const CONTEXT_KEYS = {
   noDriver: 'hermesLens.noDriver',
   /** true when the server reported a home-level problem (no home found …). */
   hasProblem: 'hermesLens.hasProblem',
+  /** true while any refresh when free waits for a cache to expire. */
+  refreshesScheduled: 'hermesLens.refreshesScheduled',
 } as const;
 
 /** The language client's id: `hermesLens.trace.server` is read by vscode-languageclient under it. */

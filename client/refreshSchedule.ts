@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { RefreshScheduleChangedNotification, type ScheduledRefreshDto } from '../shared/protocol';
 import type { Ctx } from './ctx';
+import { CONTEXT_KEYS } from './ids';
 
 export class RefreshSchedule implements vscode.Disposable {
   private byKey = new Map<string, ScheduledRefreshDto>();
@@ -25,6 +26,8 @@ export class RefreshSchedule implements vscode.Disposable {
 
   private replace(entries: readonly ScheduledRefreshDto[]): void {
     this.byKey = new Map(entries.map((e) => [keyOf(e.profile, e.sessionId), e]));
+    // The Cancel Refresh When Free command shows while anything waits.
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.refreshesScheduled, entries.length > 0);
     this.emitter.fire();
   }
 

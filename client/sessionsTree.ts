@@ -121,7 +121,8 @@ function sessionItem(profile: string, s: SessionDto, refreshAt?: number): vscode
   item.id = treeItemId({ kind: 'session', profile, session: s });
   item.description = [sessionDescription(s), ...(refreshAt === undefined ? [] : [refreshCountdown(refreshAt)])].join(' · ');
   item.iconPath = stateIcon(s.state);
-  item.contextValue = sessionContextValue(s);
+  // `.whenFree`: its refresh waits for the cache to expire (the menu offers to cancel it).
+  item.contextValue = `${sessionContextValue(s)}${refreshAt === undefined ? '' : '.whenFree'}`;
   item.tooltip = sessionTooltip(s);
   if (refreshAt !== undefined) item.tooltip.appendMarkdown(`\n$(clock) Refresh when free at ${formatTimestamp(refreshAt)}, when its prompt cache expires.\n`);
   item.accessibilityInformation = { label: `${sessionLabel(s)}, ${s.state}, ${item.description}` };

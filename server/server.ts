@@ -42,6 +42,7 @@ import {
   RefreshRequest,
   RefreshScheduleChangedNotification,
   RefreshWhenFreeRequest,
+  CancelRefreshWhenFreeRequest,
   SavePreviewRequest,
   SessionListRequest,
   TrustChangedNotification,
@@ -196,6 +197,7 @@ export function startServer(connection: Connection): void {
   connection.onRequest(RefreshRequest, (params) => afterFirstAnalysis(() => runRefresh(params)));
   connection.onRequest(RefreshPreviewRequest, (params) => afterFirstAnalysis(() => asResponse(() => (buildSeenAgain(), refresh.preview(params)))));
   connection.onRequest(RefreshWhenFreeRequest, (params) => afterFirstAnalysis(() => asResponse(() => (buildSeenAgain(), whenFree.request(params)))));
+  connection.onRequest(CancelRefreshWhenFreeRequest, (params) => afterFirstAnalysis(() => asResponse(() => whenFree.cancel(params))));
   connection.onRequest(SessionListRequest, () =>
     firstAnalysis.answer((stillRunning) => {
       if (!stillRunning) buildSeenAgain();

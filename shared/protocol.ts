@@ -423,5 +423,20 @@ export interface RefreshWhenFreeResultDto {
  */
 export const RefreshWhenFreeRequest = new RequestType<RefreshParams, RefreshWhenFreeResultDto, void>('hermes/refreshWhenFree');
 
+/** Which waiting requests to cancel: of these sessions of `profile`, of the whole profile without ids, of every profile without one. */
+export interface CancelRefreshWhenFreeParams {
+  profile?: string;
+  sessionIds?: string[];
+}
+
+export interface CancelRefreshWhenFreeResultDto {
+  /** The requests dropped, earliest first. */
+  cancelled: ScheduledRefreshDto[];
+  message: string;
+}
+
+/** client → server: drop requests waiting to be recorded when free (nothing is written to state.db). */
+export const CancelRefreshWhenFreeRequest = new RequestType<CancelRefreshWhenFreeParams, CancelRefreshWhenFreeResultDto, void>('hermes/cancelRefreshWhenFree');
+
 /** server → client: the requests waiting to be recorded when free, earliest first (after every change). */
 export const RefreshScheduleChangedNotification = new NotificationType<{ entries: ScheduledRefreshDto[] }>('hermes/refreshScheduleChanged');

@@ -9,6 +9,7 @@ import type { PromptDocuments } from '../promptDocuments';
 import { showPromptAnatomy } from './anatomy';
 import { diffPrompt, showPrompt, showPromptSize } from './prompt';
 import { interceptServerRefresh, refreshProfile, refreshSession } from './refresh';
+import { cancelRefreshWhenFree } from './refreshWhenFree';
 import { reloadSessions, restartServer, showOutput } from './server';
 
 export interface CommandContext {
@@ -30,6 +31,7 @@ const factories: Record<CommandName, CmdFactory> = {
   showOutput,
   restartServer,
   showPromptAnatomy,
+  cancelRefreshWhenFree,
 };
 
 export function registerCommands(c: CommandContext): vscode.Disposable[] {

@@ -1,8 +1,10 @@
 // The confirmation's third choice: refresh when free. The server schedules each stale session's
 // request for when its prompt cache expires (hermes/refreshWhenFree) and the tree counts down.
 import * as vscode from 'vscode';
-import { RefreshWhenFreeRequest, type RefreshParams, type RefreshWhenFreeResultDto } from '../../shared/protocol';
+import { CancelRefreshWhenFreeRequest, RefreshWhenFreeRequest, type CancelRefreshWhenFreeResultDto, type RefreshParams, type RefreshWhenFreeResultDto } from '../../shared/protocol';
 import { errorMessage, type Ctx } from '../ctx';
+import { profileFromArg, sessionFromArg } from './args';
+import type { CommandContext } from './index';
 
 /** What refreshing `request`'s sessions when free would schedule and cost; undefined when the server cannot say. */
 export async function planWhenFree(ctx: Ctx, request: RefreshParams): Promise<RefreshWhenFreeResultDto | undefined> {
@@ -26,4 +28,24 @@ export async function refreshWhenFree(ctx: Ctx, request: RefreshParams): Promise
     if (choice) ctx.output.show(true);
     return undefined;
   }
+}
+
+/**
+ * Cancel Refresh When Free: of a session (its tree node), of a profile (its node or name), else of
+ * every profile. Nothing is written: the requests waiting are dropped and their sessions stay as they are.
+ */
+export function cancelRefreshWhenFree({ ctx }: CommandContext) {
+  return async (arg?: unknown): Promise<CancelRefreshWhenFreeResultDto | undefined> => {
+    const session = sessionFromArg(arg);
+    const profile = session?.profile ?? profileFromArg(arg);
+    try {
+      const result = await ctx.request(CancelRefreshWhenFreeRequest, session ? { profile, sessionIds: [session.sessionId] } : profile ? { profile } : {});
+      ctx.output.info(`Cancel refresh when free ${JSON.stringify(arg === undefined ? {} : { profile, sessionId: session?.sessionId })}: ${result.message}`);
+      void vscode.window.showInformationMessage(result.message);
+      return result;
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Hermes: could not cancel the refresh when free: ${errorMessage(e)}`);
+      return undefined;
+    }
+  };
 }

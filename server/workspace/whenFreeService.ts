@@ -10,7 +10,7 @@ import { RefreshScheduler, type ScheduleEvent } from '../hermes/refresh/refreshS
 import { scheduleFiles, type ScheduleFiles } from '../hermes/refresh/scheduleFiles';
 import { CANCEL_WORDS, planWhenFree, type SessionNow, type WhenFreePlan } from '../hermes/refresh/whenFree';
 import { systemClock, type Clock } from '../hermes/timers';
-import type { RefreshParams, RefreshWhenFreeResultDto, ScheduledRefreshDto } from '../../shared/protocol';
+import type { CancelRefreshWhenFreeParams, CancelRefreshWhenFreeResultDto, RefreshParams, RefreshWhenFreeResultDto, ScheduledRefreshDto } from '../../shared/protocol';
 import { formatWait } from '../../shared/waitText';
 import type { HermesModel } from './hermesModel';
 import { UNTRUSTED_REFRESH_MESSAGE, type RefreshService } from './refreshService';
@@ -88,6 +88,25 @@ export class WhenFreeService {
       dryRun: params.dryRun === true,
       message: this.message(params.profile, plan, params.dryRun === true),
     };
+  }
+
+  /**
+   * Drops the waiting requests of `params.sessionIds` in `params.profile`, of the whole profile
+   * without ids, of every profile without one. Nothing is written: a request not yet recorded
+   * simply never is.
+   */
+  cancel(params: CancelRefreshWhenFreeParams): CancelRefreshWhenFreeResultDto {
+    const ids = params.sessionIds?.length ? new Set(params.sessionIds) : undefined;
+    const dbFile = params.profile === undefined ? undefined : this.model.profileByName(params.profile)?.report.dbFile;
+    if (params.profile !== undefined && dbFile === undefined) throw new HermesError('bad-input', `No watched profile is named ${params.profile}.`);
+    const dropped = this.scheduler?.cancel((e) => (dbFile === undefined || e.dbFile === dbFile) && (!ids || ids.has(e.sessionId))) ?? [];
+    const cancelled = dropped.flatMap((e) => {
+      const profile = this.profileOf(e.dbFile)?.profile.name;
+      return profile ? [{ profile, sessionId: e.sessionId, at: e.dueAt }] : [];
+    });
+    const where = params.profile === undefined ? '' : ` in profile ${params.profile}`;
+    const message = cancelled.length === 0 ? `No refresh when free was waiting${where}.` : `Cancelled ${requests(cancelled.length)} waiting for a cache to expire${where}; those sessions stay as they are.`;
+    return { cancelled, message };
   }
 
   /** After every re-evaluation: entries whose session is current, refreshed, ended or active again are settled. */

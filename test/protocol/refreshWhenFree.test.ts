@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { generateDemoHome } from '../../server/demo/demoHome';
-import { RefreshScheduleChangedNotification, RefreshWhenFreeRequest, SessionListChangedNotification, type ScheduledRefreshDto, type SessionListResult } from '../../shared/protocol';
+import { CancelRefreshWhenFreeRequest, RefreshScheduleChangedNotification, RefreshWhenFreeRequest, SessionListChangedNotification, type ScheduledRefreshDto, type SessionListResult } from '../../shared/protocol';
 import { TestLspClient } from '../support/lspClient';
 import { refreshRequests } from '../support/whenFreeHome';
 
@@ -59,6 +59,38 @@ describe('language server over stdio: refresh when free', function () {
     await client.initialize({ isTrusted: true });
     const resumed = await client.waitFor<{ entries: ScheduledRefreshDto[] }>(RefreshScheduleChangedNotification.method, (p) => p.entries.length > 0);
     assert.deepEqual(resumed.entries, result.scheduled);
+  });
+
+  it('cancels a session\'s waiting request, then the rest of the profile: nothing written, the client told, a restart resumes none', async () => {
+    const demo = generateDemoHome(path.join(dir, 'demo'));
+    const def = demo.profiles.find((p) => p.name === 'default')!;
+    let client = server(demo.root);
+    await client.initialize({ isTrusted: true });
+    await client.waitFor<SessionListResult>(SessionListChangedNotification.method);
+    const result = await client.connection.sendRequest(RefreshWhenFreeRequest, { profile: 'default' });
+    const waiting = result.scheduled.map((e) => e.sessionId);
+    assert.ok(waiting.length > 0, 'requests wait for a cache to expire');
+    const before = refreshRequests(def.dbFile);
+
+    const since = client.mark();
+    const one = await client.connection.sendRequest(CancelRefreshWhenFreeRequest, { profile: 'default', sessionIds: [waiting[0]!] });
+    assert.deepEqual(one.cancelled.map((e) => e.sessionId), [waiting[0]]);
+    assert.match(one.message, /Cancelled 1 refresh request/);
+    const told = await client.waitFor<{ entries: ScheduledRefreshDto[] }>(RefreshScheduleChangedNotification.method, (p) => p.entries.length === waiting.length - 1, { since });
+    assert.ok(!told.entries.some((e) => e.sessionId === waiting[0]));
+
+    const rest = await client.connection.sendRequest(CancelRefreshWhenFreeRequest, {});
+    assert.deepEqual(rest.cancelled.map((e) => e.sessionId).sort(), waiting.slice(1).sort());
+    await client.waitFor<{ entries: ScheduledRefreshDto[] }>(RefreshScheduleChangedNotification.method, (p) => p.entries.length === 0, { since });
+    assert.deepEqual(refreshRequests(def.dbFile), before, 'cancelling writes nothing to state.db');
+    assert.match((await client.connection.sendRequest(CancelRefreshWhenFreeRequest, { profile: 'default' })).message, /No refresh when free was waiting in profile default/);
+    await assert.rejects(client.connection.sendRequest(CancelRefreshWhenFreeRequest, { profile: 'nobody' }), /No watched profile is named nobody/);
+
+    await stop(client);
+    client = server(demo.root);
+    await client.initialize({ isTrusted: true });
+    const resumed = await client.waitFor<{ entries: ScheduledRefreshDto[] }>(RefreshScheduleChangedNotification.method);
+    assert.deepEqual(resumed.entries, [], 'a restarted server resumes nothing cancelled');
   });
 
   it('refuses to schedule in an untrusted workspace', async () => {

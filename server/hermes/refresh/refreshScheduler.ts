@@ -112,6 +112,19 @@ export class RefreshScheduler {
     this.changed(touched);
   }
 
+  /** Drops the waiting requests `which` picks, as the user asked; the entries dropped. */
+  cancel(which: (entry: ScheduledRefresh) => boolean): ScheduledRefresh[] {
+    const dropped: ScheduledRefresh[] = [];
+    for (const [key, entry] of this.entries) {
+      if (!which(entry)) continue;
+      this.entries.delete(key);
+      dropped.push({ dbFile: entry.dbFile, sessionId: entry.sessionId, dueAt: entry.dueAt });
+      this.deps.onEvent?.({ kind: 'cancelled', dbFile: entry.dbFile, sessionId: entry.sessionId, why: 'asked' });
+    }
+    this.changed(new Set(dropped.map((e) => e.dbFile)));
+    return dropped.sort((a, b) => a.dueAt - b.dueAt);
+  }
+
   /** Stops the timer; the entries stay kept for the next run. */
   dispose(): void {
     this.disposed = true;

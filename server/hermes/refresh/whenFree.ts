@@ -12,7 +12,8 @@ export interface SessionNow {
 }
 
 /** Why a scheduled request is no longer wanted. */
-export type CancelReason = 'fresh' | 'refreshed' | 'ended';
+/** Why a waiting request is dropped: the session needs none any more, or the user cancelled it. */
+export type CancelReason = 'fresh' | 'refreshed' | 'ended' | 'asked';
 
 export type WhenFree =
   /** The cache is warm: wait until it expires (later than planned when the session was active again). */
@@ -61,4 +62,5 @@ export const CANCEL_WORDS: Readonly<Record<CancelReason, string>> = {
   fresh: 'it is current again',
   refreshed: 'it was refreshed by other means',
   ended: 'it ended',
+  asked: 'cancelled on request',
 };

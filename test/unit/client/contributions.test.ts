@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ClientCommands } from '../../../shared/protocol';
-import { COMMANDS, PROMPT_EXTENSION, PROMPT_LANGUAGE_ID, PROMPT_SCHEME, SESSIONS_VIEW_ID, VIEW_CONTAINER_ID } from '../../../client/ids';
+import { COMMANDS, CONTEXT_KEYS, PROMPT_EXTENSION, PROMPT_LANGUAGE_ID, PROMPT_SCHEME, SESSIONS_VIEW_ID, VIEW_CONTAINER_ID } from '../../../client/ids';
 import { packageJson, readRootFile, rootDir } from './packageJson';
 
 describe('client: package.json contributions', () => {
@@ -37,8 +37,24 @@ describe('client: package.json contributions', () => {
     const inline = (pkg.contributes.menus['view/item/context'] as Array<{ command: string; group: string; when: string }>).filter((m) =>
       m.group.startsWith('inline'),
     );
-    assert.ok(inline.some((m) => m.command === COMMANDS.refreshProfile && m.when.includes('viewItem == profile.stale')));
-    assert.ok(inline.some((m) => m.command === COMMANDS.refreshSession && m.when.includes('viewItem == session.stale')));
+    assert.ok(inline.some((m) => m.command === COMMANDS.refreshProfile && showsFor(m.when, 'profile.stale')));
+    const refreshSession = inline.filter((m) => m.command === COMMANDS.refreshSession);
+    assert.ok(refreshSession.some((m) => showsFor(m.when, 'session.stale') && showsFor(m.when, 'session.stale.whenFree')));
+    assert.ok(refreshSession.every((m) => !showsFor(m.when, 'session.fresh')));
+  });
+
+  it('offers Cancel Refresh When Free on a session whose refresh waits, and in the view title while any does, hiding nothing else there', () => {
+    const items = pkg.contributes.menus['view/item/context'] as Array<{ command: string; when: string }>;
+    const cancel = items.filter((m) => m.command === COMMANDS.cancelRefreshWhenFree);
+    assert.equal(cancel.length, 1);
+    for (const state of ['stale', 'fresh', 'pending']) {
+      assert.ok(showsFor(cancel[0]!.when, `session.${state}.whenFree`), state);
+      assert.ok(!showsFor(cancel[0]!.when, `session.${state}`), state);
+      // A waiting refresh takes no action away from the session's menu.
+      for (const m of items) if (m.command !== COMMANDS.cancelRefreshWhenFree && showsFor(m.when, `session.${state}`)) assert.ok(showsFor(m.when, `session.${state}.whenFree`), `${m.command} on ${state}`);
+    }
+    const title = (pkg.contributes.menus['view/title'] as Array<{ command: string; when: string }>).find((m) => m.command === COMMANDS.cancelRefreshWhenFree);
+    assert.ok(title?.when.includes(CONTEXT_KEYS.refreshesScheduled));
   });
 
   it('offers the prompt anatomy inline and in the context menu of live sessions and of profiles, under the id hover links name', () => {
@@ -120,3 +136,11 @@ describe('client: package.json contributions', () => {
     assert.match(readRootFile('CHANGELOG.md'), new RegExp(`^## \\[${pkg.version.replace(/\./g, '\\.')}\\]`, 'm'), 'the CHANGELOG has an entry for this version');
   });
 });
+
+/** Whether a menu entry's `when` shows it for a tree item of this contextValue (its viewItem condition alone). */
+function showsFor(when: string, viewItem: string): boolean {
+  const equal = /viewItem == ([\w.-]+)/.exec(when);
+  if (equal) return equal[1] === viewItem;
+  const matches = /viewItem =~ \/(.+?)\/(?= |$)/.exec(when);
+  return matches ? new RegExp(matches[1]!).test(viewItem) : true;
+}

@@ -128,6 +128,21 @@ describe('refresh: when free, on a clock the test moves', function () {
     assert.deepEqual(keptFiles(cacheDir), [], 'nothing left to keep');
   });
 
+  it('drops what the user cancels, writes nothing for it, and keeps the rest (on disk too)', () => {
+    const cacheDir = path.join(dir, 'lens-cache');
+    const files = scheduleFiles({ HERMES_LENS_TOKEN_CACHE: cacheDir });
+    const s = scheduler(files);
+    s.add(def.dbFile, [warm, soon]);
+    const dropped = s.cancel((e) => e.sessionId === soon);
+    assert.deepEqual(dropped.map((e) => [e.sessionId, e.dueAt]), [[soon, NOW + 100]]);
+    assert.deepEqual(events.filter((e) => e.kind === 'cancelled'), [{ kind: 'cancelled', dbFile: def.dbFile, sessionId: soon, why: 'asked' }]);
+    assert.deepEqual(JSON.parse(fs.readFileSync(keptFiles(cacheDir)[0]!, 'utf8')).entries, [[warm, NOW + 240]]);
+    clock.advanceTo(NOW + 240);
+    assert.ok(!requested(soon), 'the cancelled request is never written');
+    assert.ok(requested(warm), 'the other is, at its time');
+    assert.deepEqual(s.cancel(() => true), [], 'nothing left to cancel');
+  });
+
   it('ignores a damaged schedule file with a message, and writes nothing from it', () => {
     const cacheDir = path.join(dir, 'lens-cache');
     const files = scheduleFiles({ HERMES_LENS_TOKEN_CACHE: cacheDir });

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HermesLensApi } from '../../../client/api';
-import { Commands, type RefreshResultDto, type SessionListResult, type SessionStateName } from '../../../shared/protocol';
+import { Commands, RefreshWhenFreeRequest, type CancelRefreshWhenFreeResultDto, type RefreshResultDto, type RefreshWhenFreeResultDto, type SessionListResult, type SessionStateName } from '../../../shared/protocol';
 import { expectedStatusText, staleBecauseOf, totals, usd, type CliStatus } from '../../e2e/support/hermesHome';
 import { writeHermesInstall, WITHOUT_REFRESH } from '../../../server/demo/hermesInstall';
 import { outside } from '../outside';
@@ -209,6 +209,24 @@ describe('Hermes Prompt Lens in the extension host', function () {
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', soulUri, 10);
     assert.match(lenses[0]?.command?.title ?? '', new RegExp(`^${staleBecauseOf(after, 'default', soul).sessions.length} sessions stale · `));
     assert.equal(`Hermes: ${api.status()?.text}`, expectedStatusText(after));
+  });
+
+  it('Cancel Refresh When Free drops a waiting request from its tree node, then every other: nothing is written to state.db', async () => {
+    const commands = await vscode.commands.getCommands(true);
+    assert.ok(commands.includes('hermesLens.cancelRefreshWhenFree'));
+    const warm = api.sessions()!.profiles.find((p) => p.name === 'default')!.sessions.filter((s) => s.state === 'stale' && s.cacheWarm);
+    assert.ok(warm.length > 1, 'stale sessions whose cache is warm');
+    const metaBefore = stateMeta(def.dbFile);
+    // By method name: the RequestType of this bundle is not the extension's own (another copy of vscode-jsonrpc).
+    const scheduled = await api.client()!.sendRequest<RefreshWhenFreeResultDto>(RefreshWhenFreeRequest.method, { profile: 'default', sessionIds: warm.map((s) => s.id) });
+    assert.deepEqual(scheduled.writtenNow, [], 'warm caches: every request waits');
+    // As the tree's context menu runs it: with the session's node.
+    const one = (await vscode.commands.executeCommand('hermesLens.cancelRefreshWhenFree', { kind: 'session', profile: 'default', session: warm[0] })) as CancelRefreshWhenFreeResultDto;
+    assert.deepEqual(one.cancelled.map((e) => e.sessionId), [warm[0]!.id]);
+    // As the view's title bar runs it: no argument, every profile.
+    const rest = (await vscode.commands.executeCommand('hermesLens.cancelRefreshWhenFree')) as CancelRefreshWhenFreeResultDto;
+    assert.deepEqual(rest.cancelled.map((e) => e.sessionId).sort(), warm.slice(1).map((s) => s.id).sort());
+    assert.deepEqual(stateMeta(def.dbFile), metaBefore, 'state.db as it was');
   });
 
   it('the refresh code action, executed, records the profile-wide request in state.db and the sessions turn pending', async () => {

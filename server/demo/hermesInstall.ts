@@ -50,3 +50,29 @@ export function writeHermesCommand(binDir: string, installDir: string, kind: 'la
   }
   return command;
 }
+
+/**
+ * Hermes as pip or pipx installs it into the environment at `prefix`: the wheel's
+ * `hermes_agent-<version>.dist-info` and `agent/` package in `lib/python3.12/site-packages`, and
+ * pip's console script `bin/hermes` run by `python` (default `<prefix>/bin/python`). Returns both paths.
+ */
+export function writePipInstall(prefix: string, install: FakeInstall, python = path.join(prefix, 'bin', 'python')): { sitePackages: string; script: string } {
+  const sitePackages = path.join(prefix, 'lib', 'python3.12', 'site-packages');
+  const distInfo = path.join(sitePackages, `hermes_agent-${install.version}.dist-info`);
+  fs.mkdirSync(distInfo, { recursive: true });
+  fs.mkdirSync(path.join(sitePackages, 'agent'), { recursive: true });
+  fs.mkdirSync(path.join(sitePackages, 'hermes_cli'), { recursive: true });
+  fs.writeFileSync(path.join(distInfo, 'METADATA'), `Metadata-Version: 2.4\nName: hermes-agent\nVersion: ${install.version}\nSummary: The self-improving AI agent\nRequires-Python: <3.14,>=3.11\n\nVersion: 9.9.9 in the description is not the version\n`);
+  fs.writeFileSync(path.join(distInfo, 'entry_points.txt'), '[console_scripts]\nhermes = hermes_cli.main:main\n');
+  fs.writeFileSync(path.join(sitePackages, 'agent', '__init__.py'), '');
+  if (install.refreshPrompts) fs.writeFileSync(path.join(sitePackages, 'agent', 'prompt_refresh.py'), '# stand-in for the refresh-prompts protocol\n');
+  fs.mkdirSync(path.join(prefix, 'bin'), { recursive: true });
+  const script = path.join(prefix, 'bin', 'hermes');
+  // pip's console-script template.
+  fs.writeFileSync(
+    script,
+    `#!${python}\n# -*- coding: utf-8 -*-\nimport re\nimport sys\nfrom hermes_cli.main import main\nif __name__ == '__main__':\n    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])\n    sys.exit(main())\n`,
+    { mode: 0o755 },
+  );
+  return { sitePackages, script };
+}

@@ -1,11 +1,13 @@
 // From a `hermes` command to the checkout it runs, by reading it, never by running it. Older
 // installers linked the command to `<checkout>/venv/bin/hermes`; newer ones write a small launcher
-// whose `exec` line names `<checkout>/venv/bin/python` and `<checkout>/hermes`. Anything else (a
-// pip or pipx wrapper, some other program called hermes) leads nowhere, and is no clue.
+// whose `exec` line names `<checkout>/venv/bin/python` and `<checkout>/hermes`. A pip or pipx
+// console script leads to no checkout (pipInstall.ts reads those); some other program called
+// hermes leads nowhere, and is no clue.
 import fs = require('node:fs');
 import path = require('node:path');
 import { diskFs } from '../fs/diskFs';
 import { utf8Of } from '../fs/sourceFs';
+import { isFile, realPathOrUndefined } from './fileChecks';
 
 /** A launcher is a few lines; a larger file is some other program. */
 const MAX_LAUNCHER_BYTES = 64 * 1024;
@@ -58,20 +60,4 @@ function projectAbove(file: string): string | undefined {
     dir = parent;
   }
   return undefined;
-}
-
-function isFile(file: string): boolean {
-  try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function realPathOrUndefined(file: string): string | undefined {
-  try {
-    return fs.realpathSync(file);
-  } catch {
-    return undefined;
-  }
 }

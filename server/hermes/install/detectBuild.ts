@@ -6,6 +6,7 @@ import path = require('node:path');
 import { checkoutOfCommand } from './commandTarget';
 import type { HermesBuild } from './hermesBuild';
 import { installCandidates } from './installCandidates';
+import { readSitePackages, sitePackagesOfCommand } from './pipInstall';
 import { existsAsEntry, readInstall } from './readInstall';
 
 export interface BuildQuery {
@@ -26,8 +27,9 @@ export function detectHermesBuild(query: BuildQuery): HermesBuild {
   // A command is only a clue: one that leads to no readable installation is passed over.
   for (const command of commands) {
     const checkout = checkoutOfCommand(command);
-    if (checkout === undefined) continue;
-    const build = readInstall(checkout, 'command');
+    const sitePackages = checkout === undefined ? sitePackagesOfCommand(command) : undefined;
+    if (checkout === undefined && sitePackages === undefined) continue;
+    const build = checkout !== undefined ? readInstall(checkout, 'command') : readSitePackages(sitePackages!, 'command');
     if (build.kind === 'found') return build;
   }
   return { kind: 'not-found', looked: [...folders.map((f) => f.dir), 'a hermes command on PATH'] };

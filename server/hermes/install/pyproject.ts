@@ -14,6 +14,11 @@ const TABLE = /^\s*\[([^[\]]+)\]\s*(?:#.*)?$/;
 const KEY_VALUE = /^\s*(name|version)\s*=\s*(?:"([^"\\]*)"|'([^']*)')\s*(?:#.*)?$/;
 const VERSION = /^v?\d+(?:\.\d+)*(?:[-_.+!]?[0-9A-Za-z]+)*$/;
 
+/** Whether `text` has the shape of a version number (PEP 440's, loosely). */
+export function isVersionNumber(text: string): boolean {
+  return VERSION.test(text);
+}
+
 export function projectOfPyproject(text: string): ProjectKeys {
   let table = '';
   let name: string | undefined;
@@ -31,6 +36,6 @@ export function projectOfPyproject(text: string): ProjectKeys {
     if (pair[1] === 'name') name ??= found;
     else value ??= found;
   }
-  const isVersion = value !== undefined && VERSION.test(value);
+  const isVersion = value !== undefined && isVersionNumber(value);
   return { name, version: isVersion ? value : undefined, notAVersion: isVersion ? undefined : value };
 }

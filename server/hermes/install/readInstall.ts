@@ -6,6 +6,7 @@ import path = require('node:path');
 import { diskFs } from '../fs/diskFs';
 import { utf8Of } from '../fs/sourceFs';
 import type { HermesBuild, InstallClue } from './hermesBuild';
+import { readSitePackages, sitePackagesUnder } from './pipInstall';
 import { projectOfPyproject } from './pyproject';
 
 /** pyproject.toml is a few kilobytes; a larger file is not one worth reading. */
@@ -23,6 +24,9 @@ export function readInstall(dir: string, clue: InstallClue): Extract<HermesBuild
 
   const pyproject = path.join(dir, 'pyproject.toml');
   const file = statOf(pyproject);
+  // No checkout, but an environment pip or pipx installed Hermes into (or its site-packages).
+  const sitePackages = file instanceof Error ? sitePackagesUnder(dir) : undefined;
+  if (sitePackages !== undefined) return readSitePackages(sitePackages, clue);
   if (file instanceof Error) return problem(`${pyproject} ${why(file)}, so the Hermes build there cannot be told; ${WHAT_TO_DO}.`);
   if (!file.isFile()) return problem(`${pyproject} is not a regular file, so the Hermes build there cannot be told; ${WHAT_TO_DO}.`);
   if (file.size > MAX_PYPROJECT_BYTES) return problem(`${pyproject} is ${file.size} bytes, too large for a pyproject.toml; ${WHAT_TO_DO}.`);

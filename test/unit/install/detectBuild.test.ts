@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { writeHermesCommand, writeHermesInstall, WITH_REFRESH, WITHOUT_REFRESH } from '../../../server/demo/hermesInstall';
+import { writeHermesCommand, writeHermesInstall, writePipInstall, WITH_REFRESH, WITHOUT_REFRESH } from '../../../server/demo/hermesInstall';
 import { detectHermesBuild } from '../../../server/hermes/install/detectBuild';
 import { hermesBuildJson } from '../../../server/hermes/install/describeBuild';
 import { adoptsRefreshRequests, type HermesBuild } from '../../../server/hermes/install/hermesBuild';
@@ -81,6 +81,30 @@ describe('install: which Hermes build serves a home', () => {
     assert.equal(fs.existsSync(path.join(dir, 'ran')), false);
   });
 
+  it('follows pipx\'s link in ~/.local/bin to the console script, and reads the wheel in its environment without running it', () => {
+    const venv = path.join(dir, 'home', '.local', 'share', 'pipx', 'venvs', 'hermes-agent');
+    const { sitePackages, script } = writePipInstall(venv, WITH_REFRESH);
+    fs.mkdirSync(path.join(dir, 'home', '.local', 'bin'), { recursive: true });
+    fs.symlinkSync(script, path.join(dir, 'home', '.local', 'bin', 'hermes'));
+    const build = found(detect());
+    assert.deepEqual({ dir: build.dir, version: build.version, refresh: build.refreshPrompts, clue: build.clue }, { dir: sitePackages, version: '0.23.0', refresh: true, clue: 'command' });
+    assert.equal(hermesBuildJson(build).summary, `Hermes 0.23.0 (${sitePackages}) adopts refresh requests.`);
+  });
+
+  it('reads `pip install --user` (the script run by the system python, the wheel in ~/.local), and an old wheel without the protocol', () => {
+    const { sitePackages } = writePipInstall(path.join(dir, 'home', '.local'), WITHOUT_REFRESH, '/usr/bin/python3');
+    const build = found(detect());
+    assert.deepEqual([build.dir, build.version, build.refreshPrompts], [sitePackages, '0.22.5', false]);
+    assert.equal(adoptsRefreshRequests(build), false, 'no epoch request for a build that never reads one');
+  });
+
+  it('reads the environment the setting names when it holds Hermes\' wheel instead of a checkout', () => {
+    const venv = path.join(dir, 'venvs', 'hermes');
+    const { sitePackages } = writePipInstall(venv, WITH_REFRESH);
+    assert.equal(found(detect(venv)).dir, sitePackages);
+    assert.equal(found(detect(sitePackages)).version, '0.23.0');
+  });
+
   it('says none was found (a remote gateway) when no folder exists and no command leads to a checkout', () => {
     fs.mkdirSync(path.join(dir, 'bin'));
     fs.writeFileSync(path.join(dir, 'bin', 'hermes'), '#!/bin/sh\ncurl https://gateway.example/run "$@"\n', { mode: 0o755 });
@@ -149,6 +173,15 @@ describe('install: which Hermes build serves a home', () => {
       fs.symlinkSync('/dev/zero', path.join(install, 'pyproject.toml'));
       before = treeOf(dir);
       assert.match(problemOf(detect()), /pyproject\.toml is not a regular file/);
+    });
+
+    it("a wheel's METADATA without a version: the file named, and what to do", () => {
+      const venv = path.join(dir, 'venvs', 'hermes');
+      const { sitePackages } = writePipInstall(venv, WITH_REFRESH);
+      const metadata = path.join(sitePackages, 'hermes_agent-0.23.0.dist-info', 'METADATA');
+      fs.writeFileSync(metadata, 'Metadata-Version: 2.4\nName: hermes-agent\n');
+      before = treeOf(dir);
+      assert.equal(problemOf(detect(venv)), `${metadata} gives no version number, so the Hermes build there cannot be told; point --hermes-install (hermesLens.hermesInstall in the editor) at the environment Hermes was installed into.`);
     });
 
     it('a hermes command on PATH that loops, or leads to no checkout, is no clue', () => {

@@ -3,7 +3,8 @@
 // A session whose refresh waits for its cache to expire shows a countdown, redrawn every second
 // while anything is scheduled.
 import * as vscode from 'vscode';
-import { OTHER_BUILD, type ProfileDto, type SessionDto } from '../shared/protocol';
+import type { ProfileDto, SessionDto } from '../shared/protocol';
+import { otherBuildLine } from '../shared/otherBuild';
 import type { Ctx } from './ctx';
 import { formatCost, formatInt, formatTimestamp, formatUsd, plural } from './format';
 import { COMMANDS, SESSIONS_VIEW_ID } from './ids';
@@ -141,7 +142,8 @@ function sessionTooltip(s: SessionDto): vscode.MarkdownString {
     for (const r of s.reasons) md.appendMarkdown(`- ${escapeMd(r.source)} ${r.change}: \`${r.path}\`${r.detail ? ` — ${escapeMd(r.detail)}` : ''}\n`);
     md.appendMarkdown('\n');
   }
-  if (s.otherBuild) md.appendMarkdown(`$(versions) ${OTHER_BUILD[0]!.toUpperCase()}${OTHER_BUILD.slice(1)}: ${escapeMd(s.otherBuild)} (not stale)\n\n`);
+  const otherBuild = otherBuildLine(s.otherBuild);
+  if (otherBuild) md.appendMarkdown(`$(versions) ${escapeMd(otherBuild)}\n\n`);
   md.appendMarkdown(`- Id: \`${s.id}\`${s.source ? ` (${escapeMd(s.source)})` : ''}\n`);
   md.appendMarkdown(`- Model: ${s.model ? `\`${s.model}\`` : 'unknown'}\n`);
   md.appendMarkdown(`- Last activity: ${formatTimestamp(s.lastActivityAt)}\n`);

@@ -12,8 +12,7 @@ export interface StaleReasonDto {
   detail: string;
 }
 
-/** The words every view uses for SessionDto.otherBuild. */
-export const OTHER_BUILD = 'built by another Hermes build';
+export { OTHER_BUILD } from './otherBuild';
 
 export interface SessionDto {
   profile: string;

@@ -6,6 +6,7 @@
 // Types only from the protocol: its values would bring the LSP library into the page.
 import type { PromptMapDto, PromptPartDto, SessionDto } from '../../shared/protocol';
 import { blockCaption, cacheTimeline, formatShare, kindName, partAriaLabel, reasonText } from '../anatomy/anatomyText';
+import { otherBuildLine } from '../../shared/otherBuild';
 import { parseHostMessage, type HostMessage, type ViewMessage } from '../anatomy/messages';
 import { formatBytes, formatClock, formatInt } from '../format';
 import { STATE_ICONS } from '../sessionsModel';
@@ -184,6 +185,8 @@ function cacheSection(session: SessionDto | null): HTMLElement {
   const now = Date.now() / 1000;
   const timeline = cacheTimeline(session, now);
   aside.append(el('p', { class: `state state-${session.state}` }, stateLine(session)));
+  const otherBuild = otherBuildLine(session.otherBuild);
+  if (otherBuild) aside.append(el('p', { class: 'other-build' }, otherBuild));
   if (timeline.lifetime) {
     // The cache's lifetime as a line from the last activity to the expiry, filled up to now (the rows below say it in words).
     const fill = el('div', { class: 'fill' });

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { anatomyHtml, makeNonce } from '../../../client/anatomy/anatomyHtml';
 import { cacheTimeline, partAriaLabel } from '../../../client/anatomy/anatomyText';
+import { otherBuildLine } from '../../../shared/otherBuild';
 import { parseHostMessage, parseViewMessage } from '../../../client/anatomy/messages';
 import { partOf } from '../../../client/anatomy/partOf';
 import { formatClock } from '../../../client/format';
@@ -80,6 +81,11 @@ describe('client: the prompt anatomy view', () => {
     assert.equal(row(expired, 'Refresh now'), '$0.01');
     assert.equal(expired.changesAt, undefined);
     assert.equal(row(cacheTimeline(session({ state: 'fresh', refreshCostUsd: 0, refreshCostColdUsd: 0 }), 1_000_100), 'Refresh now'), 'nothing to gain: the stored prompt is current');
+  });
+
+  it('says when another Hermes build wrote the prompt, as the session tree does, and nothing otherwise', () => {
+    assert.equal(otherBuildLine("Hermes' own text in its prompt differs"), "Built by another Hermes build: Hermes' own text in its prompt differs (not stale)");
+    assert.equal(otherBuildLine(null), undefined);
   });
 
   it("says a profile whose config.yaml turns prompt caching off has no cache to wait for: a refresh costs the prompt change now", () => {

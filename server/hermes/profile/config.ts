@@ -5,6 +5,7 @@ import { readPlainYaml } from '../text/plainYaml';
 import { diskFs } from '../fs/diskFs';
 import { utf8Of, type SourceFs } from '../fs/sourceFs';
 import { yamlLibrary } from '../text/yamlLibrary';
+import { configNames } from './configNames';
 
 /** `off`: Hermes caches no prompt (docs/PROMPT-CACHING.md). */
 export type CacheTtlSetting = '5m' | '1h' | 'auto' | 'off';
@@ -69,7 +70,7 @@ export function parseProfileConfig(text: string, file: string): ProfileConfig {
     cacheTtl: cacheTtlOf('cache_ttl' in caching ? caching.cache_ttl : '5m'),
     contextFileMaxChars: Number.isFinite(maxChars) && maxChars > 0 ? maxChars : undefined,
     agentSystemPrompt: typeof agent.system_prompt === 'string' && agent.system_prompt ? agent.system_prompt : undefined,
-    disabledSkills: Array.isArray(skills.disabled) ? skills.disabled.map(String) : [],
+    disabledSkills: configNames(skills.disabled),
     platformDisabledSkills: platformLists(skills.platform_disabled),
     problem: undefined,
   };
@@ -83,7 +84,7 @@ function platformLists(value: unknown): ReadonlyMap<string, readonly string[]> {
   const lists = new Map<string, readonly string[]>();
   for (const [platform, names] of Object.entries(asRecord(value))) {
     if (names === null || names === undefined) continue;
-    lists.set(platform, (Array.isArray(names) ? names : [names]).map(String));
+    lists.set(platform, configNames(names));
   }
   return lists;
 }
@@ -98,7 +99,7 @@ const CACHING_OFF = new Set(['off', 'false', 'disabled', 'no', 'none']);
 /**
  * `prompt_caching.cache_ttl` as Hermes reads it: exactly `5m` or `1h` (and `auto`, which later builds
  * add); null or false, or one of CACHING_OFF in any case (untrimmed), turns caching off; anything
- * else is the default `5m`. Checked against Hermes' own readers (test/fixtures/hermes-builds/cache-ttl.json).
+ * else is the default `5m`. Checked against Hermes' own readers (test/fixtures/hermes-builds/config-readings.json).
  */
 function cacheTtlOf(value: unknown): CacheTtlSetting {
   if (value === '5m' || value === '1h' || value === 'auto') return value;

@@ -21,7 +21,7 @@ import type { PromptVerdict } from './promptFacts';
 import { memoryEntries, memoryReasonsOf, soulReasonsOf, SOURCE_PARTS, type SourcePart } from './staleness';
 
 /** The parts judged again here, and the parts of the sources a reason of each kind comes from. */
-export const REJUDGED_PARTS: readonly SourcePart[] = ['soul', 'skills', 'projectContext', 'memory', 'user'];
+export const REJUDGED_PARTS: readonly SourcePart[] = SOURCE_PARTS;
 const PART_OF_REASON: Readonly<Record<SourceKind, SourcePart>> = {
   soul: 'soul',
   skill: 'skills',
@@ -105,35 +105,40 @@ export function rejudgeParts(
   const today = sources();
   let deltaTokens = parts.deltaTokens;
   const blocks = parts.blocks.slice();
-  const reasonsOf = new Map<SourcePart, readonly StaleReason[]>();
+  // The changed parts' reasons, at their place in REJUDGED_PARTS (which is SOURCE_PARTS' order).
+  const reasonsOf: Array<readonly StaleReason[] | undefined> = [undefined, undefined, undefined, undefined, undefined];
   let buildNote = kept.judged.buildNote;
   for (const part of changed) {
     const at = REJUDGED_PARTS.indexOf(part);
     const block = parts.blocks[at];
     const isShared = part === 'skills' || part === 'projectContext';
     const judged = isShared && block ? shared(part, part === 'skills' ? parts.skills : parts.project) : undefined;
-    const text = part === 'soul' ? (today.soul.exists ? today.soul.block : '') : isShared ? judged?.block : today[part as 'memory' | 'user'].block;
+    const soul = part === 'soul' ? today.soul : undefined;
+    const memory = part === 'memory' || part === 'user' ? today[part] : undefined;
+    const text = soul ? (soul.exists ? soul.block : '') : isShared ? judged?.block : memory!.block;
     // A block added or removed, or one whose first character would join the paragraph before.
     if (at < 0 || !block || !text || !opensParagraph(text)) return undefined;
-    const reasons = part === 'soul' ? soulReasons(parts.openings, today.soul) : isShared ? judged!.reasons : memoryReasons(parts[part as 'memory' | 'user'], today[part as 'memory' | 'user']);
+    const reasons = soul ? soulReasons(parts.openings, soul) : isShared ? judged!.reasons : memoryReasons(parts[part as 'memory' | 'user'], memory!);
     if (!reasons) return undefined;
     // The build note speaks of the project context's files (staleness.ts: buildNoteOf).
     if (part === 'projectContext') buildNote = judged!.buildNote;
-    reasonsOf.set(part, reasons);
+    reasonsOf[at] = reasons;
     const tokens = regionTokens(text, block.gapAfter);
     deltaTokens += tokens - block.tokens;
     blocks[at] = { tokens, gapAfter: block.gapAfter };
   }
   // The reasons in SOURCE_PARTS order, the changed parts' new, the others' as kept.
   const reasons: StaleReason[] = [];
-  for (const part of SOURCE_PARTS) {
-    const now = reasonsOf.get(part);
-    if (now) reasons.push(...now);
-    else for (const r of kept.judged.reasons) if (PART_OF_REASON[r.source] === part) reasons.push(r);
+  for (let at = 0; at < SOURCE_PARTS.length; at++) {
+    const now = reasonsOf[at];
+    if (now) for (const r of now) reasons.push(r);
+    else for (const r of kept.judged.reasons) if (PART_OF_REASON[r.source] === SOURCE_PARTS[at]) reasons.push(r);
   }
+  // Written out, not spread: a save makes one per prompt.
+  const { openings, memory, user, skills, project } = parts;
   return {
     verdict: { prompt: kept.prompt, judged: { reasons, deltaTokens: reasons.length > 0 ? deltaTokens : 0, buildNote } },
-    parts: { ...parts, deltaTokens, blocks },
+    parts: { openings, deltaTokens, blocks, memory, user, skills, project },
   };
 }
 

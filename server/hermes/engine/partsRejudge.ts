@@ -18,7 +18,7 @@ import type { SourceKind, StaleReason } from '../model';
 import type { MemorySource, SoulSource } from '../sources/types';
 import { regionTokens } from './judgement';
 import type { PromptVerdict } from './promptFacts';
-import { memoryEntries, memoryReasonsOf, soulReasonsOf, SOURCE_PARTS, type SourcePart } from './staleness';
+import { memoryEntries, memoryReasonsOf, sameReasons, soulReasonsOf, SOURCE_PARTS, type SourcePart } from './staleness';
 
 /** The parts judged again here, and the parts of the sources a reason of each kind comes from. */
 export const REJUDGED_PARTS: readonly SourcePart[] = SOURCE_PARTS;
@@ -134,10 +134,13 @@ export function rejudgeParts(
     if (now) for (const r of now) reasons.push(r);
     else for (const r of kept.judged.reasons) if (PART_OF_REASON[r.source] === SOURCE_PARTS[at]) reasons.push(r);
   }
+  // The kept array where they read the same (an edit after the first): reports and the session
+  // list take the same array for no change without comparing it (reportJson.ts).
+  const judgedReasons = sameReasons(reasons, kept.judged.reasons) ? kept.judged.reasons : reasons;
   // Written out, not spread: a save makes one per prompt.
   const { openings, memory, user, skills, project } = parts;
   return {
-    verdict: { prompt: kept.prompt, judged: { reasons, deltaTokens: reasons.length > 0 ? deltaTokens : 0, buildNote } },
+    verdict: { prompt: kept.prompt, judged: { reasons: judgedReasons, deltaTokens: reasons.length > 0 ? deltaTokens : 0, buildNote } },
     parts: { openings, deltaTokens, blocks, memory, user, skills, project },
   };
 }

@@ -5,7 +5,7 @@ import path = require('node:path');
 import { AnalysisCache } from '../hermes/engine/analysisCache';
 import { analyzeProfile, type ProfileAnalysis } from '../hermes/engine/analyzeProfile';
 import { diskVerdicts } from '../hermes/engine/diskVerdicts';
-import { alsoInMemory, KeptVerdicts } from '../hermes/engine/keptVerdicts';
+import { alsoInMemory, keptVerdicts, type KeptVerdicts } from '../hermes/engine/keptVerdicts';
 import { KeptConnection, type SessionScan } from '../hermes/engine/keptConnection';
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
 import { previewSave, type PreviewJudgements, type SavePreview } from '../hermes/engine/savePreview';
@@ -328,7 +328,7 @@ export class HermesModel {
 
   private keptFor(dir: string): KeptForProfile {
     let kept = this.kept.get(dir);
-    if (!kept) this.kept.set(dir, (kept = { cache: new AnalysisCache(ANATOMIES_KEPT), verdicts: new KeptVerdicts(), connection: new KeptConnection() }));
+    if (!kept) this.kept.set(dir, (kept = { cache: new AnalysisCache(ANATOMIES_KEPT), verdicts: keptVerdicts(), connection: new KeptConnection() }));
     return kept;
   }
 }

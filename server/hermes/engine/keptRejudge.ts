@@ -8,14 +8,8 @@ import { renderedText } from './judgement';
 import { changedParts } from './judgingDigest';
 import { rejudgeParts, REJUDGED_PARTS, sharedBlockDigest, type BlockJudge, type KeptParts, type RejudgedSources, type SharedBlockPart } from './partsRejudge';
 import type { PromptVerdict } from './promptFacts';
+import type { KeptVerdict } from './verdictStore';
 import { buildNoteOf, partReasons, type SourcePart } from './staleness';
-
-/** A verdict as a VerdictStore keeps it: with the digest of the sources it was judged against. */
-export interface KeptVerdict {
-  readonly digest: string;
-  readonly verdict: PromptVerdict;
-  readonly parts: KeptParts | undefined;
-}
 
 /** Stored blocks judged so far, by today's part (one object per cwd and platform) and the block's digest. */
 export type JudgedBlocks = WeakMap<object, Map<string, ReturnType<BlockJudge>>>;

@@ -3,88 +3,37 @@
 // needs (partsRejudge.ts). After a save of SOUL.md, a skill, an AGENTS.md or a memory file, every
 // prompt is judged again from these as `hermes-lens status` does from its disk cache, so the server
 // keeps no prompt's text or anatomy resident for it (AnalysisCache keeps a few, for the views).
-import type { SourceFs } from '../fs/sourceFs';
-import type { StateStore } from '../store/stateStore';
-import type { KeptParts } from './partsRejudge';
-import type { PromptVerdict } from './promptFacts';
-import type { KeptCount, VerdictStore } from './verdictStore';
+import { memoryVerdicts, type KeptVerdict, type VerdictStore } from './verdictStore';
 
-interface KeptVerdict {
-  readonly digest: string;
-  readonly verdict: PromptVerdict;
-  readonly parts: KeptParts | undefined;
-}
+/** The language server's store: VerdictStore, and the pruning its evaluations ask for. */
+export type KeptVerdicts = VerdictStore & { keepOnly(identities: ReadonlySet<string>): void };
 
-export class KeptVerdicts implements VerdictStore {
-  readonly keepsByDigest = true;
-  readonly rendered = 'all';
-  readonly keepsInlineIdentities = false;
+/** Verdicts kept in memory by digest; everything else answered as memoryVerdicts answers it (sources read as they are, nothing on disk). */
+export function keptVerdicts(): KeptVerdicts {
   /** By prompt identity, then sourcesKey ('' for none): the last verdict of each. */
-  private readonly kept = new Map<string, Map<string, KeptVerdict>>();
-
-  readConfig<T>(fs: SourceFs, read: (fs: SourceFs) => T): T {
-    return read(fs);
-  }
-
-  render<T>(fs: SourceFs, render: (fs: SourceFs) => T): T {
-    return render(fs);
-  }
-
-  renderPart<T>(_part: unknown, fs: SourceFs, render: (fs: SourceFs) => T): T {
-    return render(fs);
-  }
-
-  /** Made from the sources rendered in memory (analyzeProfile memoises it per rendering). */
-  digest(_cwd: string | undefined, make: () => string): string {
-    return make();
-  }
-
-  verdict(identity: string, cwd: string | undefined, digest: string): PromptVerdict | undefined {
-    const kept = this.kept.get(identity)?.get(cwd ?? '');
-    return kept?.digest === digest ? kept.verdict : undefined;
-  }
-
-  anyVerdict(identity: string, cwd: string | undefined): KeptVerdict | undefined {
-    return this.kept.get(identity)?.get(cwd ?? '');
-  }
-
-  promptTokens(identity: string): KeptCount | undefined {
-    const byCwd = this.kept.get(identity);
-    if (!byCwd) return undefined;
-    for (const { verdict } of byCwd.values()) return { tokens: verdict.prompt.tokens, counted: verdict.prompt.tokensCounted };
-    return undefined;
-  }
-
-  keepVerdict(identity: string, cwd: string | undefined, digest: string, verdict: PromptVerdict, parts?: KeptParts): void {
-    let byCwd = this.kept.get(identity);
-    if (!byCwd) this.kept.set(identity, (byCwd = new Map()));
-    byCwd.set(cwd ?? '', { digest, verdict, parts });
-  }
-
-  /** Forgets the verdicts of prompts no listed session holds any more (sessions that ended, or were deleted). */
-  keepOnly(identities: ReadonlySet<string>): void {
-    for (const identity of this.kept.keys()) if (!identities.has(identity)) this.kept.delete(identity);
-  }
-
-  transcript(): undefined {
-    return undefined;
-  }
-
-  keepTranscript(): void {}
-
-  inlineIdentity(): undefined {
-    return undefined;
-  }
-
-  keepInlineIdentity(): void {}
-
-  opening(): void {}
-
-  storedPromptCount(store: StateStore): number {
-    return store.countStoredPromptSessions();
-  }
-
-  save(): void {}
+  const kept = new Map<string, Map<string, KeptVerdict>>();
+  return {
+    ...memoryVerdicts,
+    keepsByDigest: true,
+    verdict(identity, cwd, digest) {
+      const entry = kept.get(identity)?.get(cwd ?? '');
+      return entry?.digest === digest ? entry.verdict : undefined;
+    },
+    anyVerdict: (identity, cwd) => kept.get(identity)?.get(cwd ?? ''),
+    promptTokens(identity) {
+      for (const { verdict } of kept.get(identity)?.values() ?? []) return { tokens: verdict.prompt.tokens, counted: verdict.prompt.tokensCounted };
+      return undefined;
+    },
+    keepVerdict(identity, cwd, digest, verdict, parts) {
+      let byCwd = kept.get(identity);
+      if (!byCwd) kept.set(identity, (byCwd = new Map()));
+      byCwd.set(cwd ?? '', { digest, verdict, parts });
+    },
+    /** Forgets the verdicts of prompts no listed session holds any more (sessions that ended, or were deleted). */
+    keepOnly(identities) {
+      for (const identity of kept.keys()) if (!identities.has(identity)) kept.delete(identity);
+    },
+  };
 }
 
 /**

@@ -14,6 +14,13 @@ export interface KeptCount {
   readonly counted: boolean;
 }
 
+/** A verdict as a store keeps it: with the digest of the sources it was judged against, and what judging it again without the prompt needs. */
+export interface KeptVerdict {
+  readonly digest: string;
+  readonly verdict: PromptVerdict;
+  readonly parts: KeptParts | undefined;
+}
+
 export interface VerdictStore {
   /** Whether verdicts are kept by the judging digest of a session cwd (else `digest` is never asked: no digest is made). */
   readonly keepsByDigest: boolean;
@@ -35,7 +42,7 @@ export interface VerdictStore {
   digest(cwd: string | undefined, make: () => string, partDigest: (part: ApartPart) => string): string;
   verdict(identity: string, cwd: string | undefined, digest: string): PromptVerdict | undefined;
   /** The verdict kept for a prompt and cwd against whatever sources, their digest, and what judging new SOUL.md or memory files without the text needs. */
-  anyVerdict(identity: string, cwd: string | undefined): { readonly digest: string; readonly verdict: PromptVerdict; readonly parts: KeptParts | undefined } | undefined;
+  anyVerdict(identity: string, cwd: string | undefined): KeptVerdict | undefined;
   /**
    * The whole prompt's token count kept with any verdict of it, whatever the sources it was judged
    * against: a count of the text alone, which an edit of a source leaves as it was.

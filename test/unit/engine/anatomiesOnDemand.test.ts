@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import { AnalysisCache } from '../../../server/hermes/engine/analysisCache';
 import { KeptConnection } from '../../../server/hermes/engine/keptConnection';
-import { KeptVerdicts } from '../../../server/hermes/engine/keptVerdicts';
+import { keptVerdicts } from '../../../server/hermes/engine/keptVerdicts';
 import { readHome, selectProfile } from '../../../server/hermes/profile/home';
 import { copyCorpusHome, corpusFolders, type CorpusHome } from '../../support/hermesCorpus';
 
@@ -24,7 +24,7 @@ describe('engine: a prompt parsed again when a view asks, once the cache let it 
         const connection = new KeptConnection();
         const cache = new AnalysisCache(1);
         try {
-          const few = analyzeProfile(profile, { now: NOW, cache, sessions: connection.reading(), verdicts: new KeptVerdicts() });
+          const few = analyzeProfile(profile, { now: NOW, cache, sessions: connection.reading(), verdicts: keptVerdicts() });
           assert.deepEqual(few.report, everything.report);
           const live = everything.report.sessions.filter((s) => s.state === 'fresh' || s.state === 'stale');
           assert.ok(new Set(live.map((s) => everything.anatomyOf(s.id)!.text)).size > 1, 'the home holds more prompts than the cache keeps');

@@ -14,8 +14,7 @@ import type { ProfileReport } from '../../../server/hermes/engine/types';
 import { profilePaths, readHome, selectProfile } from '../../../server/hermes/profile/home';
 import type { Profile } from '../../../server/hermes/model';
 import { copyCorpusHome, corpusFolders, corpusManifest, type CorpusHome } from '../../support/hermesCorpus';
-import { cacheSettingPerTest } from '../../support/lensCacheSetting';
-import { removeDir, tempDir } from '../demo/support';
+import { folderWithOwnCache } from '../../support/lensCacheSetting';
 import { HermesModel } from '../../../server/workspace/hermesModel';
 
 const NOW = 1_795_000_000;
@@ -127,10 +126,9 @@ function paragraphAfter(prompt: string, soul: string): string | undefined {
 
 describe('engine: status right after an edit of SOUL.md, a skill, an AGENTS.md or a memory file, from the verdicts kept before it', function () {
   this.timeout(60000);
+  const folder = folderWithOwnCache('hermes-soul-rejudge-');
   let dir: string;
-  beforeEach(() => (dir = tempDir('hermes-soul-rejudge-')));
-  cacheSettingPerTest(() => path.join(dir, 'lens-cache'));
-  afterEach(() => removeDir(dir));
+  beforeEach(() => (dir = folder()));
 
   describe('the demo home', () => {
     let demo: DemoManifest;

@@ -15,7 +15,7 @@ import { StateStore } from '../../../server/hermes/store/stateStore';
 import { profilePaths, readHome, selectProfile } from '../../../server/hermes/profile/home';
 import type { Profile } from '../../../server/hermes/model';
 import { requestRefresh } from '../../../server/hermes/refresh/requestRefresh';
-import { cacheSettingPerTest } from '../../support/lensCacheSetting';
+import { cacheSettingPerTest, folderWithOwnCache } from '../../support/lensCacheSetting';
 import { removeDir, tempDir } from '../demo/support';
 import { diskVerdicts } from '../../../server/hermes/engine/diskVerdicts';
 
@@ -270,10 +270,9 @@ describe('engine: analyses kept on disk between status runs', function () {
 
 describe('engine: the stored-prompt count kept with the database files it was counted in', function () {
   this.timeout(60000);
+  const folder = folderWithOwnCache('hermes-count-');
   let dir: string;
-  beforeEach(() => (dir = tempDir('hermes-count-')));
-  cacheSettingPerTest(() => path.join(dir, 'lens-cache'));
-  afterEach(() => removeDir(dir));
+  beforeEach(() => (dir = folder()));
 
   it('is taken only while state.db and its WAL are as they were', () => {
     const demo = generateDemoHome(path.join(dir, 'home'), { now: NOW, writeManifest: false });

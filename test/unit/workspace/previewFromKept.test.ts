@@ -12,8 +12,7 @@ import { diskVerdicts } from '../../../server/hermes/engine/diskVerdicts';
 import { profilePaths, readHome, selectProfile } from '../../../server/hermes/profile/home';
 import type { SavePreview } from '../../../server/hermes/engine/savePreview';
 import { HermesModel } from '../../../server/workspace/hermesModel';
-import { cacheSettingPerTest } from '../../support/lensCacheSetting';
-import { removeDir, tempDir } from '../demo/support';
+import { folderWithOwnCache } from '../../support/lensCacheSetting';
 
 const NOW = 1_795_000_000;
 // Files written a moment ago could change again within the clock's grain: status keeps what it read of them only when seconds past them.
@@ -29,14 +28,9 @@ function readable(preview: SavePreview | undefined) {
 
 describe('workspace: save previews of a server whose verdicts came from the disk', function () {
   this.timeout(60000);
-  let dir: string;
+  const folder = folderWithOwnCache('hermes-preview-kept-');
   let demo: DemoManifest;
-  beforeEach(() => {
-    dir = tempDir('hermes-preview-kept-');
-    demo = generateDemoHome(path.join(dir, 'home'), { now: NOW, writeManifest: false });
-  });
-  cacheSettingPerTest(() => path.join(dir, 'lens-cache'));
-  afterEach(() => removeDir(dir));
+  beforeEach(() => (demo = generateDemoHome(path.join(folder(), 'home'), { now: NOW, writeManifest: false })));
 
   it('says what a server that judged every prompt itself says, after the first list and once completed', () => {
     for (const name of ['default', 'work']) {

@@ -7,6 +7,7 @@
 // it (persistedAnalyses.ts), and prompt text never goes to disk.
 import { SKILLS_CLOSE, SKILLS_OPEN } from '../literals/containers';
 import type { PromptAnatomy } from './types';
+import { ownCopy } from '../text/ownCopy';
 
 /** Where a paragraph of prose sits, for the reports' words. */
 type ProseArea = 'g' | 's' | 'c';
@@ -67,8 +68,7 @@ function blockProse(area: ProseArea, text: string): string {
   }
   prose = entries.join(',');
   if (kept.size >= BLOCKS_KEPT) kept.clear();
-  // A flat copy as the key: the block is a slice, which would keep its whole prompt alive.
-  kept.set((' ' + text).slice(1), prose);
+  kept.set(ownCopy(text), prose);
   return prose;
 }
 

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { DEFAULT_IDENTITY_OPENING } from '../literals/identity';
 import { guidanceAfter, hintedIdentityEnds, identityLength } from './locate';
 import type { PromptAnatomy } from './types';
+import { ownCopy } from '../text/ownCopy';
 
 export interface IdentityOpenings {
   /** The identity is Hermes' default one (no SOUL.md when the prompt was built). */
@@ -70,7 +71,7 @@ export function identityOpenings(anatomy: PromptAnatomy, firstAfterIdentity: num
   if (!digests) {
     digests = openingDigests(text, end, nextBreak);
     if (digestsByOpening.size >= OPENINGS_KEPT) digestsByOpening.clear();
-    digestsByOpening.set(opening.length > 64 ? (' ' + opening).slice(1) : opening, digests);
+    digestsByOpening.set(ownCopy(opening), digests);
   }
   // Where each hint would end the identity depends on the paragraphs up to the first block after it.
   const located = hintedIdentityEnds(text, digests.places, firstMarker);
@@ -84,7 +85,7 @@ export function identityOpenings(anatomy: PromptAnatomy, firstAfterIdentity: num
   };
   if (settledKey !== undefined) {
     if (byOpening.size >= OPENINGS_KEPT) byOpening.clear();
-    byOpening.set((' ' + settledKey).slice(1), openings);
+    byOpening.set(ownCopy(settledKey), openings);
   }
   return openings;
 }

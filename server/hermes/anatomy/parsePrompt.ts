@@ -4,6 +4,7 @@
 import { countTokens } from '../cost/tokens';
 import type { TierName } from '../model';
 import { RUNTIME_HEADING } from '../literals/containers';
+import { ownCopy } from '../text/ownCopy';
 import { pyStrip } from '../text/pyText';
 import { locateBlocks, locateBlocksWithHint, type Located } from './locate';
 import { projectSections, skillIndexLines } from './sections';
@@ -114,7 +115,7 @@ function lastLineValue(text: string, label: string): string | undefined {
     if (found === 0 || text.charCodeAt(found - 1) === 0x0a) {
       const end = text.indexOf('\n', found);
       const line = end < 0 ? text.slice(found) : text.slice(found, end);
-      if (!line.startsWith(RUNTIME_HEADING)) return pyStrip(line.slice(prefix.length));
+      if (!line.startsWith(RUNTIME_HEADING)) return ownCopy(pyStrip(line.slice(prefix.length)));
     }
     at = found - 1;
   }

@@ -5,6 +5,7 @@ import toolSchemaData from './tool-schema-tokens.json';
 import { countWithTokenizer, isWhitespace, type ParagraphCount } from './countWithTokenizer';
 import { parseModelRef } from './modelRef';
 import { TokenCountStore } from './tokenCountStore';
+import { ownCopy } from '../text/ownCopy';
 
 export interface TokenCount {
   readonly tokens: number;
@@ -114,8 +115,7 @@ function countParagraphs(paragraphs: readonly string[]): ParagraphCount[] {
 function remember(text: string, counted: ParagraphCount): void {
   if (remembered.has(text)) return; // the same paragraph twice in one text
   if (rememberedChars + text.length > MAX_REMEMBERED_CHARS) forgetOlderHalf();
-  // Keep a flat copy as the key: a slice would keep the whole prompt it was cut from alive.
-  remembered.set(text.length > 64 ? (' ' + text).slice(1) : text, counted);
+  remembered.set(ownCopy(text), counted);
   rememberedChars += text.length;
 }
 

@@ -20,6 +20,7 @@ import { projectContextFor, rebuildPromptEdit, skillsBlockFor } from '../sources
 import type { RenderedSources, SoulSource } from '../sources/types';
 import { buildNoteOf, firstBlockAfterIdentity, partReasons, sameReasons, SOURCE_PARTS, type SourcePart } from './staleness';
 import { identityOpenings, readHint } from '../anatomy/identityOpenings';
+import { ownCopy } from '../text/ownCopy';
 
 export interface JudgedPrompt {
   readonly reasons: readonly StaleReason[];
@@ -198,7 +199,7 @@ function rendersAsStored(part: SourcePart, blockText: string, sources: RenderedS
   if (alike === undefined) {
     alike = renderedText(part, sources, stored) === blockText;
     if (known.size >= INDEXES_KEPT) known.clear();
-    known.set((' ' + blockText).slice(1), alike);
+    known.set(ownCopy(blockText), alike);
   }
   return alike;
 }

@@ -19,6 +19,7 @@ import type { MemorySource, SoulSource } from '../sources/types';
 import { regionTokens } from './judgement';
 import type { PromptVerdict } from './promptFacts';
 import { memoryEntries, memoryReasonsOf, sameReasons, soulReasonsOf, SOURCE_PARTS, type SourcePart } from './staleness';
+import { ownCopy } from '../text/ownCopy';
 
 /** The parts judged again here, and the parts of the sources a reason of each kind comes from. */
 export const REJUDGED_PARTS: readonly SourcePart[] = SOURCE_PARTS;
@@ -175,7 +176,6 @@ function digestOf(kind: string, text: string): string {
   if (digest !== undefined) return digest;
   digest = createHash('sha256').update(`${kind}\u0000`).update(text).digest('base64url').slice(0, 16);
   if (byText.size >= TEXTS_KEPT) byText.clear();
-  // A flat copy as the key: the text holds a slice, which would keep its whole prompt alive.
-  byText.set(text.length > 64 ? (' ' + text).slice(1) : text, digest);
+  byText.set(ownCopy(text), digest);
   return digest;
 }

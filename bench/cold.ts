@@ -12,6 +12,7 @@ import type { LargeHome } from './largeHome';
 import { epochMs, median, round } from './stats';
 
 export const CLI = path.resolve(__dirname, '../../dist/cli.js');
+const NODE_FLOOR_READER = path.join(__dirname, 'nodeFloorReader.js');
 
 /**
  * What `status` needs from state.db, read by sqlite3: the live sessions with the columns
@@ -81,13 +82,18 @@ export interface ColdResult {
   /** `node -e 0`: Node's own start, before any code of the lens. */
   readonly nodeStartMs: number;
   /**
+   * The floor's statements run from Node (nodeFloorReader.ts: better-sqlite3, every value taken
+   * into JavaScript): Node's start and the rows, what no status of this home can go below.
+   */
+  readonly nodeFloorMs: number;
+  /**
    * Where the environment sets NODE_EXTRA_CA_CERTS (this workplace does, for its package proxy):
    * Node reads and parses those certificates at every start, before any script runs (nodejs/node
    * issue 40524), though the lens never opens a TLS connection. The same runs without it, for
    * comparison; the figures above keep the environment as it is.
    */
   readonly withoutExtraCaCerts?: { readonly nodeStartMs: number; readonly coldMs: number; readonly coldRatio: number };
-  readonly samples: { readonly cold: number[]; readonly floor: number[]; readonly cliStartup: number[]; readonly noSessions: number[]; readonly afterSoulEdit: number[]; readonly nodeStart: number[] };
+  readonly samples: { readonly cold: number[]; readonly floor: number[]; readonly nodeFloor: number[]; readonly cliStartup: number[]; readonly noSessions: number[]; readonly afterSoulEdit: number[]; readonly nodeStart: number[] };
 }
 
 const GNU_TIME = '/usr/bin/time';
@@ -138,6 +144,7 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
   const env = { ...process.env, HERMES_LENS_TOKEN_CACHE: tokenCache, HERMES_HOME: home.root };
   const statusArgs = [CLI, 'status', '--json', '--home', home.root];
   const floorArgs = ['-readonly', home.dbFile];
+  const nodeFloorArgs = [NODE_FLOOR_READER, home.dbFile, floorFile];
 
   // The very first run: empty caches (the tokenizer loads and counts every paragraph, nothing is kept).
   fs.rmSync(tokenCache, { recursive: true, force: true });
@@ -156,6 +163,7 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
   const withoutCa = process.env.NODE_EXTRA_CA_CERTS ? withoutVariable(env, 'NODE_EXTRA_CA_CERTS') : undefined;
   const cold: ProcessRun[] = [];
   const floor: ProcessRun[] = [];
+  const nodeFloor: ProcessRun[] = [];
   const startup: ProcessRun[] = [];
   const noSessions: ProcessRun[] = [];
   const nodeStart: ProcessRun[] = [];
@@ -168,6 +176,7 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
       if (which === 'floor') floor.push(await runTimed('sqlite3', floorArgs, { stdinFile: floorFile }));
       else cold.push(await runTimed(process.execPath, statusArgs, { env }));
     }
+    nodeFloor.push(await runTimed(process.execPath, nodeFloorArgs, { env }));
     startup.push(await runTimed(process.execPath, [CLI, '--help'], { env }));
     noSessions.push(await runTimed(process.execPath, filesOnlyArgs, { env }));
     nodeStart.push(await runTimed(process.execPath, ['-e', '0'], { env }));
@@ -213,10 +222,12 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
     coldPeakRssMb: rss === undefined ? undefined : round(rss / 1024, 1),
     statusJsonBytes: first.stdoutBytes,
     nodeStartMs: round(median(nodeStart.map((r) => r.wallMs)), 1),
+    nodeFloorMs: round(median(nodeFloor.map((r) => r.wallMs)), 1),
     ...(withoutCa ? { withoutExtraCaCerts: withoutCaFigures(nodeStartWithoutCa, coldWithoutCa, floorMs) } : {}),
     samples: {
       cold: cold.map((r) => round(r.wallMs, 1)),
       floor: floor.map((r) => round(r.wallMs, 1)),
+      nodeFloor: nodeFloor.map((r) => round(r.wallMs, 1)),
       cliStartup: startup.map((r) => round(r.wallMs, 1)),
       noSessions: noSessions.map((r) => round(r.wallMs, 1)),
       afterSoulEdit: afterEdit.map((r) => round(r.wallMs, 1)),

@@ -28,8 +28,13 @@ export interface Messages {
   warn(message: string): void;
 }
 
+// A change of the schedule file comes as several events (lock, temporary file, rename): one look after them.
+const SCHEDULE_SETTLE_MS = 50;
+
 export class WhenFreeService {
   private scheduler: RefreshScheduler | undefined;
+  private stopWatching: (() => void) | undefined;
+  private lookTimer: unknown;
 
   constructor(
     private readonly model: HermesModel,
@@ -46,8 +51,7 @@ export class WhenFreeService {
    * profiles, resuming what an earlier run kept for them.
    */
   start(): void {
-    this.scheduler?.dispose();
-    this.scheduler = undefined;
+    this.stop();
     if (this.isTrusted()) {
       const scheduler = new RefreshScheduler({
         clock: this.clock,
@@ -63,6 +67,8 @@ export class WhenFreeService {
       });
       this.scheduler = scheduler;
       for (const analysis of this.model.profiles()) scheduler.resume(analysis.report.dbFile);
+      // Another editor window on the same home shares the schedule: what it adds or cancels shows here too.
+      this.stopWatching = this.files?.watch(() => this.lookSoon());
     }
     this.hooks.scheduleChanged(this.entries());
   }
@@ -124,7 +130,24 @@ export class WhenFreeService {
   }
 
   dispose(): void {
+    this.stop();
+  }
+
+  private stop(): void {
+    this.stopWatching?.();
+    this.stopWatching = undefined;
+    if (this.lookTimer !== undefined) this.clock.clearTimer(this.lookTimer);
+    this.lookTimer = undefined;
     this.scheduler?.dispose();
+    this.scheduler = undefined;
+  }
+
+  private lookSoon(): void {
+    if (this.lookTimer !== undefined) return;
+    this.lookTimer = this.clock.setTimer(SCHEDULE_SETTLE_MS, () => {
+      this.lookTimer = undefined;
+      this.scheduler?.reconcile();
+    });
   }
 
   private profileOf(dbFile: string) {

@@ -1,6 +1,6 @@
 // Refresh when free over stdio (bundled dist/server.js): the request schedules the profile's warm
 // stale sessions and writes the cold ones, the client hears the schedule, a restarted server takes
-// it up again; an untrusted workspace is refused.
+// it up again, two servers on one home (two windows) share it; an untrusted workspace is refused.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -91,6 +91,31 @@ describe('language server over stdio: refresh when free', function () {
     await client.initialize({ isTrusted: true });
     const resumed = await client.waitFor<{ entries: ScheduledRefreshDto[] }>(RefreshScheduleChangedNotification.method);
     assert.deepEqual(resumed.entries, [], 'a restarted server resumes nothing cancelled');
+  });
+
+  it('shares the schedule between two windows on one home: each shows what the other schedules and cancels', async () => {
+    const demo = generateDemoHome(path.join(dir, 'demo'));
+    const def = demo.profiles.find((p) => p.name === 'default')!;
+    const first = server(demo.root);
+    const second = server(demo.root);
+    await Promise.all([first.initialize({ isTrusted: true }), second.initialize({ isTrusted: true })]);
+    await Promise.all([first, second].map((c) => c.waitFor<SessionListResult>(SessionListChangedNotification.method)));
+    const before = refreshRequests(def.dbFile);
+
+    const since = second.mark();
+    const result = await first.connection.sendRequest(RefreshWhenFreeRequest, { profile: 'default' });
+    assert.ok(result.scheduled.length > 1, 'requests wait for a cache to expire');
+    const shown = await second.waitFor<{ entries: ScheduledRefreshDto[] }>(RefreshScheduleChangedNotification.method, (p) => p.entries.length > 0, { since });
+    assert.deepEqual(shown.entries, result.scheduled, 'the other window shows what this one scheduled');
+
+    const cancelledSince = first.mark();
+    const cancelled = await second.connection.sendRequest(CancelRefreshWhenFreeRequest, { profile: 'default', sessionIds: [result.scheduled[0]!.sessionId] });
+    assert.deepEqual(cancelled.cancelled, [result.scheduled[0]], 'a window cancels what the other scheduled');
+    const left = await first.waitFor<{ entries: ScheduledRefreshDto[] }>(RefreshScheduleChangedNotification.method, (p) => p.entries.length === result.scheduled.length - 1, { since: cancelledSince });
+    assert.deepEqual(left.entries, result.scheduled.slice(1));
+    const afterCancel = refreshRequests(def.dbFile);
+    // The cold sessions' requests were written at once; the cancel wrote nothing.
+    assert.deepEqual([...afterCancel.keys()].filter((k) => !before.has(k)).sort(), result.writtenNow.map((id) => `prompt_refresh_epoch:${id}`).sort());
   });
 
   it('refuses to schedule in an untrusted workspace', async () => {

@@ -5,7 +5,7 @@
 // for the earliest entry; the clock and timers are passed in, so tests drive time by hand.
 import { describeError } from '../errors';
 import type { Clock } from '../timers';
-import type { ScheduleFiles, StoredRefresh } from './scheduleFiles';
+import { memoryScheduleFiles, type ScheduleFiles, type StoredRefresh } from './scheduleFiles';
 import { planWhenFree, whenFree, type CancelReason, type SessionNow, type WhenFreePlan } from './whenFree';
 
 export interface ScheduledRefresh extends StoredRefresh {
@@ -27,7 +27,7 @@ export interface SchedulerDeps {
   write(dbFile: string, sessionIds: readonly string[]): void;
   /** Before the timer's look at these databases: bring what `sessions` answers up to date. */
   freshen?(dbFiles: readonly string[]): void;
-  /** Where the schedule is kept between runs; absent: in memory only. */
+  /** Where the schedule is kept between runs, shared with other processes; absent: in memory only. */
   readonly files?: ScheduleFiles;
   onEvent?(event: ScheduleEvent): void;
   /** The entries changed (added, moved, written or cancelled). */
@@ -42,8 +42,27 @@ interface Entry {
   held: boolean;
 }
 
+/** What one look at a database decided for its entries, applied to the schedule as it is kept then. */
+interface Decisions {
+  readonly cancel: ReadonlyMap<string, CancelReason>;
+  readonly move: ReadonlyMap<string, number>;
+  readonly due: ReadonlySet<string>;
+}
+
+/**
+ * The schedule as this process knows it: the entries kept for each database it follows (files,
+ * shared with other language servers of this user, or memory), read again at every look, and
+ * changed only through `files.update`, so what another process cancelled or wrote meanwhile is
+ * neither brought back nor written twice.
+ */
 export class RefreshScheduler {
   private readonly entries = new Map<string, Entry>();
+  private readonly followed = new Set<string>();
+  /** Databases whose schedule could not be kept in the files: held in memory from then on. */
+  private readonly unkept = new Set<string>();
+  private readonly memory = memoryScheduleFiles();
+  /** The damaged file last told of, by database. */
+  private readonly told = new Map<string, string>();
   private timer: unknown;
   private disposed = false;
 
@@ -64,64 +83,46 @@ export class RefreshScheduler {
       this.deps.write(dbFile, plan.dueNow);
       this.deps.onEvent?.({ kind: 'written', dbFile, sessionIds: plan.dueNow });
     }
-    for (const { sessionId, dueAt } of plan.waiting) this.entries.set(keyOf(dbFile, sessionId), { dbFile, sessionId, dueAt, held: false });
-    this.changed(new Set([dbFile]));
+    this.followed.add(dbFile);
+    const added = new Map(plan.waiting.map((w) => [w.sessionId, w.dueAt]));
+    this.change(dbFile, (kept) => [...kept.filter((k) => !added.has(k.sessionId)), ...plan.waiting.map(({ sessionId, dueAt }) => ({ sessionId, dueAt }))]);
+    this.settled(true);
     return plan;
   }
 
-  /** Takes up what was kept for `dbFile` in an earlier run; a request due meanwhile is written now. */
+  /** Takes up what is kept for `dbFile` (by an earlier run, or another window); a request due meanwhile is written now. */
   resume(dbFile: string): void {
-    const kept = this.deps.files?.load(dbFile);
-    if (!kept) return;
-    if (kept.problem) this.deps.onEvent?.({ kind: 'problem', message: kept.problem });
-    for (const e of kept.entries) this.entries.set(keyOf(dbFile, e.sessionId), { dbFile, sessionId: e.sessionId, dueAt: e.dueAt, held: false });
-    if (kept.entries.length > 0) this.reconcile([dbFile]);
+    this.followed.add(dbFile);
+    this.reconcile([dbFile]);
   }
 
   /**
-   * Looks at the sessions of these databases (all when none are named): cancels the entries whose
-   * session no longer needs one, moves those active again, and writes those due.
+   * Looks at the sessions of these databases (all followed when none are named): takes up what is
+   * kept for them now, cancels the entries whose session no longer needs one, moves those active
+   * again, and writes those due that no other process has written or cancelled.
    */
   reconcile(dbFiles?: readonly string[]): void {
     if (this.disposed) return;
-    const now = this.deps.clock.now();
-    const wanted = dbFiles && new Set(dbFiles);
-    const read = new Map<string, ReadonlyMap<string, SessionNow> | undefined>();
-    const touched = new Set<string>();
-    const due = new Map<string, string[]>();
-    for (const [key, entry] of this.entries) {
-      if (wanted && !wanted.has(entry.dbFile)) continue;
-      if (!read.has(entry.dbFile)) read.set(entry.dbFile, this.deps.sessions(entry.dbFile));
-      const sessions = read.get(entry.dbFile);
-      entry.held = sessions === undefined;
-      if (!sessions) continue;
-      const verdict = whenFree(sessions.get(entry.sessionId), now);
-      if (verdict.kind === 'cancel') {
-        this.entries.delete(key);
-        touched.add(entry.dbFile);
-        this.deps.onEvent?.({ kind: 'cancelled', dbFile: entry.dbFile, sessionId: entry.sessionId, why: verdict.why });
-      } else if (verdict.kind === 'wait') {
-        if (verdict.dueAt !== entry.dueAt) touched.add(entry.dbFile);
-        entry.dueAt = verdict.dueAt;
-      } else {
-        due.set(entry.dbFile, [...(due.get(entry.dbFile) ?? []), entry.sessionId]);
-      }
-    }
-    for (const [dbFile, sessionIds] of due) this.writeDue(dbFile, sessionIds);
-    for (const dbFile of due.keys()) touched.add(dbFile);
-    this.changed(touched);
+    let changed = false;
+    for (const dbFile of dbFiles ?? [...this.followed]) if (this.followed.has(dbFile)) changed = this.look(dbFile) || changed;
+    this.settled(changed);
   }
 
   /** Drops the waiting requests `which` picks, as the user asked; the entries dropped. */
   cancel(which: (entry: ScheduledRefresh) => boolean): ScheduledRefresh[] {
     const dropped: ScheduledRefresh[] = [];
-    for (const [key, entry] of this.entries) {
-      if (!which(entry)) continue;
-      this.entries.delete(key);
-      dropped.push({ dbFile: entry.dbFile, sessionId: entry.sessionId, dueAt: entry.dueAt });
-      this.deps.onEvent?.({ kind: 'cancelled', dbFile: entry.dbFile, sessionId: entry.sessionId, why: 'asked' });
+    for (const dbFile of this.followed) {
+      this.change(dbFile, (kept) =>
+        kept.filter((k) => {
+          const entry = { dbFile, sessionId: k.sessionId, dueAt: k.dueAt };
+          if (!which(entry)) return true;
+          dropped.push(entry);
+          return false;
+        }),
+      );
     }
-    this.changed(new Set(dropped.map((e) => e.dbFile)));
+    for (const e of dropped) this.deps.onEvent?.({ kind: 'cancelled', dbFile: e.dbFile, sessionId: e.sessionId, why: 'asked' });
+    this.settled(dropped.length > 0);
     return dropped.sort((a, b) => a.dueAt - b.dueAt);
   }
 
@@ -131,9 +132,51 @@ export class RefreshScheduler {
     this.disarm();
   }
 
-  /** Due entries are written and leave the schedule, whether the write succeeds or not (a failure is told). */
+  /** One look at a database (see reconcile); whether its entries changed. */
+  private look(dbFile: string): boolean {
+    const before = this.signature(dbFile);
+    const kept = this.filesOf(dbFile).load(dbFile);
+    this.damaged(dbFile, kept.problem);
+    this.mirror(dbFile, kept.entries);
+    const mine = [...this.entries.values()].filter((e) => e.dbFile === dbFile);
+    const sessions = mine.length > 0 ? this.deps.sessions(dbFile) : undefined;
+    for (const e of mine) e.held = sessions === undefined;
+    if (sessions) {
+      const now = this.deps.clock.now();
+      const cancel = new Map<string, CancelReason>();
+      const move = new Map<string, number>();
+      const due = new Set<string>();
+      for (const e of mine) {
+        const verdict = whenFree(sessions.get(e.sessionId), now);
+        if (verdict.kind === 'cancel') cancel.set(e.sessionId, verdict.why);
+        else if (verdict.kind === 'wait') {
+          if (verdict.dueAt !== e.dueAt) move.set(e.sessionId, verdict.dueAt);
+        } else due.add(e.sessionId);
+      }
+      if (cancel.size + move.size + due.size > 0) this.apply(dbFile, { cancel, move, due });
+    }
+    return this.signature(dbFile) !== before;
+  }
+
+  /** The decisions of a look, on the entries kept now; due requests still kept are written, once. */
+  private apply(dbFile: string, decided: Decisions): void {
+    const cancelled: Array<[string, CancelReason]> = [];
+    const claimed: string[] = [];
+    this.change(dbFile, (kept) =>
+      kept.flatMap((k) => {
+        const why = decided.cancel.get(k.sessionId);
+        if (why) return cancelled.push([k.sessionId, why]), [];
+        if (decided.due.has(k.sessionId)) return claimed.push(k.sessionId), [];
+        const dueAt = decided.move.get(k.sessionId);
+        return dueAt === undefined ? [k] : [{ sessionId: k.sessionId, dueAt }];
+      }),
+    );
+    for (const [sessionId, why] of cancelled) this.deps.onEvent?.({ kind: 'cancelled', dbFile, sessionId, why });
+    if (claimed.length > 0) this.writeDue(dbFile, claimed);
+  }
+
+  /** Due requests leave the schedule (before this), whether the write succeeds or not (a failure is told). */
   private writeDue(dbFile: string, sessionIds: string[]): void {
-    for (const id of sessionIds) this.entries.delete(keyOf(dbFile, id));
     try {
       this.deps.write(dbFile, sessionIds);
       this.deps.onEvent?.({ kind: 'written', dbFile, sessionIds });
@@ -142,21 +185,59 @@ export class RefreshScheduler {
     }
   }
 
-  /** After a change: keeps the schedule of these databases, sets the timer, and tells. */
-  private changed(dbFiles: ReadonlySet<string>): void {
-    for (const dbFile of dbFiles) this.keep(dbFile);
-    this.arm();
-    if (dbFiles.size > 0) this.deps.onChange?.();
-  }
-
-  private keep(dbFile: string): void {
-    const files = this.deps.files;
-    if (!files) return;
+  /**
+   * Changes the schedule of `dbFile` as it is kept now, and mirrors the result. When the files
+   * cannot keep it, the change is made in memory, which holds that database's schedule from then on.
+   */
+  private change(dbFile: string, fn: (kept: readonly StoredRefresh[]) => readonly StoredRefresh[]): void {
+    let result;
     try {
-      files.save(dbFile, this.list().filter((e) => e.dbFile === dbFile));
+      result = this.filesOf(dbFile).update(dbFile, fn);
     } catch (error) {
       this.deps.onEvent?.({ kind: 'problem', message: `The refresh schedule could not be kept on disk (${describeError(error)}); it holds while this process runs.` });
+      this.unkept.add(dbFile);
+      this.memory.update(dbFile, () => this.list().filter((e) => e.dbFile === dbFile));
+      result = this.memory.update(dbFile, fn);
     }
+    this.damaged(dbFile, result.problem);
+    this.mirror(dbFile, result.entries);
+  }
+
+  /** Tells of a damaged schedule file once, not at every look while it stays so. */
+  private damaged(dbFile: string, problem: string | undefined): void {
+    if (problem === undefined) this.told.delete(dbFile);
+    else if (this.told.get(dbFile) !== problem) {
+      this.told.set(dbFile, problem);
+      this.deps.onEvent?.({ kind: 'problem', message: problem });
+    }
+  }
+
+  private filesOf(dbFile: string): ScheduleFiles {
+    return this.deps.files && !this.unkept.has(dbFile) ? this.deps.files : this.memory;
+  }
+
+  /** Makes `dbFile`'s entries those kept, each keeping whether it was held. */
+  private mirror(dbFile: string, kept: readonly StoredRefresh[]): void {
+    const held = new Set<string>();
+    for (const [key, e] of this.entries) {
+      if (e.dbFile !== dbFile) continue;
+      if (e.held) held.add(e.sessionId);
+      this.entries.delete(key);
+    }
+    for (const { sessionId, dueAt } of kept) this.entries.set(keyOf(dbFile, sessionId), { dbFile, sessionId, dueAt, held: held.has(sessionId) });
+  }
+
+  private signature(dbFile: string): string {
+    return this.list()
+      .filter((e) => e.dbFile === dbFile)
+      .map((e) => `${e.sessionId}@${e.dueAt}`)
+      .join(',');
+  }
+
+  /** After a change or a look: sets the timer, and tells when the entries changed. */
+  private settled(changed: boolean): void {
+    this.arm();
+    if (changed) this.deps.onChange?.();
   }
 
   private arm(): void {

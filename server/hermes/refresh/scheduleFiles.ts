@@ -1,12 +1,17 @@
-// Where the language server keeps its refresh schedule between runs: one small JSON file per
-// state.db in the lens's cache folder (tokenCacheDir: `HERMES_LENS_TOKEN_CACHE` names another,
-// `off` keeps the schedule in memory only), never in state.db. A file holds the database's path,
-// the sessions' ids and the times their requests are due: no prompt text, no other session data.
-// Mode 0600, written whole and renamed (cacheFiles.ts); a damaged file is ignored with a message.
+// Where the language server keeps its refresh schedule: one small JSON file per state.db in the
+// lens's cache folder (tokenCacheDir: `HERMES_LENS_TOKEN_CACHE` names another, `off` keeps the
+// schedule in memory only), never in state.db. A file holds the database's path, the sessions' ids
+// and the times their requests are due: no prompt text, no other session data. Mode 0600, written
+// whole and renamed (cacheFiles.ts); a damaged file is ignored with a message.
+//
+// The file is the schedule every language server of this user shares (two editor windows on one
+// home): each change is made to what the file holds now, under a lock file beside it, so one
+// window's cancel or write is seen by the other, and a request due in both is written once.
 import { createHash } from 'node:crypto';
 import fs = require('node:fs');
 import path = require('node:path');
 import { writeCacheFile } from '../cacheFiles';
+import { withLock } from '../lockFile';
 import { tokenCacheDir } from '../cost/tokenCountStore';
 
 const FORMAT = 1;
@@ -26,8 +31,29 @@ export interface LoadedSchedule {
 
 export interface ScheduleFiles {
   load(dbFile: string): LoadedSchedule;
-  /** Keeps `entries` as the schedule of `dbFile` (none: the file goes). Throws when it cannot be written. */
-  save(dbFile: string, entries: readonly StoredRefresh[]): void;
+  /**
+   * Changes the schedule of `dbFile` as it is kept now (a damaged file counts as empty, its problem
+   * returned), with no other process changing it meanwhile; keeps and returns what `change` makes
+   * of it (none: the file goes). Throws when it cannot be read under the lock or written.
+   */
+  update(dbFile: string, change: (entries: readonly StoredRefresh[]) => readonly StoredRefresh[]): LoadedSchedule;
+  /** Calls `changed` when a kept schedule may have changed (another process's change, or this one's); returns how to stop. */
+  watch(changed: () => void): () => void;
+}
+
+/** A schedule held in this process only (the cache folder turned off, or a run that keeps nothing). */
+export function memoryScheduleFiles(): ScheduleFiles {
+  const kept = new Map<string, readonly StoredRefresh[]>();
+  return {
+    load: (dbFile) => ({ entries: kept.get(dbFile) ?? [] }),
+    update(dbFile, change) {
+      const entries = change(kept.get(dbFile) ?? []);
+      if (entries.length === 0) kept.delete(dbFile);
+      else kept.set(dbFile, entries);
+      return { entries };
+    },
+    watch: () => () => {}, // nothing else changes it
+  };
 }
 
 /** The schedule files of the lens's cache folder; undefined when the folder is turned off. */
@@ -35,23 +61,39 @@ export function scheduleFiles(env: NodeJS.ProcessEnv = process.env): ScheduleFil
   const dir = tokenCacheDir(env);
   if (!dir) return undefined;
   const fileOf = (dbFile: string) => path.join(dir, FOLDER, `${createHash('sha256').update(path.resolve(dbFile)).digest('base64url').slice(0, 24)}.json`);
+  const load = (dbFile: string): LoadedSchedule => {
+    const file = fileOf(dbFile);
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      return { entries: [] }; // none kept
+    }
+    const entries = parse(text, path.resolve(dbFile));
+    return entries ? { entries } : { entries: [], problem: `The refresh schedule kept in ${file} is damaged; it was ignored, and no refresh it held will be made.` };
+  };
   return {
-    load(dbFile) {
+    load,
+    update(dbFile, change) {
       const file = fileOf(dbFile);
-      let text: string;
-      try {
-        text = fs.readFileSync(file, 'utf8');
-      } catch {
-        return { entries: [] }; // none kept
-      }
-      const entries = parse(text, path.resolve(dbFile));
-      return entries ? { entries } : { entries: [], problem: `The refresh schedule kept in ${file} is damaged; it was ignored, and no refresh it held will be made.` };
+      return withLock(`${file}.lock`, () => {
+        const kept = load(dbFile);
+        const entries = change(kept.entries);
+        if (entries.length === 0) fs.rmSync(file, { force: true });
+        else writeCacheFile(file, JSON.stringify({ format: FORMAT, db: path.resolve(dbFile), entries: entries.map((e) => [e.sessionId, e.dueAt]) }));
+        return kept.problem ? { entries, problem: kept.problem } : { entries };
+      });
     },
-    save(dbFile, entries) {
-      const file = fileOf(dbFile);
-      if (entries.length === 0) return fs.rmSync(file, { force: true });
-      const rows = entries.map((e) => [e.sessionId, e.dueAt]);
-      writeCacheFile(file, JSON.stringify({ format: FORMAT, db: path.resolve(dbFile), entries: rows }));
+    watch(changed) {
+      try {
+        const folder = path.join(dir, FOLDER);
+        fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+        const watcher = fs.watch(folder, () => changed());
+        watcher.on('error', () => watcher.close()); // the folder went: changes are seen at the next look
+        return () => watcher.close();
+      } catch {
+        return () => {}; // no watching here: changes are seen at the next look
+      }
     },
   };
 }

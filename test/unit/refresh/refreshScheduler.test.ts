@@ -38,15 +38,23 @@ describe('refresh: when free, on a clock the test moves', function () {
   });
   afterEach(() => removeDir(dir));
 
-  function scheduler(files?: ScheduleFiles): RefreshScheduler {
+  // Every request written, by any scheduler of the test, in order.
+  let writes: string[];
+  beforeEach(() => (writes = []));
+
+  function scheduler(files?: ScheduleFiles, changed?: () => void): RefreshScheduler {
     const profile = selectProfile(readHome({ root, origin: 'argument' }), 'default');
     return new RefreshScheduler({
       clock,
       files,
       // As the CLI does it: the profile read again at each look.
       sessions: () => new Map(analyzeProfile(profile, { now: clock.now() }).report.sessions.map((s) => [s.id, s])),
-      write: (dbFile, sessionIds) => void requestRefresh({ dbFile, profileName: 'default', sessionIds }),
+      write: (dbFile, sessionIds) => {
+        writes.push(...sessionIds);
+        void requestRefresh({ dbFile, profileName: 'default', sessionIds });
+      },
       onEvent: (event) => events.push(event),
+      onChange: changed,
     });
   }
   const requested = (id: string) => refreshRequests(def.dbFile).has(sessionEpochKey(id));
@@ -158,6 +166,70 @@ describe('refresh: when free, on a clock the test moves', function () {
     assert.deepEqual(resumed.list(), []);
     clock.advance(3600);
     assert.ok(!requested(warm));
+  });
+
+  it('shares one schedule between two editor windows: what one cancels the other never writes, and a request due in both is written once', () => {
+    const files = scheduleFiles({ HERMES_LENS_TOKEN_CACHE: path.join(dir, 'lens-cache') });
+    const first = scheduler(files);
+    const second = scheduler(files);
+    second.resume(def.dbFile);
+    first.add(def.dbFile, [warm]);
+    second.add(def.dbFile, [soon]);
+    // Each window's addition kept the other's.
+    assert.deepEqual(scheduler(files).list().length, 0, 'a scheduler lists only what it follows');
+    const third = scheduler(files);
+    third.resume(def.dbFile);
+    assert.deepEqual(third.list().map((e) => e.sessionId), [soon, warm]);
+    third.dispose();
+
+    // The first window takes up the second's entry at its next look, and cancels it.
+    first.reconcile();
+    assert.deepEqual(first.list().map((e) => e.sessionId), [soon, warm]);
+    assert.deepEqual(first.cancel((e) => e.sessionId === soon).map((e) => e.sessionId), [soon]);
+    clock.advanceTo(NOW + 240);
+    assert.ok(!requested(soon), 'cancelled in one window: the other, whose timer still ran, wrote nothing');
+    assert.deepEqual(writes, [warm], 'due in both windows, written once');
+    assert.deepEqual(first.list(), []);
+    assert.deepEqual(second.list(), []);
+  });
+
+  it('writes a due request only if it is still kept when taken: another window may take it between the look and the write', () => {
+    const files = scheduleFiles({ HERMES_LENS_TOKEN_CACHE: path.join(dir, 'lens-cache') })!;
+    let between: (() => void) | undefined;
+    // The first window's changes, with the other window's turn just before each.
+    const interleaved: ScheduleFiles = {
+      load: (dbFile) => files.load(dbFile),
+      update: (dbFile, change) => {
+        const other = between;
+        between = undefined;
+        other?.();
+        return files.update(dbFile, change);
+      },
+      watch: (changed) => files.watch(changed),
+    };
+    const first = scheduler(interleaved);
+    const second = scheduler(files);
+    first.add(def.dbFile, [warm]);
+    second.resume(def.dbFile);
+    clock.advanceTo(NOW + 239);
+    assert.deepEqual(writes, []);
+    // Both look at warm once its cache has expired; the second takes it while the first is deciding.
+    between = () => second.reconcile();
+    clock.advanceTo(NOW + 240);
+    assert.deepEqual(writes, [warm]);
+  });
+
+  it('tells another window of the schedule at its next look', () => {
+    const files = scheduleFiles({ HERMES_LENS_TOKEN_CACHE: path.join(dir, 'lens-cache') });
+    let told = 0;
+    const watching = scheduler(files, () => told++);
+    watching.resume(def.dbFile);
+    scheduler(files).add(def.dbFile, [warm]);
+    watching.reconcile();
+    assert.equal(told, 1);
+    assert.deepEqual(watching.list().map((e) => [e.sessionId, e.dueAt]), [[warm, NOW + 240]]);
+    watching.reconcile();
+    assert.equal(told, 1, 'nothing new: nothing told');
   });
 
   function cancelled(): Array<[string, string]> {

@@ -219,6 +219,21 @@ describe('refresh: when free, on a clock the test moves', function () {
     assert.deepEqual(writes, [warm]);
   });
 
+  it('holds the schedule in memory when the cache folder cannot keep it, says so once, and still writes each request at its time', () => {
+    const cacheDir = path.join(dir, 'lens-cache');
+    fs.writeFileSync(cacheDir, 'a file where the cache folder should be');
+    const s = scheduler(scheduleFiles({ HERMES_LENS_TOKEN_CACHE: cacheDir }));
+    s.add(def.dbFile, [warm, soon]);
+    s.cancel((e) => e.sessionId === soon);
+    s.reconcile();
+    const problems = events.filter((e) => e.kind === 'problem');
+    assert.equal(problems.length, 1, JSON.stringify(problems));
+    assert.match(problems[0]!.kind === 'problem' ? problems[0]!.message : '', /could not be kept on disk .*; it holds while this process runs/);
+    assert.deepEqual(s.list().map((e) => e.sessionId), [warm]);
+    clock.advanceTo(NOW + 240);
+    assert.deepEqual(writes, [warm]);
+  });
+
   it('tells another window of the schedule at its next look', () => {
     const files = scheduleFiles({ HERMES_LENS_TOKEN_CACHE: path.join(dir, 'lens-cache') });
     let told = 0;

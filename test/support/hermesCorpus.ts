@@ -91,3 +91,18 @@ function relocateSessions(dbFile: string, from: string, to: string): void {
     db.close();
   }
 }
+
+/** The build of the corpus folder that `name` (a session's `written_by`) names. */
+export function buildOf(corpus: CorpusHome, name: string): CorpusManifest['builds'][number] {
+  const build = corpus.manifest.builds.find((b) => b.name === name);
+  if (!build) throw new Error(`${corpus.manifest.name}: no build ${name} in its manifest`);
+  return build;
+}
+
+/** Whether Hermes version `version` (`0.20.4`) is `min` or later. */
+export function versionAtLeast(version: string, min: string): boolean {
+  const a = version.split('.').map(Number);
+  const b = min.split('.').map(Number);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+  return true;
+}

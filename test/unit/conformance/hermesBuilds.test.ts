@@ -10,7 +10,7 @@ import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import { diffPrompt } from '../../../server/hermes/engine/promptDiff';
 import type { SessionReport } from '../../../server/hermes/engine/types';
 import { readHome, selectProfile } from '../../../server/hermes/profile/home';
-import { copyCorpusHome, corpusFolders, type CorpusHome } from '../../support/hermesCorpus';
+import { buildOf, copyCorpusHome, corpusFolders, versionAtLeast, type CorpusHome } from '../../support/hermesCorpus';
 
 const NOW = 1_795_000_000;
 
@@ -148,8 +148,8 @@ for (const folder of corpusFolders()) {
       assert.ok(inEmpty.length > 0);
       for (const m of inEmpty) {
         const s = sessions.get(m.id)!;
-        // 0.20.3 reads the chain from the git root down; 0.19.1 and 0.20.0 write the prose of builds reading the session's folder only.
-        const chains = m.written_by.startsWith('v0.20.3');
+        // From 0.20.3 on Hermes reads the chain from the git root down; 0.19.1 and 0.20.0 write the prose of builds reading the session's folder only.
+        const chains = versionAtLeast(buildOf(corpus, m.written_by).version, '0.20.3');
         assert.deepEqual(reasonsOf(s), chains ? ['project-context added: ../AGENTS.md'] : [], m.id);
         if (!chains) assert.match(s.otherBuild ?? '', /may read AGENTS\.md from the session's folder only .*not \.\.\/AGENTS\.md/, m.id);
       }

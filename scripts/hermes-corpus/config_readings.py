@@ -36,7 +36,8 @@ from generate import archive_checkout  # noqa: E402
 BUILDS = {
     "0.19.1": "41cc4a13fe8494652451225cdc6af3c279de3543",
     "0.20.3": "7339f5f160db5c96657a3bab60151227cc61f66c",
-    "0.20.4": "b15f898e6130ac450c77e3d310ac248c0d269b95",
+    # The fork's newest commit that the corpus's fork-0.20.4-schema26 folder was written by.
+    "0.20.4 (a fork)": "b15f898e6130ac450c77e3d310ac248c0d269b95",
 }
 
 # The `prompt_caching:` section of each case, as a user would write it (None: no section at all).

@@ -62,8 +62,10 @@ KNOWN_BUILDS: Dict[str, dict] = {
     "v0.19.1-schema24": {"commit": "41cc4a13fe8494652451225cdc6af3c279de3543", "day0": "2026-08-04"},
     "v0.20.0-schema25": {"commit": "01a1037d1e6d7b6eb96a786ef282c3aea4818194", "day0": "2026-08-06"},
     "v0.20.3-schema26": {"commit": "7339f5f160db5c96657a3bab60151227cc61f66c", "day0": "2026-08-18"},
-    # The newest snapshot we could read (2026-08-22): a build after 0.20.3's prompt changes.
-    "v0.20.4-schema26": {"commit": "b15f898e6130ac450c77e3d310ac248c0d269b95", "day0": "2026-08-23"},
+    # Not a Hermes release: the newest commit (2026-08-22, pyproject 0.20.4) of a fork that merged
+    # upstream 0.20.3 and later upstream work, with about a thousand commits of its own that change
+    # the prompt's prose: a derivative build the lens must read by its inputs alike.
+    "fork-0.20.4-schema26": {"commit": "b15f898e6130ac450c77e3d310ac248c0d269b95", "day0": "2026-08-23"},
 }
 DEFAULT_MIXED = ("mixed-v0.19.1-then-v0.20.3", "v0.19.1-schema24", "v0.20.3-schema26")
 

@@ -82,7 +82,7 @@ export interface ColdResult {
   /** `node -e 0`: Node's own start, before any code of the lens. */
   readonly nodeStartMs: number;
   /**
-   * The floor's statements run from Node (nodeFloorReader.ts: better-sqlite3, every value taken
+   * The floor's statements run from Node (nodeFloorReader.ts: better-sqlite3 with the page cache of a status, every value taken
    * into JavaScript): Node's start and the rows, what no status of this home can go below.
    */
   readonly nodeFloorMs: number;

@@ -579,7 +579,7 @@ function nodeStartLines(c: ColdResult): string[] {
   const lines = [`- Node's own start (\`node -e 0\`, nothing of the lens loaded) ${c.nodeStartMs} ms;`];
   if (c.nodeFloorMs !== undefined) {
     lines.push(
-      `- the floor's statements run from Node (\`bench/nodeFloorReader.ts\`: better-sqlite3 as the lens opens state.db, every value taken into JavaScript, nothing else) ${c.nodeFloorMs} ms, ${round(c.nodeFloorMs / c.floorMs, 2)}× the floor: what no status of this home can go below in Node;`,
+      `- the floor's statements run from Node (\`bench/nodeFloorReader.ts\`: better-sqlite3 with the page cache of a status, every value taken into JavaScript, nothing else) ${c.nodeFloorMs} ms, ${round(c.nodeFloorMs / c.floorMs, 2)}× the floor: what no status of this home can go below in Node;`,
     );
   }
   if (ca) {

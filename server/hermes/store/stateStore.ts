@@ -40,7 +40,7 @@ export type ConnectionUse = 'once' | 'kept';
  * again; filling better-sqlite3's 16 MB costs a fresh page of memory (a page fault) per page read.
  * Half a megabyte still holds every interior page a pass descends through.
  */
-const ONE_PASS_PAGE_CACHE_KIB = 512;
+export const ONE_PASS_PAGE_CACHE_KIB = 512;
 /**
  * The page cache of the language server's kept connection. It does not outlive Hermes' next
  * commit: in WAL mode SQLite drops a connection's whole cache when its next read finds that another

@@ -1,4 +1,4 @@
-// What the Hermes Sessions tree shows, computed from a SessionListResult. Pure (no vscode import):
+// What the Sessions tree shows, computed from a SessionListResult. Pure (no vscode import):
 // sessionsTree.ts turns these into TreeItems, and the unit tests check labels and context values.
 import type { ProfileDto, SessionDto, SessionListResult, SessionStateName } from '../shared/protocol';
 import { byRecentActivity } from '../shared/sessionOrder';

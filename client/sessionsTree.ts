@@ -1,4 +1,4 @@
-// The Hermes Sessions tree: profiles, then their sessions with a state icon. It redraws whenever
+// The Sessions tree (Hermes, in the activity bar): profiles, then their sessions with a state icon. It redraws whenever
 // the server pushes a new session list (SessionListChangedNotification → ctx.onDidChangeSessions).
 // A session whose refresh waits for its cache to expire shows a countdown, redrawn every second
 // while anything is scheduled.

@@ -349,7 +349,7 @@ export const Commands = {
 
 /** Client-side commands the server puts on code lenses (an editor without them ignores the click). */
 export const ClientCommands = {
-  /** Reveal the Hermes Sessions view. */
+  /** Reveal the Sessions view. */
   showSessions: 'hermesLens.showSessions',
   /** Open the prompt anatomy view. args: [{ profile, sessionId?, path? }] (path: the file whose part to select). */
   showPromptAnatomy: 'hermesLens.showPromptAnatomy',

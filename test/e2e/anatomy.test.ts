@@ -1,5 +1,5 @@
 // End to end in code-server + headless Chromium: the prompt anatomy view of the packaged extension,
-// opened from the Hermes Sessions tree, a profile row and the hover of SOUL.md. What it draws is
+// opened from the Sessions tree, a profile row and the hover of SOUL.md. What it draws is
 // checked against the CLI (status and prompt-size) and the files; a click and an Enter on a block
 // must open the right file at the right line. Its screenshot is the README's.
 import * as assert from 'node:assert/strict';

@@ -15,7 +15,7 @@ export { pollUntil };
 /** The extension's status bar item (`<publisher>.<name>.<StatusBarItem id>`). */
 export const STATUS_ITEM = 'hermes-lens.hermes-prompt-lens.hermesLens.status';
 /** The tree view's name as package.json declares it. */
-export const SESSIONS_VIEW = 'Hermes Sessions';
+export const SESSIONS_VIEW = 'Sessions';
 /** The extension activates, starts its server and reads the demo's sessions within this time. */
 export const STARTUP_TIMEOUT = 90_000;
 
@@ -111,7 +111,7 @@ export function rowState(row: TreeItem): SessionState | undefined {
   return /, (fresh|stale|pending|no-prompt|ended), /.exec(row.ariaLabel)?.[1] as SessionState | undefined;
 }
 
-/** The session rows under a profile row of the Hermes Sessions tree (the profile expanded). */
+/** The session rows under a profile row of the Sessions tree (the profile expanded). */
 export function sessionRows(rows: TreeItem[], profile: string): TreeItem[] {
   const start = rows.findIndex((r) => r.level === 1 && r.label === profile);
   if (start < 0) return [];

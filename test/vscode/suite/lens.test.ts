@@ -134,7 +134,7 @@ describe('Hermes Prompt Lens in the extension host', function () {
     assert.equal(lenses[1]?.command?.title, 'Refresh');
     assert.equal(lenses[1]?.command?.command, Commands.refresh);
     assert.equal(lenses[0]!.range.start.line, 0);
-    // The informational lens reveals the Hermes Sessions view: its command must exist in the client.
+    // The informational lens reveals the Sessions view: its command must exist in the client.
     assert.ok((await vscode.commands.getCommands(true)).includes(lenses[0]!.command!.command), lenses[0]!.command!.command);
     await vscode.commands.executeCommand(lenses[0]!.command!.command);
   });

@@ -146,7 +146,7 @@ export class WhenFreeService {
     if (this.lookTimer !== undefined) return;
     this.lookTimer = this.clock.setTimer(SCHEDULE_SETTLE_MS, () => {
       this.lookTimer = undefined;
-      this.scheduler?.reconcile();
+      this.scheduler?.takeUp();
     });
   }
 

@@ -51,9 +51,10 @@ interface Decisions {
 
 /**
  * The schedule as this process knows it: the entries kept for each database it follows (files,
- * shared with other language servers of this user, or memory), read again at every look, and
- * changed only through `files.update`, so what another process cancelled or wrote meanwhile is
- * neither brought back nor written twice.
+ * shared with other language servers of this user, or memory), taken up again when the files may
+ * have changed (takeUp), and changed only through `files.update`, which reads them again under
+ * its lock: so what another process cancelled or wrote meanwhile is neither brought back nor
+ * written twice, and a look after a Hermes write reads no file unless it changes the schedule.
  */
 export class RefreshScheduler {
   private readonly entries = new Map<string, Entry>();
@@ -84,7 +85,7 @@ export class RefreshScheduler {
       this.deps.onEvent?.({ kind: 'written', dbFile, sessionIds: plan.dueNow });
     }
     this.followed.add(dbFile);
-    const added = new Map(plan.waiting.map((w) => [w.sessionId, w.dueAt]));
+    const added = new Set(plan.waiting.map((w) => w.sessionId));
     this.change(dbFile, (kept) => [...kept.filter((k) => !added.has(k.sessionId)), ...plan.waiting.map(({ sessionId, dueAt }) => ({ sessionId, dueAt }))]);
     this.settled(true);
     return plan;
@@ -93,38 +94,44 @@ export class RefreshScheduler {
   /** Takes up what is kept for `dbFile` (by an earlier run, or another window); a request due meanwhile is written now. */
   resume(dbFile: string): void {
     this.followed.add(dbFile);
-    this.reconcile([dbFile]);
+    this.takeUp([dbFile]);
   }
 
   /**
-   * Looks at the sessions of these databases (all followed when none are named): takes up what is
-   * kept for them now, cancels the entries whose session no longer needs one, moves those active
-   * again, and writes those due that no other process has written or cancelled.
+   * Looks at the sessions of these databases (all followed when none are named): cancels the
+   * entries whose session no longer needs one, moves those active again, and writes those due that
+   * no other process has written or cancelled.
    */
   reconcile(dbFiles?: readonly string[]): void {
-    if (this.disposed) return;
-    let changed = false;
-    for (const dbFile of dbFiles ?? [...this.followed]) if (this.followed.has(dbFile)) changed = this.look(dbFile) || changed;
-    this.settled(changed);
+    this.lookAt(dbFiles, false);
+  }
+
+  /** reconcile, after taking up what is kept for these databases now (another process may have changed it). */
+  takeUp(dbFiles?: readonly string[]): void {
+    this.lookAt(dbFiles, true);
   }
 
   /** Drops the waiting requests `which` picks, as the user asked; the entries dropped. */
   cancel(which: (entry: ScheduledRefresh) => boolean): ScheduledRefresh[] {
     const dropped: ScheduledRefresh[] = [];
+    let changed = false;
     for (const dbFile of this.followed) {
-      this.change(dbFile, (kept) =>
-        kept.filter((k) => {
-          const entry = { dbFile, sessionId: k.sessionId, dueAt: k.dueAt };
-          if (!which(entry)) return true;
-          dropped.push(entry);
-          return false;
-        }),
-      );
+      let fromThis: ScheduledRefresh[] = [];
+      changed =
+        this.change(dbFile, (kept) => {
+          // Anew at each call: a change the files could not keep is made again in memory.
+          fromThis = kept.map((k) => ({ dbFile, sessionId: k.sessionId, dueAt: k.dueAt })).filter(which);
+          return kept.filter((k) => !fromThis.some((e) => e.sessionId === k.sessionId));
+        }) || changed;
+      dropped.push(...fromThis);
     }
     for (const e of dropped) this.deps.onEvent?.({ kind: 'cancelled', dbFile: e.dbFile, sessionId: e.sessionId, why: 'asked' });
-    this.settled(dropped.length > 0);
+    // What another process changed comes in with the change too: tell whenever anything did.
+    this.settled(changed);
     return dropped.sort((a, b) => a.dueAt - b.dueAt);
   }
+
+
 
   /** Stops the timer; the entries stay kept for the next run. */
   dispose(): void {
@@ -132,12 +139,21 @@ export class RefreshScheduler {
     this.disarm();
   }
 
-  /** One look at a database (see reconcile); whether its entries changed. */
-  private look(dbFile: string): boolean {
-    const before = this.signature(dbFile);
-    const kept = this.filesOf(dbFile).load(dbFile);
-    this.damaged(dbFile, kept.problem);
-    this.mirror(dbFile, kept.entries);
+  private lookAt(dbFiles: readonly string[] | undefined, takeUp: boolean): void {
+    if (this.disposed) return;
+    let changed = false;
+    for (const dbFile of dbFiles ?? [...this.followed]) if (this.followed.has(dbFile)) changed = this.look(dbFile, takeUp) || changed;
+    this.settled(changed);
+  }
+
+  /** One look at a database (see reconcile), taking up what is kept first or not; whether its entries changed. */
+  private look(dbFile: string, takeUp: boolean): boolean {
+    let changed = false;
+    if (takeUp) {
+      const kept = this.filesOf(dbFile).load(dbFile);
+      this.damaged(dbFile, kept.problem);
+      changed = this.mirror(dbFile, kept.entries);
+    }
     const mine = [...this.entries.values()].filter((e) => e.dbFile === dbFile);
     const sessions = mine.length > 0 ? this.deps.sessions(dbFile) : undefined;
     for (const e of mine) e.held = sessions === undefined;
@@ -153,26 +169,30 @@ export class RefreshScheduler {
           if (verdict.dueAt !== e.dueAt) move.set(e.sessionId, verdict.dueAt);
         } else due.add(e.sessionId);
       }
-      if (cancel.size + move.size + due.size > 0) this.apply(dbFile, { cancel, move, due });
+      if (cancel.size + move.size + due.size > 0) changed = this.apply(dbFile, { cancel, move, due }) || changed;
     }
-    return this.signature(dbFile) !== before;
+    return changed;
   }
 
-  /** The decisions of a look, on the entries kept now; due requests still kept are written, once. */
-  private apply(dbFile: string, decided: Decisions): void {
-    const cancelled: Array<[string, CancelReason]> = [];
-    const claimed: string[] = [];
-    this.change(dbFile, (kept) =>
-      kept.flatMap((k) => {
+  /** The decisions of a look, on the entries kept now; due requests still kept are written, once. Whether the entries changed. */
+  private apply(dbFile: string, decided: Decisions): boolean {
+    let cancelled: Array<[string, CancelReason]> = [];
+    let claimed: string[] = [];
+    const changed = this.change(dbFile, (kept) => {
+      // Anew at each call: a change the files could not keep is made again in memory.
+      cancelled = [];
+      claimed = [];
+      return kept.flatMap((k) => {
         const why = decided.cancel.get(k.sessionId);
         if (why) return cancelled.push([k.sessionId, why]), [];
         if (decided.due.has(k.sessionId)) return claimed.push(k.sessionId), [];
         const dueAt = decided.move.get(k.sessionId);
         return dueAt === undefined ? [k] : [{ sessionId: k.sessionId, dueAt }];
-      }),
-    );
+      });
+    });
     for (const [sessionId, why] of cancelled) this.deps.onEvent?.({ kind: 'cancelled', dbFile, sessionId, why });
     if (claimed.length > 0) this.writeDue(dbFile, claimed);
+    return changed;
   }
 
   /** Due requests leave the schedule (before this), whether the write succeeds or not (a failure is told). */
@@ -186,10 +206,11 @@ export class RefreshScheduler {
   }
 
   /**
-   * Changes the schedule of `dbFile` as it is kept now, and mirrors the result. When the files
-   * cannot keep it, the change is made in memory, which holds that database's schedule from then on.
+   * Changes the schedule of `dbFile` as it is kept now, and mirrors the result (whether this
+   * process's entries changed). When the files cannot keep it, the change is made in memory, which
+   * holds that database's schedule from then on.
    */
-  private change(dbFile: string, fn: (kept: readonly StoredRefresh[]) => readonly StoredRefresh[]): void {
+  private change(dbFile: string, fn: (kept: readonly StoredRefresh[]) => readonly StoredRefresh[]): boolean {
     let result;
     try {
       result = this.filesOf(dbFile).update(dbFile, fn);
@@ -200,7 +221,7 @@ export class RefreshScheduler {
       result = this.memory.update(dbFile, fn);
     }
     this.damaged(dbFile, result.problem);
-    this.mirror(dbFile, result.entries);
+    return this.mirror(dbFile, result.entries);
   }
 
   /** Tells of a damaged schedule file once, not at every look while it stays so. */
@@ -216,22 +237,21 @@ export class RefreshScheduler {
     return this.deps.files && !this.unkept.has(dbFile) ? this.deps.files : this.memory;
   }
 
-  /** Makes `dbFile`'s entries those kept, each keeping whether it was held. */
-  private mirror(dbFile: string, kept: readonly StoredRefresh[]): void {
-    const held = new Set<string>();
+  /** Makes `dbFile`'s entries those kept, each keeping whether it was held; whether any was added, dropped or moved. */
+  private mirror(dbFile: string, kept: readonly StoredRefresh[]): boolean {
+    const was = new Map<string, Entry>();
     for (const [key, e] of this.entries) {
       if (e.dbFile !== dbFile) continue;
-      if (e.held) held.add(e.sessionId);
+      was.set(e.sessionId, e);
       this.entries.delete(key);
     }
-    for (const { sessionId, dueAt } of kept) this.entries.set(keyOf(dbFile, sessionId), { dbFile, sessionId, dueAt, held: held.has(sessionId) });
-  }
-
-  private signature(dbFile: string): string {
-    return this.list()
-      .filter((e) => e.dbFile === dbFile)
-      .map((e) => `${e.sessionId}@${e.dueAt}`)
-      .join(',');
+    let changed = was.size !== kept.length;
+    for (const { sessionId, dueAt } of kept) {
+      const before = was.get(sessionId);
+      if (before?.dueAt !== dueAt) changed = true;
+      this.entries.set(keyOf(dbFile, sessionId), { dbFile, sessionId, dueAt, held: before?.held ?? false });
+    }
+    return changed;
   }
 
   /** After a change or a look: sets the timer, and tells when the entries changed. */

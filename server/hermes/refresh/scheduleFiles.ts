@@ -79,6 +79,8 @@ export function scheduleFiles(env: NodeJS.ProcessEnv = process.env): ScheduleFil
       return withLock(`${file}.lock`, () => {
         const kept = load(dbFile);
         const entries = change(kept.entries);
+        // Unchanged, the file is left alone: the other windows watching it have nothing to take up.
+        if (kept.problem === undefined && sameEntries(entries, kept.entries)) return { entries };
         if (entries.length === 0) fs.rmSync(file, { force: true });
         else writeCacheFile(file, JSON.stringify({ format: FORMAT, db: path.resolve(dbFile), entries: entries.map((e) => [e.sessionId, e.dueAt]) }));
         return kept.problem ? { entries, problem: kept.problem } : { entries };
@@ -96,6 +98,10 @@ export function scheduleFiles(env: NodeJS.ProcessEnv = process.env): ScheduleFil
       }
     },
   };
+}
+
+function sameEntries(a: readonly StoredRefresh[], b: readonly StoredRefresh[]): boolean {
+  return a.length === b.length && a.every((e, i) => e.sessionId === b[i]!.sessionId && e.dueAt === b[i]!.dueAt);
 }
 
 /** The entries of a file's text, or undefined when it is not a schedule of `dbFile` in this format. */

@@ -182,8 +182,8 @@ describe('refresh: when free, on a clock the test moves', function () {
     assert.deepEqual(third.list().map((e) => e.sessionId), [soon, warm]);
     third.dispose();
 
-    // The first window takes up the second's entry at its next look, and cancels it.
-    first.reconcile();
+    // The first window takes up the second's entry (as its folder watch has it do), and cancels it.
+    first.takeUp();
     assert.deepEqual(first.list().map((e) => e.sessionId), [soon, warm]);
     assert.deepEqual(first.cancel((e) => e.sessionId === soon).map((e) => e.sessionId), [soon]);
     clock.advanceTo(NOW + 240);
@@ -234,16 +234,16 @@ describe('refresh: when free, on a clock the test moves', function () {
     assert.deepEqual(writes, [warm]);
   });
 
-  it('tells another window of the schedule at its next look', () => {
+  it('tells another window of the schedule when it takes it up', () => {
     const files = scheduleFiles({ HERMES_LENS_TOKEN_CACHE: path.join(dir, 'lens-cache') });
     let told = 0;
     const watching = scheduler(files, () => told++);
     watching.resume(def.dbFile);
     scheduler(files).add(def.dbFile, [warm]);
-    watching.reconcile();
+    watching.takeUp();
     assert.equal(told, 1);
     assert.deepEqual(watching.list().map((e) => [e.sessionId, e.dueAt]), [[warm, NOW + 240]]);
-    watching.reconcile();
+    watching.takeUp();
     assert.equal(told, 1, 'nothing new: nothing told');
   });
 

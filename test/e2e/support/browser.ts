@@ -20,6 +20,8 @@ export const CHROMIUM_ARGS = [
 
 /** Default time for one UI step (a widget appearing, a hover resolving). */
 export const STEP_TIMEOUT = Number(process.env.HERMES_LENS_E2E_STEP_TIMEOUT || 20_000);
+/** How long one mouse visit waits for a hover before leaving and coming back, as a user would. */
+const HOVER_SHOW_WAIT = 4_000;
 
 /** The workbench's own selectors (VS Code 1.100 / code-server 4.100.3), in one place. */
 export const SEL = {
@@ -306,16 +308,21 @@ export async function save(page: Page): Promise<void> {
  */
 export async function hoverAt(page: Page, line: number, column: number): Promise<string> {
   await goTo(page, line, column);
-  const cursor = activeEditor(page).locator('.cursors-layer .cursor').first();
-  const box = await cursor.boundingBox();
-  if (!box) throw new Error(`no cursor box at ${line}:${column}`);
-  const lineHeight = box.height;
-  // Leave, then enter: the hover controller reacts to mouse moves, not to a pointer already there.
-  await page.mouse.move(1, 1);
   const hover = page.locator(SEL.hover);
-  await hover.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT }).catch(() => {});
-  await page.mouse.move(box.x + 3, box.y + lineHeight / 2, { steps: 4 });
-  await hover.first().waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+  const deadline = Date.now() + STEP_TIMEOUT;
+  for (let attempt = 1; ; attempt++) {
+    // Measured anew each time: a code lens arriving above the line moves the text after a first look.
+    const box = await activeEditor(page).locator('.cursors-layer .cursor').first().boundingBox();
+    if (!box) throw new Error(`no cursor box at ${line}:${column}`);
+    // Leave, then enter: the hover controller reacts to mouse moves, not to a pointer already there.
+    await page.mouse.move(1, 1);
+    await hover.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT }).catch(() => {});
+    await page.mouse.move(box.x + 3, box.y + box.height / 2, { steps: 4 });
+    const shown = await hover.first().waitFor({ state: 'visible', timeout: HOVER_SHOW_WAIT }).then(() => true, () => false);
+    if (shown) break;
+    if (Date.now() > deadline) throw new Error(`no hover showed at ${line}:${column} after ${attempt} mouse visits`);
+    console.warn(`      note: no hover showed at ${line}:${column} (attempt ${attempt}); moving the mouse there again`);
+  }
   return pollUntil(
     `hover at ${line}:${column} to resolve`,
     async () => {

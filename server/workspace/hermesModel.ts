@@ -18,7 +18,8 @@ import { detectHermesBuild } from '../hermes/install/detectBuild';
 import { adoptsRefreshRequests, type HermesBuild } from '../hermes/install/hermesBuild';
 import type { PriceOverrides } from '../hermes/cost/prices';
 import type { HermesHome, SourceKind, TierName } from '../hermes/model';
-import type { FileContribution } from '../hermes/sources/types';
+import type { FileContribution, ProjectContext } from '../hermes/sources/types';
+import { contextAsRead, storedReadingOf } from '../hermes/sources/contextAsRead';
 import { classifySource, type SourceTarget } from './sourceKind';
 
 export interface ModelOptions {
@@ -243,10 +244,17 @@ export class HermesModel {
       let contribution: FileContribution | undefined;
       for (const [cwd, list] of byCwd) {
         const context = analysis.sourcesFor(cwd).projectContext;
-        const found = context.files.find((f) => f.path === file);
-        if (found) {
-          contribution = found;
-          sessions.push(...list);
+        for (const [read, carrying] of byContextRead(analysis, context, list)) {
+          const found = read.files.find((f) => f.path === file);
+          if (found) {
+            contribution ??= found;
+            sessions.push(...carrying);
+            seen = true;
+          }
+        }
+        // Today's Hermes loads it, though no session's build did (an override older builds ignore).
+        if (!contribution && context.files.some((f) => f.path === file)) {
+          contribution = context.files.find((f) => f.path === file);
           seen = true;
         }
         const shadow = context.shadowed.find((s) => s.path === file);
@@ -255,7 +263,7 @@ export class HermesModel {
           seen = true;
         }
       }
-      if (sessions.length) uses.push({ analysis, sessions, contribution });
+      if (sessions.length || contribution) uses.push({ analysis, sessions, contribution });
     }
     if (!seen) return undefined;
     return { kind: 'project-context', file, tier: 'context', uses, shadowedBy: uses.length ? undefined : shadowedBy };
@@ -410,4 +418,19 @@ function sameReport(a: ProfileReport, b: ProfileReport): boolean {
     a.sessions.length === b.sessions.length &&
     a.sessions.every((s, i) => s === b.sessions[i])
   );
+}
+
+/**
+ * A cwd's sessions by the project context their builds load (contextAsRead): all of them read
+ * today's where no AGENTS.override.md takes part. A prompt not at hand is taken to read it as today's Hermes.
+ */
+function byContextRead(analysis: ProfileAnalysis, today: ProjectContext, sessions: readonly SessionReport[]): Map<ProjectContext, SessionReport[]> {
+  if (!today.otherReadings) return new Map([[today, [...sessions]]]);
+  const groups = new Map<ProjectContext, SessionReport[]>();
+  for (const session of sessions) {
+    const stored = analysis.anatomyOf(session.id);
+    const read = stored ? contextAsRead(today, storedReadingOf(stored)) : today;
+    groups.set(read, [...(groups.get(read) ?? []), session]);
+  }
+  return groups;
 }

@@ -44,11 +44,26 @@ export function proseFingerprint(anatomy: PromptAnatomy): string {
  * rewords it (0.20.1 writes it too, though it already reads parent folders: the prose cannot tell
  * the two apart). Such a prompt without project context says nothing of a parent folder's file.
  */
-export function mayReadSessionFolderOnly(blocks: ReadonlyArray<Pick<PromptAnatomy['blocks'][number], 'kind' | 'tier' | 'text'>>): boolean {
-  return blocks.some((b) => (b.kind === 'guidance' || b.kind === 'other') && b.tier === 'stable' && b.text.includes(SESSION_FOLDER_ONLY_GUIDANCE));
+export function mayReadSessionFolderOnly(blocks: readonly ProseBlock[]): boolean {
+  return writesOldSkillGuidance(blocks);
 }
 
-const SESSION_FOLDER_ONLY_GUIDANCE = 'After completing a complex task (5+ tool calls), fixing a tricky error, or discovering a non-trivial workflow, save the approach as a skill';
+/**
+ * Whether the prompt's build reads no `AGENTS.override.md`, as far as its prose shows: builds up to
+ * 0.20.1 write the sentence 0.20.2 rewords, and the override is read from 0.20.3 on.
+ */
+export function readsNoAgentsOverride(blocks: readonly ProseBlock[]): boolean {
+  return writesOldSkillGuidance(blocks);
+}
+
+/** The parts of a prompt block its prose is read from. */
+export type ProseBlock = Pick<PromptAnatomy['blocks'][number], 'kind' | 'tier' | 'text'>;
+
+function writesOldSkillGuidance(blocks: readonly ProseBlock[]): boolean {
+  return blocks.some((b) => (b.kind === 'guidance' || b.kind === 'other') && b.tier === 'stable' && b.text.includes(OLD_SKILL_GUIDANCE));
+}
+
+const OLD_SKILL_GUIDANCE = 'After completing a complex task (5+ tool calls), fixing a tricky error, or discovering a non-trivial workflow, save the approach as a skill';
 
 // A block's entries by area and text: prompts of one build share their guidance word for word,
 // and a thousand prompts hashed the same paragraphs a thousand times.

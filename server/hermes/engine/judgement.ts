@@ -15,7 +15,6 @@ import { hintOpens } from '../anatomy/locate';
 import type { PromptAnatomy } from '../anatomy/types';
 import { countTokens, countTokensAfterEdit, isTokenBoundary, opensParagraph } from '../cost/tokens';
 import type { BlockKind, StaleReason } from '../model';
-import { mayReadSessionFolderOnly } from '../anatomy/hermesProse';
 import { projectContextFor, rebuildPromptEdit, skillsBlockFor } from '../sources/promptBuilder';
 import type { RenderedSources, SoulSource } from '../sources/types';
 import { buildNoteOf, firstBlockAfterIdentity, partReasons, sameReasons, SOURCE_PARTS, type SourcePart } from './staleness';
@@ -208,7 +207,7 @@ function rendersAsStored(part: SourcePart, blockText: string, sources: RenderedS
 export function renderedText(part: SourcePart, sources: RenderedSources, stored: PromptAnatomy): string | undefined {
   if (part === 'soul') return sources.soul.exists ? sources.soul.block : undefined;
   if (part === 'skills') return skillsBlockFor(stored.blocks.find((b) => b.kind === 'skills-index')?.text, sources.skills.block);
-  if (part === 'projectContext') return projectContextFor(stored.blocks.find((b) => b.kind === 'project-context')?.text, sources.projectContext, mayReadSessionFolderOnly(stored.blocks));
+  if (part === 'projectContext') return projectContextFor(stored.blocks.find((b) => b.kind === 'project-context')?.text, sources.projectContext, stored.blocks);
   return sources[part].block;
 }
 

@@ -5,7 +5,7 @@
 // (persistedAnalyses.ts). The digest is a hash: no text of the sources is kept.
 import { createHash } from 'node:crypto';
 import type { ProfileConfig } from '../profile/config';
-import type { MemorySource, RenderedSources, SoulSource } from '../sources/types';
+import type { MemorySource, ProjectContext, RenderedSources, SoulSource } from '../sources/types';
 
 /**
  * Bump when parsing, judging or rebuilding changes what it makes of the same inputs: verdicts kept
@@ -16,9 +16,10 @@ import type { MemorySource, RenderedSources, SoulSource } from '../sources/types
  * context files only where the prompt's build loads them) and keep a fingerprint of Hermes' prose.
  * 5: a prompt without project context whose prose is that of a build reading the session's folder
  * only is not stale for a parent folder's AGENTS.md. 6: digests per source part, and what a new
- * SOUL.md needs to judge a prompt without its text. 7: the project context's too.
+ * SOUL.md needs to judge a prompt without its text. 7: the project context's too. 8: a prompt is
+ * judged against the project context its build loads where an AGENTS.override.md takes part.
  */
-export const JUDGING_VERSION = 7;
+export const JUDGING_VERSION = 8;
 
 // The profile's own parts are the same objects for every cwd, and a cwd's project context stays the
 // same object until one of its files changes: hashed once each.
@@ -35,10 +36,15 @@ export function judgingDigest(config: ProfileConfig, sources: RenderedSources): 
       skills.entries.map((e) => [e.name, e.category, e.promptDescription, e.file, e.visible]),
       [...skills.categories].map(([category, info]) => [category, info.description, info.file]),
     ]),
-    partDigest(projectContext, () => [projectContext.block, projectContext.files.map((f) => [f.label ?? null, f.path, f.rendered])]),
+    partDigest(projectContext, () => [contextInputs(projectContext), projectContext.otherReadings ? [contextInputs(projectContext.otherReadings.ignored), contextInputs(projectContext.otherReadings.appended)] : null]),
     memoryPartDigest(memory),
     memoryPartDigest(user),
   ].join('.');
+}
+
+/** What judging reads of one reading of the project context. */
+function contextInputs(context: ProjectContext): unknown[] {
+  return [context.block, context.files.map((f) => [f.label ?? null, f.path, f.rendered])];
 }
 
 // Asked once per prompt of an evaluation, for a few renderings (one per cwd and platform).

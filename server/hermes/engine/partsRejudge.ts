@@ -84,7 +84,7 @@ export function keptEntriesOf(stored: PromptAnatomy): { memory: KeptEntries; use
 /**
  * The digest a verdict keeps of its prompt's skills index or project context: all that judging
  * that part reads of the prompt (for the project context, whether its prose is that of a build
- * reading the session's folder only, too).
+ * reading the session's folder only and no AGENTS.override.md, too).
  */
 export function sharedBlockDigest(part: SharedBlockPart, stored: PromptAnatomy): string {
   if (part === 'skills') return stored.skillsIndex.text === '' ? '' : digestOf('skills', stored.skillsIndex.text);

@@ -149,6 +149,9 @@ function differs(today: RenderedSources, after: RenderedSources): boolean {
     today.soul.exists !== after.soul.exists ||
     today.skills.block !== after.skills.block ||
     today.projectContext.block !== after.projectContext.block ||
+    // An AGENTS.md an override hides today still feeds the prompts of builds that read no override.
+    today.projectContext.otherReadings?.ignored.block !== after.projectContext.otherReadings?.ignored.block ||
+    today.projectContext.otherReadings?.appended.block !== after.projectContext.otherReadings?.appended.block ||
     today.memory.block !== after.memory.block ||
     today.user.block !== after.user.block
   );

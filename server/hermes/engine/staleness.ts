@@ -11,8 +11,9 @@ import { memo } from '../memo';
 import type { ChangeKind, StaleReason } from '../model';
 import { MEMORY_RULE } from '../literals/containers';
 import { isParentFolderLabel } from '../sources/projectContext';
+import { contextAsRead, overrideReadingOf, storedReadingOf } from '../sources/contextAsRead';
 import { DEFAULT_IDENTITY_OPENING } from '../literals/identity';
-import type { FileContribution, MemorySource, RenderedSources, SkillEntry, SoulSource } from '../sources/types';
+import type { FileContribution, MemorySource, ProjectContext, RenderedSources, SkillEntry, SoulSource } from '../sources/types';
 
 /** The parts of the sources a prompt is judged against, in the order their reasons are listed. */
 export const SOURCE_PARTS = ['soul', 'skills', 'projectContext', 'memory', 'user'] as const;
@@ -166,7 +167,7 @@ function projectContextReasons(stored: PromptAnatomy, { projectContext }: Render
   const reasons: StaleReason[] = [];
   const storedSections = new Map(stored.projectSections.map((s) => [s.label, s.body]));
   const todayByLabel = new Map<string, FileContribution>();
-  for (const file of projectContext.files) todayByLabel.set(file.label ?? path.basename(file.path), file);
+  for (const file of contextAsRead(projectContext, storedReadingOf(stored)).files) todayByLabel.set(file.label ?? path.basename(file.path), file);
   const parentFolders = loadsParentFolders(stored);
 
   for (const [label, file] of todayByLabel) {
@@ -188,9 +189,28 @@ function projectContextReasons(stored: PromptAnatomy, { projectContext }: Render
 /**
  * What the prompt's build does differently with the user's files, when that shows: a build that
  * reads AGENTS.md in the session's folder only (up to Hermes 0.20.0) leaves out the parent
- * folders' files that today's Hermes reads. Undefined when nothing shows.
+ * folders' files that today's Hermes reads; one that reads AGENTS.override.md otherwise loads
+ * other files. Undefined when nothing shows.
  */
-export function buildNoteOf(stored: PromptAnatomy, { projectContext }: RenderedSources): string | undefined {
+export function buildNoteOf(stored: PromptAnatomy, sources: RenderedSources): string | undefined {
+  const notes = [overrideNoteOf(stored, sources.projectContext), parentFoldersNoteOf(stored, contextAsRead(sources.projectContext, storedReadingOf(stored)))].filter((n) => n !== undefined);
+  return notes.length ? notes.join('; ') : undefined;
+}
+
+function overrideNoteOf(stored: PromptAnatomy, today: ProjectContext): string | undefined {
+  if (!today.otherReadings) return undefined;
+  const overrides = today.files.filter((f) => path.basename(f.path) === 'AGENTS.override.md').map((f) => f.label ?? f.path);
+  switch (overrideReadingOf(storedReadingOf(stored))) {
+    case 'ignored':
+      return `it reads no AGENTS.override.md (Hermes up to 0.20.2 does not), so ${overrides.join(', ')} ${overrides.length === 1 ? 'is' : 'are'} not in its prompt`;
+    case 'appended':
+      return `it loads ${overrides.join(', ')} after the AGENTS chain, not instead of ${overrides.length === 1 ? "its folder's AGENTS.md" : "their folders' AGENTS.md"}`;
+    case 'instead':
+      return undefined;
+  }
+}
+
+function parentFoldersNoteOf(stored: PromptAnatomy, projectContext: ProjectContext): string | undefined {
   if (loadsParentFolders(stored)) return undefined;
   const left = projectContext.files.map((f) => f.label ?? '').filter((label) => isParentFolderLabel(label) && !stored.projectSections.some((s) => s.label === label));
   if (left.length === 0) return undefined;

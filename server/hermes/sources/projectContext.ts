@@ -24,6 +24,12 @@ export interface DiscoverOptions {
   readonly stopAt?: string;
 }
 
+/**
+ * How a Hermes build reads a folder's `AGENTS.override.md`: releases from 0.20.3 load it instead of
+ * that folder's AGENTS.md; earlier ones ignore it; a fork loads both, the overrides after the chain.
+ */
+export type AgentsOverrideReading = 'instead' | 'ignored' | 'appended';
+
 interface LoadedFile {
   readonly path: string;
   /** The file's text as an editor shows it (BOM dropped). */
@@ -51,12 +57,25 @@ interface Loaded {
   readonly files: Array<{ file: LoadedFile; label: string }>;
 }
 
-const AGENTS_NAMES = ['AGENTS.override.md', 'AGENTS.md', 'agents.md'];
+const AGENTS_OVERRIDE = 'AGENTS.override.md';
+const AGENTS_NAMES = [AGENTS_OVERRIDE, 'AGENTS.md', 'agents.md'];
+/** The names a build reading no override tries in each folder, in order. */
+const AGENTS_PLAIN_NAMES = AGENTS_NAMES.slice(1);
 const HERMES_NAMES = ['.hermes.md', 'HERMES.md'];
 const CLAUDE_NAMES = ['CLAUDE.md', 'claude.md'];
 
-/** The project context a session in `cwd` loads, read through `fs` (an OverlayFs puts an editor's unsaved buffers in). */
+/**
+ * The project context a session in `cwd` loads, read through `fs` (an OverlayFs puts an editor's
+ * unsaved buffers in). Where an `AGENTS.override.md` takes part, also what the builds that read it
+ * otherwise load (`otherReadings`).
+ */
 export function discoverProjectContext(fs: SourceFs, cwd: string, options: DiscoverOptions): ProjectContext {
+  const context = discoverAs(fs, cwd, options, 'instead');
+  if (!context.files.some((f) => path.basename(f.path) === AGENTS_OVERRIDE)) return context;
+  return { ...context, otherReadings: { ignored: discoverAs(fs, cwd, options, 'ignored'), appended: discoverAs(fs, cwd, options, 'appended') } };
+}
+
+function discoverAs(fs: SourceFs, cwd: string, options: DiscoverOptions, override: AgentsOverrideReading): ProjectContext {
   const problems: SourceProblem[] = [];
   const here = realpath(fs, cwd);
   if (here === undefined) return { kind: 'none', files: [], shadowed: [], block: '', problems };
@@ -66,8 +85,9 @@ export function discoverProjectContext(fs: SourceFs, cwd: string, options: Disco
 
   const hermesDirs = gitRoot ? ancestors(here, gitRoot) : [here];
   const chainDirs = gitRoot && gitRoot !== here ? [...ancestors(here, gitRoot)].reverse() : [here];
-  const loaded = loadHermesMd(ctx, hermesDirs) ?? loadAgentsChain(ctx, chainDirs) ?? loadClaudeMd(ctx) ?? loadCursorRules(ctx);
-  const shadowed = findShadowed(ctx, loaded, hermesDirs, chainDirs);
+  const loaded = loadHermesMd(ctx, hermesDirs) ?? loadAgentsChain(ctx, chainDirs, override) ?? loadClaudeMd(ctx) ?? loadCursorRules(ctx);
+  // The other readings judge what an older or other build loaded: the files' problems are told by the first alone.
+  const shadowed = override === 'instead' ? findShadowed(ctx, loaded, hermesDirs, chainDirs) : [];
   for (const s of shadowed) {
     const text = ctx.cache.get(s.path)?.text ?? '';
     problems.push({ file: s.path, code: 'shadowed', message: shadowedMessage(s.winner), range: positionsOf(text).line(0) });
@@ -77,7 +97,7 @@ export function discoverProjectContext(fs: SourceFs, cwd: string, options: Disco
   const body = loaded.runs.map((r) => r.text).join('');
   // The tier join strips every block (the cursor sections end with a blank line).
   const block = pyRstrip(PROJECT_CONTEXT_PREFIX + body);
-  return { kind: loaded.kind, files: contributions(loaded, block), shadowed, block, problems };
+  return { kind: loaded.kind, files: contributions(loaded, block), shadowed, block, problems: override === 'instead' ? problems : [] };
 }
 
 interface Ctx {
@@ -299,13 +319,17 @@ function present(ctx: Ctx, file: string): boolean {
   return isFile(ctx.fs, file);
 }
 
-/** Kind 2: per directory from the git root down to cwd, the first non-empty AGENTS file; copies dropped. */
-function loadAgentsChain(ctx: Ctx, dirs: readonly string[]): Loaded | undefined {
+/**
+ * Kind 2: per directory from the git root down to cwd, the first non-empty AGENTS file; copies
+ * dropped. `override` says where AGENTS.override.md counts (AgentsOverrideReading).
+ */
+function loadAgentsChain(ctx: Ctx, dirs: readonly string[], override: AgentsOverrideReading): Loaded | undefined {
   const seen = new Set<string>();
   const sections: Run[][] = [];
   const files: Array<{ file: LoadedFile; label: string }> = [];
-  for (const dir of dirs) {
-    for (const name of AGENTS_NAMES) {
+  // The first non-empty file of `names` in `dir`, unless the same text came earlier in the chain.
+  const addFirst = (dir: string, names: readonly string[]) => {
+    for (const name of names) {
       const file = load(ctx, path.join(dir, name));
       if (!file || !file.content) continue;
       if (!seen.has(file.content)) {
@@ -314,9 +338,11 @@ function loadAgentsChain(ctx: Ctx, dirs: readonly string[]): Loaded | undefined 
         sections.push(fileSection(ctx, file, 'agents-chain', label));
         files.push({ file, label });
       }
-      break;
+      return;
     }
-  }
+  };
+  for (const dir of dirs) addFirst(dir, override === 'instead' ? AGENTS_NAMES : AGENTS_PLAIN_NAMES);
+  if (override === 'appended') for (const dir of dirs) addFirst(dir, [AGENTS_OVERRIDE]);
   if (sections.length === 0) return undefined;
   let runs = sections.flatMap((s, i) => (i === 0 ? s : [{ text: '\n\n' }, ...s]));
   if (sections.length > 1) {

@@ -3,7 +3,9 @@
 // build today?" for a stored prompt: the blocks our sources render are replaced by today's
 // renderings and every other byte is kept, since Hermes' prose changes between releases and we
 // never re-create it.
-import { mayReadSessionFolderOnly } from '../anatomy/hermesProse';
+import { mayReadSessionFolderOnly, readsNoAgentsOverride, type ProseBlock } from '../anatomy/hermesProse';
+import { projectSections } from '../anatomy/sections';
+import { contextAsRead } from './contextAsRead';
 import { locateBlocksWithHint, type LocatedBlock } from '../anatomy/locate';
 import type { BlockKind, TierName } from '../model';
 import { DEFAULT_GUIDANCE } from '../literals/guidance';
@@ -164,7 +166,7 @@ export function rebuildPromptEdit(stored: string, sources: RenderedSources, opti
 
   setBlock(items, 'identity', 'stable', identity, () => 0);
   const storedProject = items.find((i) => i.kind === 'project-context')?.text;
-  setBlock(items, 'project-context', 'context', projectContextFor(storedProject, sources.projectContext, mayReadSessionFolderOnly(items)), () => after('caller-system') ?? firstIn('context') ?? firstIn('volatile') ?? items.length);
+  setBlock(items, 'project-context', 'context', projectContextFor(storedProject, sources.projectContext, items), () => after('caller-system') ?? firstIn('context') ?? firstIn('volatile') ?? items.length);
   const storedSkills = items.find((i) => i.kind === 'skills-index')?.text;
   setBlock(items, 'skills-index', 'volatile', skillsBlockFor(storedSkills, sources.skills.block), () => firstIn('volatile') ?? items.length);
   setBlock(items, 'memory', 'volatile', sources.memory.block, () => firstIn('volatile', ['skills-index']) ?? items.length);
@@ -191,14 +193,18 @@ export function skillsBlockFor(storedBlock: string | undefined, todays: string):
 }
 
 /**
- * The project context a refresh would write, as far as the user's files decide it: today's block,
- * but without parent folders' files when the stored prompt's build shows it does not read them (it
- * loaded the session folder's own file and no `## ../…` section, or it had no project context and
- * `sessionFolderOnly`, its prose being that of such a build): those are the build's doing, not the
- * files' (staleness.ts judges alike). Any other prompt that had no project context gets today's.
+ * The project context a refresh would write, as far as the user's files decide it: today's block
+ * as the stored prompt's build reads AGENTS.override.md (contextAsRead), and without parent
+ * folders' files when the build shows it does not read them (it loaded the session folder's own
+ * file and no `## ../…` section, or it had no project context and its prose (in `blocks`) is that
+ * of such a build): those are the build's doing, not the files' (staleness.ts judges alike). Any
+ * other prompt that had no project context gets today's.
  */
-export function projectContextFor(storedBlock: string | undefined, today: ProjectContext, sessionFolderOnly = false): string {
-  if (storedBlock === undefined ? !sessionFolderOnly : PARENT_SECTION.test(storedBlock)) return today.block;
+export function projectContextFor(storedBlock: string | undefined, todays: ProjectContext, blocks: readonly ProseBlock[]): string {
+  const today = todays.otherReadings
+    ? contextAsRead(todays, { labels: storedBlock ? projectSections(storedBlock, 0, storedBlock.length).map((s) => s.label) : [], readsNoOverride: readsNoAgentsOverride(blocks) })
+    : todays;
+  if (storedBlock === undefined ? !mayReadSessionFolderOnly(blocks) : PARENT_SECTION.test(storedBlock)) return today.block;
   const own = today.files.filter((f) => !isParentFolderLabel(f.label ?? ''));
   if (own.length === today.files.length) return today.block;
   return own.length === 0 ? '' : PROJECT_CONTEXT_PREFIX + own.map((f) => f.rendered).join('\n\n');

@@ -54,6 +54,11 @@ export interface ProjectContext {
   /** The `# Project Context` block; '' when no file contributes. */
   readonly block: string;
   readonly problems: readonly SourceProblem[];
+  /**
+   * Where an `AGENTS.override.md` takes part: what builds reading it otherwise load (without it, as
+   * Hermes up to 0.20.2 does; and after the chain, as a fork does). Absent when all builds load the same.
+   */
+  readonly otherReadings?: { readonly ignored: ProjectContext; readonly appended: ProjectContext };
 }
 
 export interface MemorySource {

@@ -139,11 +139,16 @@ function contextProblems(model: HermesModel, file: string, text: string): Source
   const overlay = new OverlayFs(model.fs, new Map([[file, text]]));
   const problems: SourceProblem[] = [];
   let loaded = false;
+  let loadedByOtherBuilds = false;
   for (const { cwd, cap } of runs.values()) {
     const context = discoverProjectContext(overlay, cwd, { maxChars: cap });
     if (context.files.some((f) => f.path === file)) loaded = true;
+    const other = context.otherReadings;
+    if (other && [...other.ignored.files, ...other.appended.files].some((f) => f.path === file)) loadedByOtherBuilds = true;
     problems.push(...context.problems.filter((p) => p.file === file));
   }
+  // An AGENTS.md an override hides from today's Hermes still feeds the sessions older builds started.
+  if (!loaded && loadedByOtherBuilds && (model.roleOf(file)?.uses.length ?? 0) > 0) loaded = true;
   // Shadowed means no session loads it: one cwd that loads it is enough to drop the warning.
   if (loaded) return problems.filter((p) => p.code !== 'shadowed');
   if (capped && !problems.some((p) => p.code === 'shadowed')) {

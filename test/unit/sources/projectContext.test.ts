@@ -37,6 +37,33 @@ describe('sources: project context', () => {
     assert.equal(ctx.files[1]!.rendered, '## ../AGENTS.md\n\nPackage rules.');
   });
 
+  it('where an override takes part, also reads the chain as builds without it and the fork that appends it do', () => {
+    const { root, cwd, discover } = repo();
+    write(root, 'AGENTS.md', 'Root rules.');
+    write(cwd, 'AGENTS.override.md', 'My override.');
+    write(cwd, 'AGENTS.md', 'App rules.');
+    const { ignored, appended } = discover().otherReadings!;
+    assert.equal(ignored.block, `${PREFIX}## ../../AGENTS.md\n\nRoot rules.\n\n## AGENTS.md\n\nApp rules.`);
+    assert.equal(appended.block, `${PREFIX}## ../../AGENTS.md\n\nRoot rules.\n\n## AGENTS.md\n\nApp rules.\n\n## AGENTS.override.md\n\nMy override.`);
+    assert.deepEqual(appended.files.map((f) => [f.label, f.rendered]), [
+      ['../../AGENTS.md', '## ../../AGENTS.md\n\nRoot rules.'],
+      ['AGENTS.md', '## AGENTS.md\n\nApp rules.'],
+      ['AGENTS.override.md', '## AGENTS.override.md\n\nMy override.'],
+    ]);
+    // Their problems are the first reading's: told once.
+    assert.deepEqual([ignored.problems, appended.problems, ignored.shadowed], [[], [], []]);
+  });
+
+  it('without an override that loads, every build reads the same: no other reading', () => {
+    const { root, cwd, discover } = repo();
+    write(root, 'AGENTS.md', 'Root rules.');
+    write(cwd, 'AGENTS.override.md', '  \n');
+    assert.equal(discover().otherReadings, undefined);
+    write(root, '.hermes.md', 'Hermes rules.');
+    write(cwd, 'AGENTS.override.md', 'My override.');
+    assert.equal(discover().otherReadings, undefined, '.hermes.md wins over the AGENTS chain in every build');
+  });
+
   it('drops a copy of a file already loaded up the chain', () => {
     const { root, discover } = repo();
     write(root, 'AGENTS.md', 'Same rules.');

@@ -308,11 +308,23 @@ A scratch folder that is not a git repository. Anything here is disposable.
 Command-line tool. Every flag needs a line in docs/flags.md.
 """,
     "repo-d/src/main.py": "def main() -> None:\n    print(\"repo-d\")\n",
+    # A git root with AGENTS.md and a personal AGENTS.override.md: releases from 0.20.3 load the
+    # override instead, earlier ones AGENTS.md alone; the fork loads both.
+    "repo-e/AGENTS.md": """\
+# repo-e
+
+Payments gateway. Every change needs a ticket number in its commit message.
+""",
+    "repo-e/AGENTS.override.md": """\
+# repo-e (my override)
+
+Payments gateway. I work on the sandbox only: never call the live endpoints.
+""",
 }
 
 # Git roots (relative to the generation root).  The generator runs `git init`
 # in each before driving sessions; the .git folders are not committed.
-GIT_ROOTS: List[str] = ["work/repo-a", "work/repo-b", "work/repo-d"]
+GIT_ROOTS: List[str] = ["work/repo-a", "work/repo-b", "work/repo-d", "work/repo-e"]
 
 # ---------------------------------------------------------------------------
 # Conversation text.
@@ -420,6 +432,11 @@ SESSIONS: List[dict] = [
      "turns": [("What does main print?", "It prints `repo-d`."),
                ("Ok.", "Anything else?")],
      "title": "Repo-d main output"},
+    {"key": "e-override", "profile": "default", "kind": "cli", "cwd": "work/repo-e",
+     "day": 1, "time": "11:50:37", "role": "live",
+     "turns": [("Which endpoints may I call here?", "The sandbox ones only."),
+               ("Ok.", "Anything else?")],
+     "title": "Repo-e endpoints"},
     {"key": "telegram", "profile": "default", "kind": "telegram", "cwd": None,
      "day": 1, "time": "12:15:55", "role": "live",
      "turns": [("remind me what the staging region is",

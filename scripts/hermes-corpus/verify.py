@@ -120,6 +120,11 @@ def verify_folder(folder: Path) -> List[dict]:
         check((PC_HEAD in prompt) == bool(s["context_labels"]), f"{tag}: Project Context presence mismatch")
         if s.get("context_cwd") == "work/repo-b":
             check(s["context_files"] == ["work/repo-b/.hermes.md"], f"{tag}: repo-b must load only .hermes.md")
+        if s.get("context_cwd") == "work/repo-e":
+            # AGENTS.override.md is read from 0.20.3 on (a fork appends it after AGENTS.md).
+            reads_override = tuple(int(x) for x in s["hermes_version"].split(".")[:3]) >= (0, 20, 3)
+            check(("work/repo-e/AGENTS.override.md" in s["context_files"]) == reads_override,
+                  f"{tag}: repo-e's override loaded by {s['hermes_version']}: {s['context_files']}")
         for line in ("Model: " + (s["prompt_model"] or "?"), "Platform: " + s["source"]):
             check(line in prompt, f"{tag}: trailer line {line!r} missing")
         rows.append({

@@ -10,7 +10,7 @@ import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import { diffPrompt } from '../../../server/hermes/engine/promptDiff';
 import type { SessionReport } from '../../../server/hermes/engine/types';
 import { readHome, selectProfile } from '../../../server/hermes/profile/home';
-import { buildOf, copyCorpusHome, corpusFolders, versionAtLeast, type CorpusHome } from '../../support/hermesCorpus';
+import { buildOf, copyCorpusHome, CORPUS_DIR, corpusFolders, versionAtLeast, type CorpusHome } from '../../support/hermesCorpus';
 
 const NOW = 1_795_000_000;
 
@@ -152,6 +152,27 @@ for (const folder of corpusFolders()) {
         const chains = versionAtLeast(buildOf(corpus, m.written_by).version, '0.20.3');
         assert.deepEqual(reasonsOf(s), chains ? ['project-context added: ../AGENTS.md'] : [], m.id);
         if (!chains) assert.match(s.otherBuild ?? '', /may read AGENTS\.md from the session's folder only .*not \.\.\/AGENTS\.md/, m.id);
+      }
+    });
+
+    it('AGENTS.md beside an AGENTS.override.md: each session is judged by the file its own build loaded', () => {
+      const [agents, override] = ['work/repo-e/AGENTS.md', 'work/repo-e/AGENTS.override.md'];
+      const inE = corpus.manifest.sessions.filter((m) => m.cwd === 'work/repo-e' && !m.ended);
+      assert.ok(inE.length > 0);
+      let sessions = live(corpus);
+      for (const m of inE) {
+        const s = sessions.get(m.id)!;
+        assert.equal(s.state, 'fresh', `${m.id}: ${reasonsOf(s).join('; ')}`);
+        // A build that never reads the override says so, as it says why ../AGENTS.md is missing.
+        if (!m.context_files.includes(override)) assert.match(s.otherBuild ?? '', /reads no AGENTS\.override\.md .*AGENTS\.override\.md is not in its prompt/, m.id);
+      }
+      for (const file of [override, agents]) {
+        edit(corpus.at(file), (t) => `${t}\nTickets live in the PAY project.\n`);
+        sessions = live(corpus);
+        for (const m of inE) {
+          assert.deepEqual(reasonsOf(sessions.get(m.id)!), m.context_files.includes(file) ? [`project-context changed: ${path.basename(file)}`] : [], `${m.id} after an edit of ${file}`);
+        }
+        fs.writeFileSync(corpus.at(file), fs.readFileSync(path.join(CORPUS_DIR, folder, file), 'utf8'));
       }
     });
 

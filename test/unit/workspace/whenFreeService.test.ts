@@ -38,7 +38,12 @@ describe('workspace: refresh when free in the language server', function () {
     trusted = true;
     told = [];
   });
-  afterEach(() => removeDir(dir));
+  // Each test's services and models: their folder watches and timers end with the test.
+  const made: Array<{ dispose(): void }> = [];
+  afterEach(() => {
+    for (const m of made.splice(0)) m.dispose();
+    removeDir(dir);
+  });
 
   function service(): { whenFree: WhenFreeService; model: HermesModel } {
     const model = new HermesModel(() => clock.now());
@@ -47,6 +52,7 @@ describe('workspace: refresh when free in the language server', function () {
     const quiet = new Log({ console: { info() {}, warn() {}, error() {}, log() {} } } as never);
     const whenFree = new WhenFreeService(model, refresh, () => trusted, quiet, { scheduleChanged: (entries) => told.push(entries), sessionsChanged() {} }, clock, scheduleFiles({ HERMES_LENS_TOKEN_CACHE: path.join(dir, 'cache') }));
     whenFree.start();
+    made.push(whenFree, model);
     return { whenFree, model };
   }
   const requested = (id: string) => refreshRequests(def.dbFile).has(sessionEpochKey(id));

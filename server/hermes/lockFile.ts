@@ -17,7 +17,8 @@ export function withLock<T>(lockFile: string, run: () => T): T {
       fd = fs.openSync(lockFile, 'wx', 0o600);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (leftBehind(lockFile)) fs.rmSync(lockFile, { force: true });
+      const judged = leftBehind(lockFile);
+      if (judged) takeOver(lockFile, judged);
       else if (retry >= RETRIES) throw new Error(`${lockFile} stays held by another process; remove it if no editor window or hermes-lens is running.`);
       else pause(RETRY_MS);
       continue;
@@ -31,12 +32,37 @@ export function withLock<T>(lockFile: string, run: () => T): T {
   }
 }
 
-function leftBehind(lockFile: string): boolean {
+/** The lock file's stat when it is old enough to have been left behind by a process that died. */
+function leftBehind(lockFile: string): fs.Stats | undefined {
   try {
-    return Date.now() - fs.statSync(lockFile).mtimeMs > LEFT_BEHIND_MS;
+    const stat = fs.statSync(lockFile);
+    return Date.now() - stat.mtimeMs > LEFT_BEHIND_MS ? stat : undefined;
   } catch {
-    return false; // gone meanwhile: the next try takes it
+    return undefined; // gone meanwhile: the next try takes it
   }
+}
+
+/**
+ * Removes the lock file judged left behind (`judged`), and only that one. Two processes may judge it
+ * at once: the first removes it and makes its own, which the second must not remove. So the file
+ * is moved aside first, and put back when what moved is not the one judged.
+ */
+export function takeOver(lockFile: string, judged: fs.Stats): void {
+  const aside = `${lockFile}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  try {
+    fs.renameSync(lockFile, aside);
+  } catch {
+    return; // gone meanwhile: the next try takes it
+  }
+  const moved = fs.statSync(aside);
+  if (moved.ino !== judged.ino || moved.mtimeMs !== judged.mtimeMs) {
+    try {
+      fs.linkSync(aside, lockFile); // its holder's lock, back in place
+    } catch {
+      // a third process made one meanwhile: that one stands
+    }
+  }
+  fs.rmSync(aside, { force: true });
 }
 
 /** Waits `ms` without returning to the event loop: the callers' changes are synchronous, and short. */

@@ -1,11 +1,12 @@
 // The refresh schedule file shared by every language server of a user (two editor windows on one
 // home): changes made at the same time by several processes all land, a lock file left behind by
-// a process that died does not block the schedule, and one held throughout is named.
+// a process that died does not block the schedule (nor is taken by two at once), and one held
+// throughout is named.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { withLock } from '../../../server/hermes/lockFile';
+import { takeOver, withLock } from '../../../server/hermes/lockFile';
 import { scheduleFiles } from '../../../server/hermes/refresh/scheduleFiles';
 import { removeDir, tempDir } from '../demo/support';
 
@@ -51,6 +52,21 @@ describe('refresh: the schedule file several language servers share', function (
     fs.utimesSync(lock, longAgo, longAgo);
     assert.equal(withLock(lock, () => 'ran'), 'ran');
     assert.ok(!fs.existsSync(lock));
+  });
+
+  it('of two processes taking over one left-behind lock, the second leaves the lock the first has made', () => {
+    const lock = path.join(dir, 'schedule.json.lock');
+    fs.writeFileSync(lock, '');
+    const longAgo = new Date(Date.now() - 60_000);
+    fs.utimesSync(lock, longAgo, longAgo);
+    const judgedByBoth = fs.statSync(lock);
+    // The first takes it over and makes its own lock (held, with its holder's mark in it)...
+    takeOver(lock, judgedByBoth);
+    fs.writeFileSync(lock, 'the first one holds it', { flag: 'wx' });
+    // ...then the second acts on what it judged before: the first one's lock stays.
+    takeOver(lock, judgedByBoth);
+    assert.equal(fs.readFileSync(lock, 'utf8'), 'the first one holds it');
+    assert.deepEqual(fs.readdirSync(dir), ['schedule.json.lock'], 'nothing moved aside is left');
   });
 
   it('names a lock file held throughout, and says what to do', () => {

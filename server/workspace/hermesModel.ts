@@ -48,6 +48,13 @@ export interface SourceRole {
   readonly uses: readonly ProfileUse[];
   /** Set when no session loads the file because another context file wins (docs/HERMES-FORMATS.md §3). */
   readonly shadowedBy: string | undefined;
+  /**
+   * Where builds differ in what they load (AGENTS.override.md beside AGENTS.md): the file today's
+   * Hermes loads instead of this one that older builds' sessions still carry, and how many live
+   * sessions in folders where today's Hermes loads this file were started by a build that does not.
+   */
+  readonly todayLoadsInstead?: string;
+  readonly notLoadedByTheirBuild?: number;
 }
 
 export class HermesModel {
@@ -234,6 +241,7 @@ export class HermesModel {
     const uses: ProfileUse[] = [];
     let shadowedBy: string | undefined;
     let seen = false;
+    let notLoadedByTheirBuild = 0;
     for (const analysis of this.analyses.values()) {
       const byCwd = new Map<string, SessionReport[]>();
       for (const s of analysis.report.sessions) {
@@ -244,16 +252,19 @@ export class HermesModel {
       let contribution: FileContribution | undefined;
       for (const [cwd, list] of byCwd) {
         const context = analysis.sourcesFor(cwd).projectContext;
+        const loadedToday = context.files.some((f) => f.path === file);
         for (const [read, carrying] of byContextRead(analysis, context, list)) {
           const found = read.files.find((f) => f.path === file);
           if (found) {
             contribution ??= found;
             sessions.push(...carrying);
             seen = true;
+          } else if (loadedToday) {
+            notLoadedByTheirBuild += carrying.length;
           }
         }
         // Today's Hermes loads it, though no session's build did (an override older builds ignore).
-        if (!contribution && context.files.some((f) => f.path === file)) {
+        if (!contribution && loadedToday) {
           contribution = context.files.find((f) => f.path === file);
           seen = true;
         }
@@ -266,7 +277,16 @@ export class HermesModel {
       if (sessions.length || contribution) uses.push({ analysis, sessions, contribution });
     }
     if (!seen) return undefined;
-    return { kind: 'project-context', file, tier: 'context', uses, shadowedBy: uses.length ? undefined : shadowedBy };
+    const carried = uses.some((u) => u.sessions.length > 0);
+    return {
+      kind: 'project-context',
+      file,
+      tier: 'context',
+      uses,
+      shadowedBy: uses.length ? undefined : shadowedBy,
+      ...(carried && shadowedBy ? { todayLoadsInstead: shadowedBy } : {}),
+      ...(notLoadedByTheirBuild ? { notLoadedByTheirBuild } : {}),
+    };
   }
 
   /**

@@ -1,6 +1,7 @@
 // Hover anywhere in a source file: the tier it lands in, the size of this file's contribution and
 // its share of the prompt, how many sessions and profiles carry it, and what refreshing them costs
 // now. On a skill: the exact index line (description) or that the body is not in the prompt.
+import path = require('node:path');
 import { MarkupKind, type Hover, type HoverParams } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { countTokens } from '../../hermes/cost/tokens';
@@ -71,6 +72,7 @@ function figures(role: SourceRole): string[] {
   const summary = summarizeRole(role);
   const out = [`This file puts **${bytes.toLocaleString('en-US')} bytes** (${tokens.exact ? '' : '≈'}${tokens.tokens.toLocaleString('en-US')} tokens) into the prompt${share}.`];
   out.push(`Carried by **${summary.sessions}** live session${summary.sessions === 1 ? '' : 's'} in ${summary.profiles} profile${summary.profiles === 1 ? '' : 's'}.`);
+  out.push(...buildDifferences(role));
   if (summary.stale > 0) {
     const cold = summary.stale - summary.warm;
     out.push(
@@ -79,10 +81,23 @@ function figures(role: SourceRole): string[] {
         ` · ${summary.warm} warm cache${summary.warm === 1 ? '' : 's'}, ${cold} already expired (free but for the prompt change).`,
     );
   } else {
-    out.push('Every session that carries it already holds this version.');
+    if (summary.sessions > 0) out.push('Every session that carries it already holds this version.');
   }
   if (summary.otherBuild > 0) {
-    out.push(`${summary.otherBuild} of them ${summary.otherBuild === 1 ? 'was' : 'were'} ${OTHER_BUILD}: Hermes' own text in ${summary.otherBuild === 1 ? 'its prompt' : 'their prompts'} differs from the newest session's (not stale; a refresh would bring the newer text too).`);
+    out.push(`${summary.otherBuild} of them ${summary.otherBuild === 1 ? 'was' : 'were'} ${OTHER_BUILD}: Hermes' own text in ${summary.otherBuild === 1 ? 'its prompt' : 'their prompts'}, or the files that build loads, differ from the newest session's (not stale; a refresh would bring the newer text too).`);
+  }
+  return out;
+}
+
+/** Where Hermes builds load different files from the folder (AGENTS.override.md beside AGENTS.md). */
+function buildDifferences(role: SourceRole): string[] {
+  const out: string[] = [];
+  if (role.todayLoadsInstead) {
+    out.push(`Hermes from 0.20.3 on loads \`${path.basename(role.todayLoadsInstead)}\` instead; these sessions were started by a build that loads this file.`);
+  }
+  const n = role.notLoadedByTheirBuild ?? 0;
+  if (n > 0) {
+    out.push(`${n} other live session${n === 1 ? '' : 's'} in its folder ${n === 1 ? 'was' : 'were'} started by a Hermes build that does not load it: editing it leaves ${n === 1 ? 'that one as it is' : 'them as they are'}.`);
   }
   return out;
 }

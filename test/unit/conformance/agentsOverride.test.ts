@@ -5,7 +5,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { MarkupContent } from 'vscode-languageserver/node';
 import { diagnoseDocument } from '../../../server/lsp/features/diagnostics';
+import { provideHover } from '../../../server/lsp/features/hover';
 import { pathToUri } from '../../../server/lsp/uri';
 import { corpusFolders } from '../../support/hermesCorpus';
 import { corpusModelPerTest } from '../../support/corpusModel';
@@ -31,6 +33,20 @@ for (const folder of corpusFolders()) {
         // what today's Hermes loads, so never that, even where older builds started every session.
         assert.equal(role.shadowedBy !== undefined, file === AGENTS && carrying(file).length === 0, file);
       }
+    });
+
+    it('the hover says which sessions a build difference leaves out, and what today\'s Hermes loads', () => {
+      const hoverOf = (file: string) => {
+        const document = TextDocument.create(pathToUri(current.corpus.at(file)), 'markdown', 1, fs.readFileSync(current.corpus.at(file), 'utf8'));
+        const hover = provideHover(current.model, document, { textDocument: { uri: document.uri }, position: { line: 0, character: 0 } })!;
+        return (hover.contents as MarkupContent).value;
+      };
+      const live = current.corpus.manifest.sessions.filter((s) => s.cwd === 'work/repo-e' && !s.ended).length;
+      const skipped = live - carrying(OVERRIDE).length;
+      assert.equal(/(\d+) other live sessions? in its folder (was|were) started by a Hermes build that does not load it/.exec(hoverOf(OVERRIDE))?.[1], skipped ? String(skipped) : undefined);
+      const agents = hoverOf(AGENTS);
+      if (carrying(AGENTS).length === 0) assert.match(agents, /not in any prompt/);
+      else assert.match(agents, /Hermes from 0\.20\.3 on loads `AGENTS\.override\.md` instead; these sessions were started by a build that loads this file\./);
     });
 
     it("AGENTS.md is said to load nothing only where no session's build loaded it", () => {

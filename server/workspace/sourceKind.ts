@@ -13,13 +13,20 @@ export type SourceTarget =
   | { readonly kind: 'soul' | 'memory' | 'user' | 'skill' | 'skill-category'; readonly analysis: ProfileAnalysis; readonly file: string }
   | { readonly kind: 'project-context'; readonly file: string };
 
-/** What `file` is to Hermes among these profiles; undefined for a file that feeds no prompt. */
-export function classifySource(profiles: Iterable<ProfileAnalysis>, filePath: string): SourceTarget | undefined {
+/**
+ * What `file` is to Hermes among these profiles; undefined for a file that feeds no prompt.
+ * `externalDirs`: a profile's `skills.external_dirs` folders, resolved.
+ */
+export function classifySource(profiles: Iterable<ProfileAnalysis>, filePath: string, externalDirs: (analysis: ProfileAnalysis) => readonly string[] = () => []): SourceTarget | undefined {
   const file = canonicalPath(filePath);
   for (const analysis of profiles) {
     const dir = analysis.profile.dir;
     const rel = inside(canonicalPath(dir), file);
-    if (rel === undefined) continue;
+    if (rel === undefined) {
+      const external = externalSkill(analysis, file, externalDirs(analysis));
+      if (external) return external;
+      continue;
+    }
     const own = path.join(dir, rel);
     if (rel === 'SOUL.md') return { kind: 'soul', analysis, file: own };
     if (rel === path.join('memories', 'MEMORY.md')) return { kind: 'memory', analysis, file: own };
@@ -30,6 +37,15 @@ export function classifySource(profiles: Iterable<ProfileAnalysis>, filePath: st
     }
   }
   return contextFileKind(file) ? { kind: 'project-context', file } : undefined;
+}
+
+/** A SKILL.md or DESCRIPTION.md of one of the profile's external skills folders, where Hermes' walk reaches it. */
+function externalSkill(analysis: ProfileAnalysis, file: string, dirs: readonly string[]): SourceTarget | undefined {
+  const name = path.basename(file);
+  if (name !== 'SKILL.md' && name !== 'DESCRIPTION.md') return undefined;
+  const dir = dirs.find((d) => inside(d, file) !== undefined);
+  if (dir === undefined || !isIndexedSkillPath(analysis.fs, dir, file)) return undefined;
+  return { kind: name === 'SKILL.md' ? 'skill' : 'skill-category', analysis, file };
 }
 
 /** `child` relative to `dir` ('' for the directory itself), or undefined when it is not inside. */

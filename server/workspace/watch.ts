@@ -48,7 +48,7 @@ export class SourceWatcher {
   private unwatchable = new Set<string>();
   private unwatchableSince = 0;
   /** The folders of the last update that changed the watched set (update returns early for the same ones). */
-  private lastUpdate: { readonly profileDirs: readonly string[]; readonly projectDirs: readonly string[] } = { profileDirs: [], projectDirs: [] };
+  private lastUpdate: { readonly profileDirs: readonly string[]; readonly projectDirs: readonly string[]; readonly skillDirs: readonly string[] } = { profileDirs: [], projectDirs: [], skillDirs: [] };
   /** When database events are probed again after the last of a burst (ms). */
   private readonly followUpsMs: readonly number[];
 
@@ -61,12 +61,16 @@ export class SourceWatcher {
     this.followUpsMs = settleMs > FIRST_FOLLOW_UP_MS ? [FIRST_FOLLOW_UP_MS, settleMs] : [settleMs];
   }
 
-  /** Replaces the watched set: profile directories (with their skills and memories) and project dirs. */
-  update(profileDirs: readonly string[], projectDirs: readonly string[]): void {
+  /**
+   * Replaces the watched set: profile directories (with their skills and memories), project dirs,
+   * and skills folders outside the profiles (`skills.external_dirs`).
+   */
+  update(profileDirs: readonly string[], projectDirs: readonly string[], skillDirs: readonly string[] = []): void {
     // Every re-evaluation updates: the same folders with no retry due change nothing.
     const retryDue = Date.now() - this.unwatchableSince > UNWATCHABLE_RETRY_MS && this.unwatchable.size > 0;
-    if (!retryDue && sameItems(profileDirs, this.lastUpdate.profileDirs) && sameItems(projectDirs, this.lastUpdate.projectDirs)) return;
-    this.lastUpdate = { profileDirs: [...profileDirs], projectDirs: [...projectDirs] };
+    const last = this.lastUpdate;
+    if (!retryDue && sameItems(profileDirs, last.profileDirs) && sameItems(projectDirs, last.projectDirs) && sameItems(skillDirs, last.skillDirs)) return;
+    this.lastUpdate = { profileDirs: [...profileDirs], projectDirs: [...projectDirs], skillDirs: [...skillDirs] };
     const wanted = new Map<string, { recursive: boolean; profileDir?: string }>();
     for (const dir of profileDirs) {
       wanted.set(dir, { recursive: false, profileDir: dir });
@@ -77,6 +81,7 @@ export class SourceWatcher {
       if (!wanted.has(dir)) wanted.set(dir, { recursive: false });
       wanted.set(path.join(dir, '.cursor', 'rules'), { recursive: false });
     }
+    for (const dir of skillDirs) wanted.set(dir, { recursive: true });
     for (const [dir, watcher] of this.watchers) {
       if (!wanted.has(dir)) {
         watcher.close();
@@ -111,7 +116,7 @@ export class SourceWatcher {
           watcher.close();
           this.watchers.delete(dir);
           // The next update watches it again, whatever folders it names.
-          this.lastUpdate = { profileDirs: [], projectDirs: [] };
+          this.lastUpdate = { profileDirs: [], projectDirs: [], skillDirs: [] };
         });
         this.watchers.set(dir, watcher);
       } catch {

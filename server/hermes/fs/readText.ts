@@ -65,3 +65,12 @@ export function isFile(fs: SourceFs, file: string): boolean {
     return false;
   }
 }
+
+/** Whether `dir` is a folder (links followed); false when it cannot be told. */
+export function isFolder(fs: SourceFs, dir: string): boolean {
+  try {
+    return fs.stat(dir)?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}

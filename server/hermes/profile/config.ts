@@ -5,7 +5,7 @@ import { readPlainYaml } from '../text/plainYaml';
 import { diskFs } from '../fs/diskFs';
 import { utf8Of, type SourceFs } from '../fs/sourceFs';
 import { yamlLibrary } from '../text/yamlLibrary';
-import { configNames } from './configNames';
+import { configNames, pythonStr } from './configNames';
 
 /** `off`: Hermes caches no prompt (docs/PROMPT-CACHING.md). */
 export type CacheTtlSetting = '5m' | '1h' | 'auto' | 'off';
@@ -23,6 +23,8 @@ export interface ProfileConfig {
   readonly disabledSkills: readonly string[];
   /** `skills.platform_disabled`: the names disabled on each platform besides `disabledSkills` (§4). */
   readonly platformDisabledSkills: ReadonlyMap<string, readonly string[]>;
+  /** `skills.external_dirs` as written (externalSkillDirs resolves them) (§4). */
+  readonly externalSkillDirs: readonly string[];
   /** A problem reading the file, for diagnostics and the CLI. */
   readonly problem: string | undefined;
 }
@@ -34,6 +36,7 @@ export const DEFAULT_CONFIG: ProfileConfig = {
   agentSystemPrompt: undefined,
   disabledSkills: [],
   platformDisabledSkills: new Map(),
+  externalSkillDirs: [],
   problem: undefined,
 };
 
@@ -72,6 +75,7 @@ export function parseProfileConfig(text: string, file: string): ProfileConfig {
     agentSystemPrompt: typeof agent.system_prompt === 'string' && agent.system_prompt ? agent.system_prompt : undefined,
     disabledSkills: configNames(skills.disabled),
     platformDisabledSkills: platformLists(skills.platform_disabled),
+    externalSkillDirs: externalDirEntries(skills.external_dirs),
     problem: undefined,
   };
 }
@@ -87,6 +91,13 @@ function platformLists(value: unknown): ReadonlyMap<string, readonly string[]> {
     lists.set(platform, configNames(names));
   }
   return lists;
+}
+
+/** `skills.external_dirs`: a list, or one string; each entry's `str()`, stripped, empty ones dropped. */
+function externalDirEntries(value: unknown): string[] {
+  if (!value) return [];
+  const entries = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+  return entries.map((entry) => pythonStr(entry).trim()).filter(Boolean);
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

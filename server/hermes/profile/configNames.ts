@@ -21,7 +21,7 @@ function stringList(value: unknown): string[] {
 }
 
 /** Python's `str()` of a YAML scalar. */
-function pythonStr(value: unknown): string {
+export function pythonStr(value: unknown): string {
   if (value === true) return 'True';
   if (value === false) return 'False';
   if (value === null || value === undefined) return 'None';

@@ -11,7 +11,7 @@ import { memo } from '../memo';
 import type { SourceKind } from '../model';
 import { analyzeMemoryText } from './memory';
 import { discoverProjectContext } from './projectContext';
-import { analyzeSkillText, withCategoryText, withSkillText, type SkillText } from './skills';
+import { analyzeSkillText, skillsRootOf, withCategoryText, withSkillText, type SkillText } from './skills';
 import { analyzeSoulText } from './soul';
 import { contextFileCap } from './truncate';
 import type { RenderedSources, SkillsIndex } from './types';
@@ -49,7 +49,7 @@ export function sourcesWithEdit(edit: EditedFile, profile: ProfileSide): (cwd: s
   const skillsByIndex = new Map<SkillsIndex, SkillsIndex>();
   let skill: SkillText | undefined;
   const editedSkills = (index: SkillsIndex): SkillsIndex =>
-    edit.kind === 'skill' ? withSkillText(index, (skill ??= analyzeSkillText(profile.fs, skillsDir, edit.file, text, profile.config))) : withCategoryText(index, skillsDir, edit.file, text);
+    edit.kind === 'skill' ? withSkillText(index, (skill ??= analyzeSkillText(profile.fs, skillsRootOf(index, skillsDir, edit.file), edit.file, text, profile.config))) : withCategoryText(index, edit.file, text);
   let profilePart: Partial<RenderedSources> | undefined;
   return (cwd, source) => {
     const today = profile.sourcesFor(cwd, source);

@@ -7,8 +7,9 @@ import { frontmatterValueSpan, parseFrontmatter } from '../text/frontmatter';
 import { isJsWhitespace } from '../text/jsWhitespace';
 import { lineRange, positionsOf } from '../text/positions';
 import { codePointLength, compareCodePoints, pyStr, pyStrip, sliceCodePoints, unitOffset } from '../text/pyText';
-import { readText } from '../fs/readText';
+import { isFolder, readText } from '../fs/readText';
 import { utf8Of, type SourceFs } from '../fs/sourceFs';
+import { externalSkillDirs } from './externalSkillDirs';
 import { findSkillFiles, ORG_MIRROR_DIR } from './skillTree';
 import type { SkillEntry, SkillsIndex, SourceProblem } from './types';
 
@@ -29,7 +30,7 @@ interface Candidate extends SkillText {
 export function readSkillsIndex(
   fs: SourceFs,
   skillsDir: string,
-  config: Pick<ProfileConfig, 'disabledSkills'> & Partial<Pick<ProfileConfig, 'platformDisabledSkills'>>,
+  config: Pick<ProfileConfig, 'disabledSkills'> & Partial<Pick<ProfileConfig, 'platformDisabledSkills' | 'externalSkillDirs'>>,
   platform: string = process.platform,
   sessionPlatform?: string,
 ): SkillsIndex {
@@ -38,17 +39,48 @@ export function readSkillsIndex(
   const files = findSkillFiles(fs, skillsDir);
   const placeOf = walkedPlaces(skillsDir);
   const candidates = files.skills.map((file) => readCandidate(fs, skillsDir, file, placeOf(file), disabled, platform, problems));
-  const entries = labelEntries(candidates, problems);
-  const categories = readCategoryDescriptions(fs, skillsDir, files.descriptions, problems);
-  return remembered({ entries, categories, block: renderSkillsIndex(entries, categories), problems }, { candidates, descriptions: files.descriptions, disabled });
+  const descriptions = readCategoryDescriptions(fs, skillsDir, files.descriptions, problems);
+  // `skills.external_dirs`, in order: their skills come after the profile's own, whose names win.
+  const external: Candidate[] = [];
+  const externalDirs = externalSkillDirs(fs, path.dirname(path.resolve(skillsDir)), config.externalSkillDirs ?? []);
+  for (const dir of externalDirs) {
+    const found = findSkillFiles(fs, dir);
+    const placeIn = walkedPlaces(dir);
+    for (const file of found.skills) external.push(externalCandidate(readCandidate(fs, dir, file, placeIn(file), disabled, platform, problems)));
+    descriptions.push(...readCategoryDescriptions(fs, dir, found.descriptions, problems).map((d) => ({ ...d, external: true })));
+  }
+  const inputs: IndexInputs = { candidates, external, externalDirs, descriptions, disabled };
+  return assembled(inputs, problems, problems);
 }
 
 /** What an index was built from: what `withSkillText` and `withCategoryText` need to build it again with one file's text. */
 interface IndexInputs {
   readonly candidates: readonly Candidate[];
-  readonly descriptions: readonly string[];
+  /** The skills of `skills.external_dirs`, after the profile's own, and those folders. */
+  readonly external: readonly Candidate[];
+  readonly externalDirs: readonly string[];
+  /** Each DESCRIPTION.md read, in the order Hermes reads them (the profile's, then each external folder's). */
+  readonly descriptions: readonly CategoryText[];
   /** The skills.disabled names, and its platform_disabled list for a platform's index. */
   readonly disabled: ReadonlySet<string>;
+}
+
+/** One DESCRIPTION.md: the category it describes and its description (undefined when it gives none). */
+interface CategoryText {
+  readonly file: string;
+  readonly category: string;
+  readonly description: string | undefined;
+  /** From an external folder: it describes a category only where none has a description yet. */
+  readonly external?: boolean;
+}
+
+/** The index `inputs` make; `labelProblems` receives the name clashes found on the way. */
+function assembled(inputs: IndexInputs, labelProblems: SourceProblem[], problems: readonly SourceProblem[]): SkillsIndex {
+  const entries = labelEntries(inputs.candidates, labelProblems);
+  if (inputs.external.length > 0) entries.push(...externalEntries(inputs.external, entries, labelProblems));
+  const categories = categoriesOf(inputs.descriptions);
+  const index = { entries, categories, block: renderSkillsIndex(entries, categories), problems };
+  return remembered(inputs.externalDirs.length > 0 ? { ...index, externalDirs: inputs.externalDirs } : index, inputs);
 }
 
 // Kept beside the index rather than in it: nothing else needs them, and the index's shape stays as it is.
@@ -67,26 +99,78 @@ function remembered(index: SkillsIndex, inputs: IndexInputs): SkillsIndex {
  */
 export function withSkillText(index: SkillsIndex, skill: SkillText): SkillsIndex {
   const inputs = inputsOf.get(index);
-  const at = inputs ? inputs.candidates.findIndex((c) => c.file === skill.file) : -1;
-  if (!inputs || at < 0) return index;
-  const candidates = inputs.candidates.slice();
+  if (!inputs) return index;
   // skillFromText's test: `name` is the frontmatter name, or the folder's when that is empty (no list holds '').
   const disabled = inputs.disabled.has(skill.name) || inputs.disabled.has(skill.dirName);
-  candidates[at] = { ...skill, disabled, orgAuthor: inputs.candidates[at]!.orgAuthor };
-  const entries = labelEntries(candidates, []);
-  return remembered({ entries, categories: index.categories, block: renderSkillsIndex(entries, index.categories), problems: index.problems }, { ...inputs, candidates });
+  const replaced = (list: readonly Candidate[], external: boolean): readonly Candidate[] | undefined => {
+    const at = list.findIndex((c) => c.file === skill.file);
+    if (at < 0) return undefined;
+    const copy = list.slice();
+    // The file's place is the one it was read at (an external folder's skill is filed below that folder).
+    const was = list[at]!;
+    const candidate = { ...skill, category: was.category, orgId: was.orgId, disabled, orgAuthor: was.orgAuthor };
+    copy[at] = external ? externalCandidate(candidate) : candidate;
+    return copy;
+  };
+  const candidates = replaced(inputs.candidates, false);
+  const external = candidates ? undefined : replaced(inputs.external, true);
+  if (!candidates && !external) return index;
+  return assembled({ ...inputs, candidates: candidates ?? inputs.candidates, external: external ?? inputs.external }, [], index.problems);
 }
 
 /** The index as it would be with `text` as the category's DESCRIPTION.md `file` (see withSkillText). */
-export function withCategoryText(index: SkillsIndex, skillsDir: string, file: string, text: string): SkillsIndex {
+export function withCategoryText(index: SkillsIndex, file: string, text: string): SkillsIndex {
   const inputs = inputsOf.get(index);
-  if (!inputs?.descriptions.includes(file)) return index;
-  const categories = new Map(index.categories);
-  const folder = categoryFolder(skillsDir, file);
-  const description = analyzeCategoryText(file, text).description;
-  if (description === undefined) categories.delete(folder);
-  else categories.set(folder, { description, file });
-  return remembered({ entries: index.entries, categories, block: renderSkillsIndex(index.entries, categories), problems: index.problems }, inputs);
+  const at = inputs ? inputs.descriptions.findIndex((d) => d.file === file) : -1;
+  if (!inputs || at < 0) return index;
+  const descriptions = inputs.descriptions.slice();
+  descriptions[at] = { ...descriptions[at]!, description: analyzeCategoryText(file, text).description };
+  const categories = categoriesOf(descriptions);
+  return remembered({ ...index, categories, block: renderSkillsIndex(index.entries, categories) }, { ...inputs, descriptions });
+}
+
+/** The category descriptions: a later profile DESCRIPTION.md replaces an earlier one; an external one only fills a gap. */
+function categoriesOf(texts: readonly CategoryText[]): Map<string, { description: string; file: string }> {
+  const categories = new Map<string, { description: string; file: string }>();
+  for (const { file, category, description, external } of texts) {
+    if (description === undefined || (external && categories.has(category))) continue;
+    categories.set(category, { description, file });
+  }
+  return categories;
+}
+
+/** The skills folder of `skills.external_dirs` that holds `file`, else `skillsDir` (the profile's own). */
+export function skillsRootOf(index: Pick<SkillsIndex, 'externalDirs'>, skillsDir: string, file: string): string {
+  return externalFolderOf(index, file) ?? skillsDir;
+}
+
+function externalFolderOf(index: Pick<SkillsIndex, 'externalDirs'>, file: string): string | undefined {
+  return index.externalDirs?.find((dir) => file.startsWith(dir + path.sep));
+}
+
+/** An external folder's skill: filed by its path below that folder, never as an org mirror's. */
+function externalCandidate(candidate: Candidate): Candidate {
+  return candidate.orgId === undefined ? candidate : { ...candidate, orgId: undefined, orgAuthor: '' };
+}
+
+/**
+ * The entries of the external folders' skills (`PB._build_skills_system_prompt_inner`): each shown
+ * unless a skill of that name is already listed, by the profile or an earlier external folder.
+ */
+function externalEntries(external: readonly Candidate[], own: readonly SkillEntry[], problems: SourceProblem[]): SkillEntry[] {
+  const listed = new Map<string, string>();
+  for (const e of own) if (e.eligible && !listed.has(e.name)) listed.set(e.name, e.file);
+  return external.map((c) => {
+    const first = c.compatible ? listed.get(c.name) : undefined;
+    if (first !== undefined) problems.push({ file: c.file, code: 'duplicate-skill', message: shadowedExternalMessage(c.name, first), range: lineRange(0) });
+    const visible = c.compatible && first === undefined && !c.disabled;
+    if (visible) listed.set(c.name, c.file);
+    return { name: c.name, category: c.category, description: c.description, promptDescription: c.indexDescription, file: c.file, visible, eligible: visible };
+  });
+}
+
+function shadowedExternalMessage(name: string, first: string): string {
+  return `A skill named "${name}" is listed already (${first}); Hermes skips this one from skills.external_dirs, so it is not in the prompt. Give one of them another name.`;
 }
 
 function readCandidate(fs: SourceFs, skillsDir: string, file: string, place: SkillPlace, disabled: ReadonlySet<string>, platform: string, problems: SourceProblem[]): Candidate {
@@ -318,7 +402,7 @@ function matchesEnvironment(fs: SourceFs, environments: unknown): boolean {
 
 function environmentActive(fs: SourceFs, env: string): boolean {
   if (env === 'docker') return exists(fs, '/.dockerenv') || exists(fs, '/run/.containerenv');
-  if (env === 's6') return isDir(fs, '/run/s6') || isDir(fs, '/package/admin/s6-overlay');
+  if (env === 's6') return isFolder(fs, '/run/s6') || isFolder(fs, '/package/admin/s6-overlay');
   return kanbanWorker();
 }
 
@@ -338,14 +422,6 @@ export function skillsEnvironmentKey(platform: string = process.platform): strin
 function exists(fs: SourceFs, file: string): boolean {
   try {
     return fs.stat(file) !== undefined;
-  } catch {
-    return false;
-  }
-}
-
-function isDir(fs: SourceFs, dir: string): boolean {
-  try {
-    return fs.stat(dir)?.isDirectory() ?? false;
   } catch {
     return false;
   }
@@ -417,8 +493,16 @@ function ambiguousNameMessage(name: string, category: string, other: string): st
  * The name clashes of one skill (e.g. an unsaved SKILL.md, from `analyzeSkillText`) with the other
  * skills of its profile's index, by the index's rules: in one category the first by path wins.
  */
-export function skillNameClashes(skill: SkillText, text: string, index: Pick<SkillsIndex, 'entries'>): SourceProblem[] {
+export function skillNameClashes(skill: SkillText, text: string, index: Pick<SkillsIndex, 'entries' | 'externalDirs'>): SourceProblem[] {
   if (!skill.compatible || skill.disabled) return [];
+  if (externalFolderOf(index, skill.file) !== undefined) {
+    // An external folder's skill is skipped when a skill listed before it has its name.
+    const at = index.entries.findIndex((e) => e.file === skill.file);
+    const first = index.entries.find((e, i) => (at < 0 || i < at) && e.file !== skill.file && e.eligible && e.name === skill.name);
+    const span = frontmatterValueSpan(text, 'name');
+    const range = span ? positionsOf(text).range(span.start, span.end) : positionsOf(text).line(0);
+    return first ? [{ file: skill.file, code: 'duplicate-skill', message: shadowedExternalMessage(skill.name, first.file), range }] : [];
+  }
   const category = skill.orgId ? `org:${skill.orgId}` : skill.category;
   const others = index.entries.filter((e) => e.file !== skill.file && e.name === skill.name);
   const span = frontmatterValueSpan(text, 'name');
@@ -440,9 +524,9 @@ export function skillNameClashes(skill: SkillText, text: string, index: Pick<Ski
   return problems;
 }
 
-/** `PB._read_category_descriptions`: DESCRIPTION.md frontmatter `description`, keyed by folder path. */
-function readCategoryDescriptions(fs: SourceFs, skillsDir: string, files: readonly string[], problems: SourceProblem[]): Map<string, { description: string; file: string }> {
-  const found = new Map<string, { description: string; file: string }>();
+/** `PB._read_category_descriptions`: each DESCRIPTION.md's frontmatter `description`, with the folder path it describes. */
+function readCategoryDescriptions(fs: SourceFs, skillsDir: string, files: readonly string[], problems: SourceProblem[]): CategoryText[] {
+  const found: CategoryText[] = [];
   for (const file of files) {
     const read = readText(fs, file, { dropBom: true });
     if (!read.ok) {
@@ -451,8 +535,7 @@ function readCategoryDescriptions(fs: SourceFs, skillsDir: string, files: readon
     }
     const category = analyzeCategoryText(file, read.text);
     problems.push(...category.problems);
-    if (category.description === undefined) continue;
-    found.set(categoryFolder(skillsDir, file), { description: category.description, file });
+    found.push({ file, category: categoryFolder(skillsDir, file), description: category.description });
   }
   return found;
 }

@@ -41,6 +41,8 @@ export interface SkillsIndex {
   /** The `## Skills` block exactly as Hermes renders it; '' when no skill is visible. */
   readonly block: string;
   readonly problems: readonly SourceProblem[];
+  /** The folders of `skills.external_dirs` whose skills it lists, resolved; absent for none. */
+  readonly externalDirs?: readonly string[];
 }
 
 export type ProjectContextKind = 'hermes-md' | 'agents-chain' | 'claude-md' | 'cursorrules' | 'none';

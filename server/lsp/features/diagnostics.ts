@@ -12,7 +12,7 @@ import { frontmatterYamlSpan } from '../../hermes/text/frontmatter';
 import { analyzeMemoryText } from '../../hermes/sources/memory';
 import { positionsOf, type ProblemRange } from '../../hermes/text/positions';
 import { analyzeContextFileText, contextFileKind, discoverProjectContext, shadowedMessage } from '../../hermes/sources/projectContext';
-import { analyzeCategoryText, analyzeSkillText, skillNameClashes } from '../../hermes/sources/skills';
+import { analyzeCategoryText, analyzeSkillText, skillNameClashes, skillsRootOf } from '../../hermes/sources/skills';
 import { analyzeSoulText } from '../../hermes/sources/soul';
 import { contextFileCap } from '../../hermes/sources/truncate';
 import type { SourceProblem } from '../../hermes/sources/types';
@@ -84,8 +84,9 @@ function problemsOf(model: HermesModel, target: SourceTarget, text: string): rea
     case 'skill-category':
       return analyzeCategoryText(file, text).problems;
     case 'skill': {
-      const skill = analyzeSkillText(analysis.fs, path.join(analysis.profile.dir, 'skills'), file, text, analysis.config);
-      return [...skill.problems, ...skillNameClashes(skill, text, analysis.sourcesFor(undefined).skills)];
+      const index = analysis.sourcesFor(undefined).skills;
+      const skill = analyzeSkillText(analysis.fs, skillsRootOf(index, path.join(analysis.profile.dir, 'skills'), file), file, text, analysis.config);
+      return [...skill.problems, ...skillNameClashes(skill, text, index)];
     }
   }
 }

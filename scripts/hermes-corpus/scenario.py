@@ -69,6 +69,10 @@ skills:
   platform_disabled:
     telegram: [release-notes]
     cli: [k8s-debug]
+  # A team's skills folder beside the home (a relative path is read from the Hermes home): its
+  # rollback and pager skills join the index, its deploy loses to the profile's own.
+  external_dirs:
+    - ../work/team-skills
 """
 
 MEMORY_MD = "\n§\n".join([
@@ -314,6 +318,41 @@ Command-line tool. Every flag needs a line in docs/flags.md.
 # repo-e
 
 Payments gateway. Every change needs a ticket number in its commit message.
+""",
+    # skills.external_dirs of the default profile.
+    "team-skills/devops/DESCRIPTION.md": """\
+---
+description: The team's shipping workflows (the profile's own description wins).
+---
+""",
+    "team-skills/devops/deploy/SKILL.md": """\
+---
+name: deploy
+description: The team's deploy, shadowed by the profile's own skill of that name.
+---
+
+Steps.
+""",
+    "team-skills/devops/rollback/SKILL.md": """\
+---
+name: rollback
+description: Roll a release back to the previous version.
+---
+
+Steps.
+""",
+    "team-skills/oncall/DESCRIPTION.md": """\
+---
+description: On-call duty.
+---
+""",
+    "team-skills/oncall/pager/SKILL.md": """\
+---
+name: pager
+description: Answer a page within five minutes and post in the incident channel.
+---
+
+Steps.
 """,
     "repo-e/AGENTS.override.md": """\
 # repo-e (my override)

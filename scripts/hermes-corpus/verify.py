@@ -112,6 +112,11 @@ def verify_folder(folder: Path) -> List[dict]:
         check("<available_skills>" in prompt, f"{tag}: no <available_skills>")
         check(MEM_BANNER in prompt and USER_BANNER in prompt, f"{tag}: memory banners missing")
         check("mac-screenshots" not in prompt, f"{tag}: the macOS-only skill is listed on Linux")
+        if s["profile"] == "default":
+            # skills.external_dirs: the team folder's skills join the index; its deploy loses to the profile's own.
+            check("    - rollback: Roll a release back to the previous version." in prompt and "    - pager: " in prompt,
+                  f"{tag}: the external folder's skills are not listed")
+            check("The team's deploy" not in prompt, f"{tag}: the external deploy won over the profile's own")
         # Project context: every label names a file whose text is in the prompt.
         for label, rel in zip(s["context_labels"], s["context_files"]):
             body = (folder / rel).read_text(encoding="utf-8")

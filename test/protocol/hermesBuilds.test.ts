@@ -53,6 +53,17 @@ describe('language server over stdio on a home Hermes 0.19.1 and 0.20.3 wrote', 
     for (const s of live) assert.deepEqual(s.reasons.map((r) => r.path), [soul], s.id);
   });
 
+  it('watches the skills folder of skills.external_dirs: an edit written there, with no editor, makes the sessions stale because of it', async () => {
+    await client.initialize({ isTrusted: true });
+    await client.waitFor<SessionListResult>('hermes/sessionListChanged');
+    const pager = corpus.at('work/team-skills/oncall/pager/SKILL.md');
+    fs.writeFileSync(pager, fs.readFileSync(pager, 'utf8').replace(/^description: .*$/m, 'description: Answer a page within two minutes.'));
+    const after = await client.waitFor<SessionListResult>('hermes/sessionListChanged', (l) => l.profiles.some((p) => p.stale > 0));
+    const live = after.profiles.find((p) => p.name === 'default')!.sessions.filter((s) => s.state !== 'ended');
+    assert.ok(live.length > 0);
+    for (const s of live) assert.deepEqual(s.reasons.map((r) => [r.path, r.detail]), [[fs.realpathSync(pager), 'pager: description']], s.id);
+  });
+
   it("a profile refresh's confirmation says the fresh sessions another build wrote rebuild with today's text", async () => {
     await client.initialize({ isTrusted: true });
     await client.waitFor<SessionListResult>('hermes/sessionListChanged');

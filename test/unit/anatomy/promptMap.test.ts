@@ -104,8 +104,10 @@ for (const folder of corpusFolders()) {
           assert.equal(skills.length, 1, id);
           assert.equal(skills[0]!.path, path.join(profileDir, 'skills'), id);
           assert.ok(skills[0]!.entries.length > 0, id);
+          // The default profile's config.yaml adds work/team-skills (skills.external_dirs).
+          const roots = [path.join(profileDir, 'skills'), ...(profile === 'default' ? [fs.realpathSync(corpus.at('work/team-skills'))] : [])];
           for (const e of skills[0]!.entries) {
-            assert.ok(e.path && e.path.startsWith(path.join(profileDir, 'skills') + path.sep) && e.path.endsWith('SKILL.md'), `${id}: ${e.name} → ${e.path}`);
+            assert.ok(e.path && roots.some((root) => e.path!.startsWith(root + path.sep)) && e.path.endsWith('SKILL.md'), `${id}: ${e.name} → ${e.path}`);
             assert.match(lineOf(e.path, e.line) ?? '', /^description:/, `${id}: ${e.name} opens at its description`);
           }
 

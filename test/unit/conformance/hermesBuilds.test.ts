@@ -82,10 +82,10 @@ for (const folder of corpusFolders()) {
     });
 
     it('a skill added: `skill added` for that one, and nothing else', () => {
-      const file = path.join(corpus.home, 'skills/devops/rollback/SKILL.md');
+      const file = path.join(corpus.home, 'skills/devops/canary/SKILL.md');
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, '---\nname: rollback\ndescription: Roll a release back to the previous version.\n---\n\nSteps.\n');
-      for (const s of live(corpus).values()) assert.deepEqual(reasonsOf(s), ['skill added: rollback'], s.id);
+      fs.writeFileSync(file, '---\nname: canary\ndescription: Ship a release to one region first.\n---\n\nSteps.\n');
+      for (const s of live(corpus).values()) assert.deepEqual(reasonsOf(s), ['skill added: canary'], s.id);
     });
 
     it('an AGENTS.md edited: only the sessions whose prompt carries it are stale, because of it', () => {
@@ -253,7 +253,8 @@ for (const folder of corpusFolders()) {
         if (session.profile === 'default') {
           // The gateway applies skills.platform_disabled.telegram (release-notes); the CLI applies no platform's list.
           const hidden = session.source === 'telegram' ? ['devops/changelog-writer'] : [];
-          const all = ['devops/changelog-writer', 'devops/deploy', 'devops/k8s-debug', 'research/papers/arxiv-search', 'scratchpad/scratchpad'];
+          // devops/rollback and oncall/pager come from skills.external_dirs.
+          const all = ['devops/changelog-writer', 'devops/deploy', 'devops/k8s-debug', 'devops/rollback', 'oncall/pager', 'research/papers/arxiv-search', 'scratchpad/scratchpad'];
           assert.deepEqual([...skills].sort(), all.filter((k) => !hidden.includes(k)), s.id);
         }
         assert.ok(anatomy.memoryBlock && anatomy.userBlock, s.id);

@@ -83,7 +83,7 @@ function parseIndexLines(block: string): IndexLines {
       const namesOnly = /^ {2}(.+?) \[names only\]: (.*)$/.exec(line);
       if (namesOnly) {
         category = namesOnly[1]!;
-        for (const name of namesOnly[2]!.split(', ').filter(Boolean)) lines.push({ category, name, description: '' });
+        for (const name of namesOnly[2]!.split(', ').filter(Boolean)) lines.push({ category, name, description: '', namesOnly: true });
         continue;
       }
       const [cat, description] = splitOnce(line.slice(2));

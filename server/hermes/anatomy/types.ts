@@ -30,6 +30,8 @@ export interface SkillIndexLine {
   readonly name: string;
   /** As stored (already cut to 60). '' when the line has no description. */
   readonly description: string;
+  /** Listed by name only (`  <category> [names only]: a, b`, Hermes' focus mode): its description is not in the prompt. */
+  readonly namesOnly?: boolean;
 }
 
 export interface TierSize {

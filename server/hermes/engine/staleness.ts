@@ -133,7 +133,8 @@ function skillReasons(stored: PromptAnatomy, { skills, soul }: RenderedSources):
   for (const [name, entry] of today) {
     const line = storedLines.get(name);
     if (!line) reasons.push({ source: 'skill', path: entry.file, change: 'added', detail: name });
-    else if (line.description !== entry.promptDescription || line.category !== entry.category) {
+    // A line by name only (focus mode) carries no description to compare.
+    else if ((!line.namesOnly && line.description !== entry.promptDescription) || line.category !== entry.category) {
       reasons.push({ source: 'skill', path: entry.file, change: 'changed', detail: `${name}: ${line.category !== entry.category ? 'category' : 'description'}` });
     }
   }

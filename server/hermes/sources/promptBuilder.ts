@@ -6,6 +6,7 @@
 import { mayReadSessionFolderOnly, readsNoAgentsOverride, type ProseBlock } from '../anatomy/hermesProse';
 import { projectSections } from '../anatomy/sections';
 import { contextAsRead } from './contextAsRead';
+import { demotedList, namesOnlyCategories } from './skillsFocus';
 import { locateBlocksWithHint, type LocatedBlock } from '../anatomy/locate';
 import type { BlockKind, TierName } from '../model';
 import { DEFAULT_GUIDANCE } from '../literals/guidance';
@@ -176,8 +177,9 @@ export function rebuildPromptEdit(stored: string, sources: RenderedSources, opti
 
 /**
  * The skills block a refresh would write: today's list in the stored block's own heading and
- * instructions (Hermes' text, which the user's files do not change), or today's rendering where the
- * prompt had none. '' when no skill is visible today.
+ * instructions (Hermes' text, which the user's files do not change), its categories by name only
+ * where the stored list shows the session demotes them, or today's rendering where the prompt had
+ * none. '' when no skill is visible today.
  */
 export function skillsBlockFor(storedBlock: string | undefined, todays: string): string {
   if (!todays || !storedBlock) return todays;
@@ -189,7 +191,9 @@ export function skillsBlockFor(storedBlock: string | undefined, todays: string):
   const was = list(storedBlock);
   const now = list(todays);
   if (!was || !now) return todays;
-  return storedBlock.slice(0, was.start) + todays.slice(now.start, now.end) + storedBlock.slice(was.end);
+  // A session in focus mode lists non-coding categories by name only (skillsFocus.ts).
+  const todaysList = demotedList(todays.slice(now.start, now.end), namesOnlyCategories(storedBlock));
+  return storedBlock.slice(0, was.start) + todaysList + storedBlock.slice(was.end);
 }
 
 /**

@@ -220,6 +220,10 @@ display:
 
 security:
   tirith_enabled: false
+
+agent:
+  # Focus mode: a coding session's index lists non-coding categories (productivity) by name only.
+  coding_context: focus
 """
 
 WORK_MEMORY_MD = "\n§\n".join([
@@ -256,6 +260,14 @@ WORK_FILES: Dict[str, str] = {
     "memories/USER.md": WORK_USER_MD,
     "skills/ops/ticket-triage/SKILL.md": WORK_SKILL_TICKET,
     "skills/oncall-handover/SKILL.md": WORK_SKILL_ONCALL,
+    "skills/productivity/standup-notes/SKILL.md": """\
+---
+name: standup-notes
+description: Turn the day's tickets into three standup lines.
+---
+
+Steps.
+""",
 }
 
 # ---------------------------------------------------------------------------

@@ -176,6 +176,24 @@ for (const folder of corpusFolders()) {
       }
     });
 
+    it('focus mode (the work profile): a coding session lists productivity by name only, so only a name change reaches it', () => {
+      const file = path.join(corpus.profileDir('work'), 'skills/productivity/standup-notes/SKILL.md');
+      const sessions = () => live(corpus, 'work');
+      const analysis = report(corpus, 'work');
+      const namesOnly = new Set([...sessions().keys()].filter((id) => analysis.anatomyOf(id)!.skillsIndex.lines.some((l) => l.name === 'standup-notes' && l.namesOnly)));
+      assert.ok(namesOnly.size > 0 && namesOnly.size < sessions().size, 'coding sessions by name only, the one in work/empty in full');
+      edit(file, (t) => t.replace(/^description: .*$/m, 'description: Three standup lines from the tickets.'));
+      for (const s of sessions().values()) assert.deepEqual(reasonsOf(s), namesOnly.has(s.id) ? [] : ['skill changed: standup-notes: description'], s.id);
+      edit(file, (t) => t.replace(/^name: .*$/m, 'name: daily-standup'));
+      for (const s of sessions().values()) assert.deepEqual(reasonsOf(s).sort(), ['skill added: daily-standup', 'skill removed: standup-notes'], s.id);
+      // What a refresh writes keeps the session's way of listing it.
+      const after = report(corpus, 'work');
+      for (const s of after.report.sessions.filter((r) => r.state === 'stale')) {
+        const diff = diffPrompt(after.anatomyOf(s.id)!, after.sourcesFor(s.cwd, s.source));
+        assert.ok(diff.after.includes(namesOnly.has(s.id) ? '  productivity [names only]: daily-standup\n' : '    - daily-standup: Three standup lines from the tickets.\n'), s.id);
+      }
+    });
+
     it('a memory entry edited: stale because of memory', () => {
       edit(path.join(corpus.home, 'memories/MEMORY.md'), (t) => t.replace('eu-central-1', 'eu-north-1'));
       for (const s of live(corpus).values()) assert.deepEqual(reasonsOf(s), ['memory changed: MEMORY.md entries'], s.id);

@@ -19,7 +19,7 @@ import { adoptsRefreshRequests, type HermesBuild } from '../hermes/install/herme
 import type { PriceOverrides } from '../hermes/cost/prices';
 import type { HermesHome, SourceKind, TierName } from '../hermes/model';
 import type { FileContribution, ProjectContext } from '../hermes/sources/types';
-import { contextAsRead, storedReadingOf } from '../hermes/sources/contextAsRead';
+import { contextAsReadBy } from '../hermes/sources/contextAsRead';
 import { externalSkillDirs } from '../hermes/sources/externalSkillDirs';
 import { classifySource, type SourceTarget } from './sourceKind';
 
@@ -466,7 +466,7 @@ function byContextRead(analysis: ProfileAnalysis, today: ProjectContext, session
   const groups = new Map<ProjectContext, SessionReport[]>();
   for (const session of sessions) {
     const stored = analysis.anatomyOf(session.id);
-    const read = stored ? contextAsRead(today, storedReadingOf(stored)) : today;
+    const read = stored ? contextAsReadBy(today, stored) : today;
     groups.set(read, [...(groups.get(read) ?? []), session]);
   }
   return groups;

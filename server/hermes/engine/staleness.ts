@@ -11,7 +11,7 @@ import { memo } from '../memo';
 import type { ChangeKind, StaleReason } from '../model';
 import { MEMORY_RULE } from '../literals/containers';
 import { isParentFolderLabel } from '../sources/projectContext';
-import { contextAsRead, overrideReadingOf, storedReadingOf } from '../sources/contextAsRead';
+import { contextAsReadBy, overrideReadingOf, storedReadingOf } from '../sources/contextAsRead';
 import { DEFAULT_IDENTITY_OPENING } from '../literals/identity';
 import type { FileContribution, MemorySource, ProjectContext, RenderedSources, SkillEntry, SoulSource } from '../sources/types';
 
@@ -168,7 +168,7 @@ function projectContextReasons(stored: PromptAnatomy, { projectContext }: Render
   const reasons: StaleReason[] = [];
   const storedSections = new Map(stored.projectSections.map((s) => [s.label, s.body]));
   const todayByLabel = new Map<string, FileContribution>();
-  for (const file of contextAsRead(projectContext, storedReadingOf(stored)).files) todayByLabel.set(file.label ?? path.basename(file.path), file);
+  for (const file of contextAsReadBy(projectContext, stored).files) todayByLabel.set(file.label ?? path.basename(file.path), file);
   const parentFolders = loadsParentFolders(stored);
 
   for (const [label, file] of todayByLabel) {
@@ -194,8 +194,9 @@ function projectContextReasons(stored: PromptAnatomy, { projectContext }: Render
  * other files. Undefined when nothing shows.
  */
 export function buildNoteOf(stored: PromptAnatomy, sources: RenderedSources): string | undefined {
-  const notes = [overrideNoteOf(stored, sources.projectContext), parentFoldersNoteOf(stored, contextAsRead(sources.projectContext, storedReadingOf(stored)))].filter((n) => n !== undefined);
-  return notes.length ? notes.join('; ') : undefined;
+  const override = overrideNoteOf(stored, sources.projectContext);
+  const parentFolders = parentFoldersNoteOf(stored, contextAsReadBy(sources.projectContext, stored));
+  return override && parentFolders ? `${override}; ${parentFolders}` : (override ?? parentFolders);
 }
 
 function overrideNoteOf(stored: PromptAnatomy, today: ProjectContext): string | undefined {

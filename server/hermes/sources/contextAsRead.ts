@@ -20,6 +20,11 @@ export function storedReadingOf(stored: PromptAnatomy): StoredContextReading {
   return { labels: stored.projectSections.map((s) => s.label), readsNoOverride: readsNoAgentsOverride(stored.blocks) };
 }
 
+/** contextAsRead for a parsed prompt, reading the prompt only where builds differ (most folders hold no override). */
+export function contextAsReadBy(today: ProjectContext, stored: PromptAnatomy): ProjectContext {
+  return today.otherReadings ? contextAsRead(today, storedReadingOf(stored)) : today;
+}
+
 /** `today` (read as Hermes from 0.20.3 does), or what the prompt's build loads instead. */
 export function contextAsRead(today: ProjectContext, stored: StoredContextReading): ProjectContext {
   const other = today.otherReadings;

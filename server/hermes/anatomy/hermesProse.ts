@@ -132,8 +132,12 @@ function differenceFrom(fingerprint: string, theirs: ReadonlyMap<string, string>
 function skillsProse(block: string): string {
   const open = block.indexOf(SKILLS_OPEN);
   const close = block.lastIndexOf(SKILLS_CLOSE);
-  return open < 0 || close < open ? block : block.slice(0, open) + block.slice(close);
+  const prose = open < 0 || close < open ? block : block.slice(0, open) + block.slice(close);
+  // The note after a list with names-only categories is the session's focus mode, not its build.
+  return prose.replace(NAMES_ONLY_NOTE, '');
 }
+
+const NAMES_ONLY_NOTE = /\n\(Categories marked \[names only\][^\n]*/;
 
 const FIRST_LINE_CHARS = 120;
 const FACT_LINE = /^[A-Z][A-Za-z0-9 ()/._-]{0,40}: \S/;

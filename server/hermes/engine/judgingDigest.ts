@@ -17,7 +17,8 @@ import type { MemorySource, ProjectContext, RenderedSources, SoulSource } from '
  * 5: a prompt without project context whose prose is that of a build reading the session's folder
  * only is not stale for a parent folder's AGENTS.md. 6: digests per source part, and what a new
  * SOUL.md needs to judge a prompt without its text. 7: the project context's too. 8: a prompt is
- * judged against the project context its build loads where an AGENTS.override.md takes part.
+ * judged against the project context its build loads where an AGENTS.override.md takes part, a
+ * names-only skills line by its names, and the focus-mode note after it is not the build's prose.
  */
 export const JUDGING_VERSION = 8;
 

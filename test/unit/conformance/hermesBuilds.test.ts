@@ -182,6 +182,8 @@ for (const folder of corpusFolders()) {
       const analysis = report(corpus, 'work');
       const namesOnly = new Set([...sessions().keys()].filter((id) => analysis.anatomyOf(id)!.skillsIndex.lines.some((l) => l.name === 'standup-notes' && l.namesOnly)));
       assert.ok(namesOnly.size > 0 && namesOnly.size < sessions().size, 'coding sessions by name only, the one in work/empty in full');
+      // The note Hermes adds after such a list is the session's posture, not another build's text.
+      for (const s of sessions().values()) assert.doesNotMatch(s.otherBuild ?? '', /skills index's heading or instructions/, s.id);
       edit(file, (t) => t.replace(/^description: .*$/m, 'description: Three standup lines from the tickets.'));
       for (const s of sessions().values()) assert.deepEqual(reasonsOf(s), namesOnly.has(s.id) ? [] : ['skill changed: standup-notes: description'], s.id);
       edit(file, (t) => t.replace(/^name: .*$/m, 'name: daily-standup'));

@@ -216,15 +216,24 @@ export async function openFile(page: Page, relativePath: string): Promise<void> 
   const rel = relativePath.split(path.sep).join('/');
   const base = path.posix.basename(rel);
   const dir = path.posix.dirname(rel);
-  const input = await openQuickInput(page, 'Control+P');
-  await input.fill(rel);
-  // A file row shows the base name as label and its folder (relative to the workspace) as description.
-  await pickQuickInputRow(page, base, `"${rel}" in quick open`, (r) =>
-    dir === '.' ? r.description === '' : ((d) => d === dir || d.endsWith('/' + dir))(r.description.replace(/\\/g, '/')),
-  );
-  await quickInput(page).waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
-  await page.locator(SEL.activeTab).filter({ has: page.locator('.label-name', { hasText: base }) }).waitFor({ timeout: STEP_TIMEOUT });
-  await page.locator(SEL.activeEditor).first().waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+  const deadline = Date.now() + STEP_TIMEOUT;
+  for (let attempt = 1; ; attempt++) {
+    const input = await openQuickInput(page, 'Control+P');
+    await input.fill(rel);
+    // A file row shows the base name as label and its folder (relative to the workspace) as description.
+    await pickQuickInputRow(page, base, `"${rel}" in quick open`, (r) =>
+      dir === '.' ? r.description === '' : ((d) => d === dir || d.endsWith('/' + dir))(r.description.replace(/\\/g, '/')),
+    );
+    await quickInput(page).waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
+    await page.locator(SEL.activeTab).filter({ has: page.locator('.label-name', { hasText: base }) }).waitFor({ timeout: STEP_TIMEOUT });
+    await page.locator(SEL.activeEditor).first().waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    // The list can re-sort between reading its rows and the click (search results arrive after the
+    // recently opened files), so the click may open another file of that name: the title says which.
+    const opened = await pollUntil(`the title to name ${rel}`, async () => ((await page.title()) === rel ? true : undefined), { timeoutMs: 2_000, intervalMs: 50 }).catch(() => false);
+    if (opened) return;
+    if (Date.now() > deadline) throw new Error(`quick open kept opening another file than ${rel} (the title reads "${await page.title()}")`);
+    console.warn(`      note: quick open opened "${await page.title()}", not ${rel} (attempt ${attempt}); opening it again`);
+  }
 }
 
 /** The active editor's primary selection as the status bar shows it ("Ln 3, Col 7"). */

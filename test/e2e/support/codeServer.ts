@@ -142,6 +142,8 @@ export function defaultSettings(opts: { trust: boolean }): Record<string, unknow
     'editor.minimap.enabled': false,
     'editor.hover.delay': 300,
     'editor.hover.sticky': true,
+    // The page's title names the active editor's path in the workspace: openFile checks it opened the file it picked.
+    'window.title': '${activeEditorMedium}',
   };
 }
 

@@ -20,7 +20,6 @@ import type { PriceOverrides } from '../hermes/cost/prices';
 import type { HermesHome, SourceKind, TierName } from '../hermes/model';
 import type { FileContribution, ProjectContext } from '../hermes/sources/types';
 import { contextAsReadBy } from '../hermes/sources/contextAsRead';
-import { externalSkillDirs } from '../hermes/sources/externalSkillDirs';
 import { classifySource, type SourceTarget } from './sourceKind';
 
 export interface ModelOptions {
@@ -226,25 +225,16 @@ export class HermesModel {
     return [...dirs];
   }
 
-  /** The skills folders outside the profiles that their config.yaml names (`skills.external_dirs`). */
+  /** The skills folders outside the profiles that their config.yaml names (`skills.external_dirs`), as their indexes read them. */
   externalSkillDirs(): string[] {
     const dirs = new Set<string>();
-    for (const analysis of this.analyses.values()) for (const dir of this.externalDirsOf(analysis)) dirs.add(dir);
+    for (const analysis of this.analyses.values()) for (const dir of analysis.sourcesFor(undefined).skills.externalDirs ?? []) dirs.add(dir);
     return [...dirs];
   }
 
   /** What `file` is to Hermes (sourceKind.ts): the one answer every feature takes. */
   classify(file: string): SourceTarget | undefined {
-    return classifySource(this.analyses.values(), file, (analysis) => this.externalDirsOf(analysis));
-  }
-
-  // Once per analysis: classify runs on every hover and diagnostic.
-  private readonly externalDirs = new WeakMap<ProfileAnalysis, readonly string[]>();
-
-  private externalDirsOf(analysis: ProfileAnalysis): readonly string[] {
-    let dirs = this.externalDirs.get(analysis);
-    if (!dirs) this.externalDirs.set(analysis, (dirs = externalSkillDirs(this.fs, analysis.profile.dir, analysis.config.externalSkillDirs)));
-    return dirs;
+    return classifySource(this.analyses.values(), file);
   }
 
   /** What `file` is to Hermes: which profiles and sessions it feeds, and where in the prompt. */

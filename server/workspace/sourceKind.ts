@@ -8,22 +8,20 @@ import { canonicalPath } from '../hermes/canonicalPath';
 import type { ProfileAnalysis } from '../hermes/engine/analyzeProfile';
 import { contextFileKind } from '../hermes/sources/projectContext';
 import { isIndexedSkillPath } from '../hermes/sources/skillTree';
+import { externalFolderOf } from '../hermes/sources/skills';
 
 export type SourceTarget =
   | { readonly kind: 'soul' | 'memory' | 'user' | 'skill' | 'skill-category'; readonly analysis: ProfileAnalysis; readonly file: string }
   | { readonly kind: 'project-context'; readonly file: string };
 
-/**
- * What `file` is to Hermes among these profiles; undefined for a file that feeds no prompt.
- * `externalDirs`: a profile's `skills.external_dirs` folders, resolved.
- */
-export function classifySource(profiles: Iterable<ProfileAnalysis>, filePath: string, externalDirs: (analysis: ProfileAnalysis) => readonly string[] = () => []): SourceTarget | undefined {
+/** What `file` is to Hermes among these profiles; undefined for a file that feeds no prompt. */
+export function classifySource(profiles: Iterable<ProfileAnalysis>, filePath: string): SourceTarget | undefined {
   const file = canonicalPath(filePath);
   for (const analysis of profiles) {
     const dir = analysis.profile.dir;
     const rel = inside(canonicalPath(dir), file);
     if (rel === undefined) {
-      const external = externalSkill(analysis, file, externalDirs(analysis));
+      const external = externalSkill(analysis, file);
       if (external) return external;
       continue;
     }
@@ -40,10 +38,10 @@ export function classifySource(profiles: Iterable<ProfileAnalysis>, filePath: st
 }
 
 /** A SKILL.md or DESCRIPTION.md of one of the profile's external skills folders, where Hermes' walk reaches it. */
-function externalSkill(analysis: ProfileAnalysis, file: string, dirs: readonly string[]): SourceTarget | undefined {
+function externalSkill(analysis: ProfileAnalysis, file: string): SourceTarget | undefined {
   const name = path.basename(file);
   if (name !== 'SKILL.md' && name !== 'DESCRIPTION.md') return undefined;
-  const dir = dirs.find((d) => inside(d, file) !== undefined);
+  const dir = externalFolderOf(analysis.sourcesFor(undefined).skills, file);
   if (dir === undefined || !isIndexedSkillPath(analysis.fs, dir, file)) return undefined;
   return { kind: name === 'SKILL.md' ? 'skill' : 'skill-category', analysis, file };
 }

@@ -20,6 +20,7 @@ import { memo } from '../memo';
 import type { ReportWorld, ReusableReport } from './sessionReport';
 import type { PriceOverrides } from '../cost/prices';
 import { PROFILE_EPOCH_KEY, requestedEpochs } from '../refresh/epochs';
+import { externalFolderOf } from '../sources/skills';
 import type { MemorySource, ProjectContext, RenderedSources, SkillsIndex, SoulSource } from '../sources/types';
 
 export interface CachedTranscript {
@@ -171,7 +172,8 @@ export class AnalysisCache {
     let profileLevel = false;
     for (const changed of paths) {
       const file = canonicalPath(changed);
-      const kinds = profileParts(dir, file, this.parts.skills?.externalDirs);
+      // A file of a skills.external_dirs folder feeds the index as one of skills/ does.
+      const kinds: Array<keyof ProfileParts> = this.parts.skills && externalFolderOf(this.parts.skills, file) !== undefined ? ['skills'] : profileParts(dir, file);
       if (kinds.includes('config')) return this.dropAllSources();
       if (kinds.length > 0) {
         for (const kind of kinds) delete this.parts[kind];
@@ -362,11 +364,9 @@ function inlineSessionsByIdentity(listed: readonly SessionRecord[], identityOf: 
 }
 
 /** Which of the profile's own sources `file` feeds, if any. */
-function profileParts(profileDir: string, file: string, externalSkillDirs: readonly string[] = []): Array<keyof ProfileParts> {
+function profileParts(profileDir: string, file: string): Array<keyof ProfileParts> {
   const dir = path.resolve(profileDir);
   const inside = (sub: string) => file === path.join(dir, sub) || file.startsWith(path.join(dir, sub) + path.sep);
-  // The folders of skills.external_dirs feed the index as skills/ does.
-  if (externalSkillDirs.some((folder) => file.startsWith(folder + path.sep))) return ['skills'];
   if (file === path.join(dir, 'config.yaml')) return ['config'];
   if (file === path.join(dir, 'SOUL.md')) return ['soul'];
   if (file === path.join(dir, 'memories', 'MEMORY.md')) return ['memory'];

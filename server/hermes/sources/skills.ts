@@ -144,7 +144,8 @@ export function skillsRootOf(index: Pick<SkillsIndex, 'externalDirs'>, skillsDir
   return externalFolderOf(index, file) ?? skillsDir;
 }
 
-function externalFolderOf(index: Pick<SkillsIndex, 'externalDirs'>, file: string): string | undefined {
+/** The folder of `skills.external_dirs` that holds `file`, if any. */
+export function externalFolderOf(index: Pick<SkillsIndex, 'externalDirs'>, file: string): string | undefined {
   return index.externalDirs?.find((dir) => file.startsWith(dir + path.sep));
 }
 

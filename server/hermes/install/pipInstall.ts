@@ -1,20 +1,19 @@
 // Hermes installed with pip or pipx instead of the installer: no checkout, but the wheel's files in
-// a `site-packages` folder — `hermes_agent-<version>.dist-info/METADATA` (the version) beside the
-// `agent/` package (the refresh protocol's module) — and a console script named `hermes` that pip
+// a `site-packages` folder — `hermes_agent-<version>.dist-info/METADATA` (the version) beside
+// Hermes' packages (`hermes_cli/`, whose sources tell the refresh protocol) — and a console script named `hermes` that pip
 // writes in the environment's `bin/` (pipx links it into ~/.local/bin). Found by reading the script
 // and listing folders, never by running Python (docs/HERMES-INSTALLS.md).
 import path = require('node:path');
 import { diskFs } from '../fs/diskFs';
 import { utf8Of } from '../fs/sourceFs';
 import type { HermesBuild, InstallClue } from './hermesBuild';
-import { isDirectory, isFile, isSmallFile, listing, realPathOrUndefined } from './fileChecks';
+import { isDirectory, isSmallFile, listing, realPathOrUndefined } from './fileChecks';
 import { isVersionNumber } from './pyproject';
+import { withProtocol } from './withProtocol';
 
 /** A console script is a few lines; a larger file is some other program. */
 const MAX_SCRIPT_BYTES = 64 * 1024;
 const MAX_METADATA_BYTES = 1024 * 1024;
-/** The protocol module, as in a checkout (readInstall.ts), inside site-packages. */
-const PROTOCOL_MODULE = path.join('agent', 'prompt_refresh.py');
 
 /** The site-packages holding Hermes' wheel that the console script at `file` runs, if it is one. */
 export function sitePackagesOfCommand(file: string): string | undefined {
@@ -54,7 +53,7 @@ export function sitePackagesUnder(dir: string): string | undefined {
   return undefined;
 }
 
-/** The build whose wheel `sitePackages` holds: its METADATA's version, and whether it has the protocol module. */
+/** The build whose wheel `sitePackages` holds: its METADATA's version, and what its sources show of the protocol. */
 export function readSitePackages(sitePackages: string, clue: InstallClue): Extract<HermesBuild, { kind: 'found' | 'unreadable' }> {
   const distInfo = distInfoIn(sitePackages)!;
   const metadata = path.join(sitePackages, distInfo, 'METADATA');
@@ -71,7 +70,7 @@ export function readSitePackages(sitePackages: string, clue: InstallClue): Extra
   const headers = text.split(/\r?\n\r?\n/, 1)[0]!;
   const version = /^Version:\s*(.+?)\s*$/m.exec(headers)?.[1];
   if (version === undefined || !isVersionNumber(version)) return problem(`${metadata} gives no version number, ${what}.`);
-  return { kind: 'found', dir: sitePackages, version, refreshPrompts: isFile(path.join(sitePackages, PROTOCOL_MODULE)), clue };
+  return withProtocol(sitePackages, version, clue, problem, 'point --hermes-install (hermesLens.hermesInstall in the editor) at the environment Hermes was installed into');
 }
 
 /** The name of Hermes' `.dist-info` folder in `dir` (pip writes the project name as `hermes_agent`), if any. */

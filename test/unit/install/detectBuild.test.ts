@@ -49,7 +49,7 @@ describe('install: which Hermes build serves a home', () => {
     assert.equal(adoptsRefreshRequests(build), false);
     const json = hermesBuildJson(build);
     assert.deepEqual([json.version, json.path, json.refresh], ['0.22.5', install, false]);
-    assert.match(json.summary, /^Hermes 0\.22\.5 \(.*\) cannot adopt a refresh request: refresh-prompts came after v0\.22\.5\.$/);
+    assert.match(json.summary, /^Hermes 0\.22\.5 \(.*\) cannot adopt a refresh request: its CLI does not offer refresh-prompts, which came after v0\.22\.5\.$/);
   });
 
   it('goes by the protocol module, not the version: a main checkout after the merge still says 0.22.5', () => {

@@ -234,7 +234,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
         unavailable: undefined,
         storedPromptSessions,
         requestedEpoch: profileRequestedEpoch(meta, keys),
-        adoption: countsOf(ledger ? ledger.all() : []),
+        adoption: ledger ? ledger.counts() : countsOf([]),
         sessions,
         problems: [...problems, ...sourceProblems],
         totals: totalsOf(sessions),

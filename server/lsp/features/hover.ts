@@ -104,7 +104,7 @@ function adoptionLines(role: SourceRole, commandLinks: boolean): string[] {
   const out = [`Refresh requests of these sessions: ${watched}.`];
   const n = summary.notAdopted.length;
   if (n > 0) {
-    const names = summary.notAdopted.slice(0, 3).map(({ session }) => `\`${session.title ?? session.id}\``).join(', ');
+    const names = summary.notAdopted.slice(0, 3).map(({ session }) => markdownText(session.title ?? session.id)).join(', ');
     out.push(`**${n === 1 ? 'One session' : `${n} sessions`} ${NOT_ADOPTED}** (${names}${n > 3 ? ', …' : ''}). ${CLEAR_INSTEAD}`);
     if (commandLinks) {
       out.push(
@@ -112,13 +112,18 @@ function adoptionLines(role: SourceRole, commandLinks: boolean): string[] {
           .slice(0, 3)
           .map(({ profile, session }) => {
             const args = encodeURIComponent(JSON.stringify([{ profile, sessionId: session.id }]));
-            return `[$(trash) Clear the stored prompt of ${session.title ?? session.id}](command:${ClientCommands.clearSessionPrompt}?${args})`;
+            return `[$(trash) Clear the stored prompt of ${markdownText(session.title ?? session.id)}](command:${ClientCommands.clearSessionPrompt}?${args})`;
           })
           .join(' · '),
       );
     }
   }
   return out;
+}
+
+/** A session's title as Markdown text: its punctuation escaped, so a title cannot open a link, a code span or a heading. */
+function markdownText(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>$]/g, '\\$&');
 }
 
 /** Where Hermes builds load different files from the folder (AGENTS.override.md beside AGENTS.md). */

@@ -8,7 +8,8 @@ Hermes; the orchestrator (generate.py) writes the files and the worker
 
 from __future__ import annotations
 
-from typing import Dict, List
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional
 
 # ---------------------------------------------------------------------------
 # Files of the default profile (paths relative to home/).
@@ -532,3 +533,33 @@ MIXED_EXTRA_SESSIONS: List[dict] = [
      "turns": [("ACME-1600: can I delete this folder?", "AGENTS.md says it is disposable, so yes.")],
      "title": "ACME-1600 delete plain folder"},
 ]
+
+
+# ---------------------------------------------------------------------------
+# Scenarios: which files each profile's folder holds, the workspaces, the sessions.
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    # Files of each profile, by profile name ("default" is the Hermes home itself), relative to its folder.
+    profiles: Dict[str, Dict[str, str]]
+    work_tree: Dict[str, str]
+    git_roots: List[str]
+    sessions: List[dict]
+    # The SOUL.md each profile's prompts open with (verify.py).
+    souls: Dict[str, str]
+    # What the scenario adds to the manifest, from its sessions' manifest entries and stored prompts.
+    extra: Optional[Callable[[List[dict], Dict[str, str]], dict]] = field(default=None)
+
+    def manifest_extra(self, sessions: List[dict], prompts: Dict[str, str]) -> dict:
+        return self.extra(sessions, prompts) if self.extra else {}
+
+
+STANDARD = Scenario(
+    name="standard",
+    profiles={"default": HOME_FILES, "work": WORK_FILES},
+    work_tree=WORK_TREE,
+    git_roots=GIT_ROOTS,
+    sessions=SESSIONS,
+    souls={"default": SOUL_MD, "work": WORK_SOUL_MD},
+)

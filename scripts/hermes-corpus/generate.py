@@ -79,7 +79,8 @@ KNOWN_BUILDS: Dict[str, dict] = {
 }
 DEFAULT_MIXED = ("mixed-v0.19.1-then-v0.20.3", "v0.19.1-schema24", "v0.20.3-schema26")
 
-# The home each build writes: the standard scenario (scenario.STANDARD) in the build's own folder.
+# The homes each build writes: the standard scenario in the build's own folder, and for the builds
+# in scenario.FAMILY_BUILDS also a home of profiles that share their files (scenario.FAMILIES).
 
 
 def log(msg: str) -> None:
@@ -503,6 +504,9 @@ def run_all(args: argparse.Namespace, checkouts: Dict[str, Path], meta: Dict[str
     for bname in checkouts:
         if not args.only or bname in args.only:
             generate(bname, std, [phase(bname, std.sessions)], stage, out, {})
+        fam = f"{scenario.FAMILIES.name}-{bname}"
+        if bname in scenario.FAMILY_BUILDS and (not args.only or fam in args.only):
+            generate(fam, scenario.FAMILIES, [phase(bname, scenario.FAMILIES.sessions)], stage, out, {})
     for mname, old, new in mixed:
         if args.only and mname not in args.only:
             continue

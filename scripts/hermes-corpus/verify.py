@@ -77,7 +77,7 @@ def flat_skill_line(prompt: str) -> Optional[str]:
 
 def verify_folder(folder: Path) -> List[dict]:
     man = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    scn = scenario.STANDARD
+    scn = scenario.FAMILIES if man.get("scenario") == scenario.FAMILIES.name else scenario.STANDARD
     rows = []
     # The committed files are exactly the scenario files.
     for prof, files in scn.profiles.items():
@@ -144,6 +144,8 @@ def verify_folder(folder: Path) -> List[dict]:
             "skills_tier": skills_tier(prompt), "flat": flat_skill_line(prompt) or "—",
             "model": s["model"], "prompt_model": s["prompt_model"],
         })
+    if scn is scenario.FAMILIES:
+        verify_families(folder, man, {s["id"]: prompt_of(cons[s["profile"]], s["id"])[0] or "" for s in man["sessions"]})
     if "mixed" in man:
         writers = {s["written_by"] for s in man["sessions"]}
         check(writers == {man["mixed"]["first"], man["mixed"]["then"]}, f"{folder.name}: prompts of both builds expected, got {writers}")
@@ -153,6 +155,22 @@ def verify_folder(folder: Path) -> List[dict]:
     for c in cons.values():
         c.close()
     return rows
+
+
+def verify_families(folder: Path, man: dict, prompts: dict) -> None:
+    """The prefix-families record holds of the committed prompts, and the profile line is where the build puts it."""
+    recorded = man["prefix_families"]
+    check(recorded == scenario.prefix_families(man["sessions"], prompts)["prefix_families"],
+          f"{folder.name}: prefix_families does not follow from the committed prompts")
+    derived = any(b.get("derived") for b in man["builds"])
+    for p in recorded["partings"]:
+        tag = f"{folder.name}: {p['a_profile']}/{p['b_profile']} on {p['platform']} in {p['context_cwd']}"
+        check(p["first_difference"]["line_opens"] == "Active Hermes profile: ", f"{tag}: the prompts part elsewhere than at the profile line")
+        if derived:
+            check(p["first_difference"]["tier"] == "volatile", f"{tag}: the derived build's prompts part before the volatile tier")
+        check(not p["tools_equal"] and "skill_manage" in p["tools_differing"], f"{tag}: skill_manage's schema is expected to name each profile's skills folder")
+    shared = [f for f in recorded["stable_tier_alone"] if len(f["profiles"]) > 1]
+    check(bool(shared), f"{folder.name}: no stable tier shared by two profiles")
 
 
 def main() -> None:

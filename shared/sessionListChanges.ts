@@ -85,6 +85,7 @@ function copyOf(s: SessionDto): SessionDto {
     stampedEpoch: s.stampedEpoch,
     unadoptableRequest: s.unadoptableRequest,
     systemPromptTokens: s.systemPromptTokens,
+    toolTokens: s.toolTokens,
     prefixTokens: s.prefixTokens,
     tokensExact: s.tokensExact,
     deltaTokens: s.deltaTokens,

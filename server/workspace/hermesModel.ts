@@ -348,6 +348,7 @@ export class HermesModel {
       // Published first; the count over every session follows (settleStoredPromptCounts).
       sessions: connection.reading(sessionScan, true),
       adoptsRefreshRequests: adoptsRefreshRequests(this.buildInfo),
+      hermesVersion: this.buildInfo.kind === 'found' ? this.buildInfo.version : undefined,
       fs: this.fs,
       verdicts: tee?.store ?? verdicts,
     });

@@ -30,7 +30,8 @@ export function statusCommand(argv: string[], io: CommandIO): number {
   // (ended sessions, whose compaction tips depend on every session) everything is worked out now.
   const adopts = adoptsRefreshRequests(build);
   const verdictsOf = (p: Profile) => (args.all ? memoryVerdicts : diskVerdicts(profilePaths(p).stateDb));
-  const reports = profiles.map((p) => analyzeProfile(p, { includeEnded: args.all, now, verdicts: verdictsOf(p), adoptsRefreshRequests: adopts }).report);
+  const hermesVersion = build.kind === 'found' ? build.version : undefined;
+  const reports = profiles.map((p) => analyzeProfile(p, { includeEnded: args.all, now, verdicts: verdictsOf(p), adoptsRefreshRequests: adopts, hermesVersion }).report);
   if (args.json) {
     // Each session's JSON is made as it is written out, and is garbage right after.
     outJson(io, { home: home.root, hermes: hermesBuildJson(build), profiles: reports.map((r) => ({ ...profileSummaryJson(r), sessions: new MappedItems(r.sessions, sessionJson) })) });

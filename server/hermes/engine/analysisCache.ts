@@ -109,7 +109,7 @@ export class AnalysisCache {
   bounded = true;
 
   /** The world of this evaluation: the last one's object when nothing in it changed. */
-  world(config: ProfileConfig, meta: ReadonlyMap<string, string>, priceOverrides: PriceOverrides | undefined, adoptsRequests: boolean): ReportWorld {
+  world(config: ProfileConfig, meta: ReadonlyMap<string, string>, priceOverrides: PriceOverrides | undefined, adoptsRequests: boolean, installedVersion: string | undefined): ReportWorld {
     let epochs = '';
     for (const [key, value] of meta) if (key.startsWith(PROFILE_EPOCH_KEY)) epochs += `${key}=${value}\n`;
     const last = this.lastWorld;
@@ -119,11 +119,12 @@ export class AnalysisCache {
       last.sourcesGeneration === this.sourcesGeneration &&
       last.priceOverrides === priceOverrides &&
       last.epochs === epochs &&
-      last.adoptsRequests === adoptsRequests
+      last.adoptsRequests === adoptsRequests &&
+      last.installedVersion === installedVersion
     ) {
       return last;
     }
-    return (this.lastWorld = { config, sourcesGeneration: this.sourcesGeneration, priceOverrides, epochs, requestedEpoch: requestedEpochs(meta), adoptsRequests });
+    return (this.lastWorld = { config, sourcesGeneration: this.sourcesGeneration, priceOverrides, epochs, requestedEpoch: requestedEpochs(meta), adoptsRequests, installedVersion });
   }
 
   /**

@@ -59,6 +59,11 @@ export interface AnalyzeOptions {
    * pending, and the report says the request cannot be adopted.
    */
   readonly adoptsRefreshRequests?: boolean;
+  /**
+   * The pyproject version of the installed Hermes build serving the home, when one was found: its
+   * tool-schema sizes price the sessions whose prompt's build the lens cannot tell (toolTableFor).
+   */
+  readonly hermesVersion?: string;
   /** What the profile's sources are read through; the disk by default (tests give a MemoryFs). */
   readonly fs?: SourceFs;
 }
@@ -162,7 +167,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     cache.promptsLater = source.keepsStore ? prompts : undefined;
     // Verdicts keep what judging them again without the prompt needs, but with a caller's message (keptPartsOf).
     cache.bounded = !config.agentSystemPrompt;
-    const world = cache.world(config, meta, options.priceOverrides, options.adoptsRefreshRequests ?? true);
+    const world = cache.world(config, meta, options.priceOverrides, options.adoptsRefreshRequests ?? true, options.hermesVersion);
     // Each session's last report, kept by the cache and updated in place: after a Hermes write to one
     // session only that entry changes. A compaction tip depends on every session, so when ended
     // sessions are reported nothing is kept.
@@ -172,7 +177,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       listed,
       everything ? undefined : cache.lastReports,
       reports,
-      { world, profileName: profile.name, everything, now, priceOverrides: options.priceOverrides, prices: new Map(), tools: new Map() },
+      { world, profileName: profile.name, everything, now, priceOverrides: options.priceOverrides, prices: new Map(), toolTables: new Map(), tools: new Map() },
       judging,
       prompts,
       cache.mustRecheckAny(),
@@ -294,6 +299,7 @@ class SessionPass {
       judged: NOT_JUDGED,
       requestedEpoch: 0,
       adoptsRequests: context.world.adoptsRequests,
+      installedVersion: context.world.installedVersion,
       referenceProse,
     };
     this.near = previous && new NearPosition(previous.listed);

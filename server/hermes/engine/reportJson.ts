@@ -27,6 +27,7 @@ const SESSION_JSON = {
   stampedEpoch: (v) => v,
   unadoptableRequest: (v) => v,
   systemPromptTokens: (v) => v,
+  toolTokens: (v) => v,
   prefixTokens: (v) => v,
   tokensExact: (v) => v,
   deltaTokens: (v) => v,

@@ -31,6 +31,7 @@ function session(over: Partial<SessionDto> = {}): SessionDto {
     stampedEpoch: 0,
     unadoptableRequest: false,
     systemPromptTokens: 9_000,
+    toolTokens: 11_000,
     prefixTokens: 42_000,
     tokensExact: false,
     deltaTokens: 0,

@@ -26,6 +26,7 @@ function session(profile: string, id: string, version: number): SessionDto {
     stampedEpoch: 0,
     unadoptableRequest: false,
     systemPromptTokens: 1000 + version,
+    toolTokens: 500,
     prefixTokens: 2000 + version,
     tokensExact: true,
     deltaTokens: version,

@@ -18,6 +18,9 @@ folder written by two builds in turn):
     /usr/bin/python3 scripts/hermes-corpus/generate.py --hermes /path/to/checkout \\
         --build-name my-build --day0 2026-08-18 --out /tmp/corpus
 
+A derived build (KNOWN_BUILDS entries with a "base"; derive.py) is made whenever its base
+build's checkout is at hand: a copy of the base with our change applied, never a Hermes release.
+
 Each build folder is deleted and generated anew under a fixed staging root
 (--stage, default /tmp/hermes-prompt-lens-corpus) so the absolute paths that
 Hermes writes into prompts and session rows are the same on every machine;
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import hashlib
 import json
 import os
 import re
@@ -44,12 +48,13 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 from zoneinfo import ZoneInfo
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import derive  # noqa: E402
 import scenario  # noqa: E402
 
 PYTHON = "/usr/bin/python3"
@@ -57,7 +62,8 @@ TZ = ZoneInfo("Europe/Berlin")
 DEFAULT_STAGE = "/tmp/hermes-prompt-lens-corpus"
 
 # The builds this corpus covers.  day0 is the first scenario day of the build
-# (the day after its commit), so each build's prompts carry dates of its own.
+# (the day after its commit), so each build's prompts carry dates of its own.  kind: a Hermes
+# release (the default), a fork's build, or a build derived by us (derive.py).
 KNOWN_BUILDS: Dict[str, dict] = {
     "v0.19.1-schema24": {"commit": "41cc4a13fe8494652451225cdc6af3c279de3543", "day0": "2026-08-04"},
     "v0.20.0-schema25": {"commit": "01a1037d1e6d7b6eb96a786ef282c3aea4818194", "day0": "2026-08-06"},
@@ -65,17 +71,17 @@ KNOWN_BUILDS: Dict[str, dict] = {
     # Not a Hermes release: the newest commit (2026-08-22, pyproject 0.20.4) of a fork that merged
     # upstream 0.20.3 and later upstream work, with about a thousand commits of its own that change
     # the prompt's prose: a derivative build the lens must read by its inputs alike.
-    "fork-0.20.4-schema26": {"commit": "b15f898e6130ac450c77e3d310ac248c0d269b95", "day0": "2026-08-23"},
+    "fork-0.20.4-schema26": {"commit": "b15f898e6130ac450c77e3d310ac248c0d269b95", "day0": "2026-08-23", "kind": "fork"},
+    # Not a Hermes release either: upstream 0.20.3 with the change Hermes made on 2026-09-28 (the
+    # profile line moved to the end of the volatile tier) applied by derive.py, as no source of that
+    # date can be fetched.  Made whenever its base build's checkout is at hand.
+    "derived-0.20.3-profile-line-volatile": {"commit": "7339f5f160db5c96657a3bab60151227cc61f66c", "day0": "2026-09-29",
+                                             "base": "v0.20.3-schema26", "change": "profile-line-volatile", "kind": "derived"},
 }
 DEFAULT_MIXED = ("mixed-v0.19.1-then-v0.20.3", "v0.19.1-schema24", "v0.20.3-schema26")
 
-# What the finished home keeps: the files we wrote, the session databases and
-# the profile tree.  Everything else Hermes left behind (auth.json with a
-# fingerprint of the placeholder key, caches, logs, lock files, the gateway's
-# sessions.json mirror, the skills prompt snapshot, empty runtime folders) is
-# dropped.
-KEEP_HOME = set(scenario.HOME_FILES) | {"state.db"}
-KEEP_WORK_PROFILE = set(scenario.WORK_FILES) | {"state.db"}
+# The homes each build writes: the standard scenario in the build's own folder, and for the builds
+# in scenario.FAMILY_BUILDS also a home of profiles that share their files (scenario.FAMILIES).
 
 
 def log(msg: str) -> None:
@@ -114,16 +120,21 @@ def write_tree(base: Path, files: Dict[str, str]) -> None:
         p.write_text(text, encoding="utf-8")
 
 
-def lay_out(root: Path) -> None:
+def profile_dirs(scn: scenario.Scenario) -> Dict[str, str]:
+    """Each profile's folder, relative to the generation root."""
+    return {name: "home" if name == "default" else f"home/profiles/{name}" for name in scn.profiles}
+
+
+def lay_out(root: Path, scn: scenario.Scenario) -> None:
     if root.exists():
         shutil.rmtree(root)
     root.mkdir(parents=True)
-    write_tree(root / "home", scenario.HOME_FILES)
-    write_tree(root / "home" / "profiles" / "work", scenario.WORK_FILES)
-    write_tree(root / "work", scenario.WORK_TREE)
+    for name, rel in profile_dirs(scn).items():
+        write_tree(root / rel, scn.profiles[name])
+    write_tree(root / "work", scn.work_tree)
     (root / "userhome").mkdir()
     env = dict(os.environ, GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1")
-    for rel in scenario.GIT_ROOTS:
+    for rel in scn.git_roots:
         subprocess.run(["git", "init", "-q", "-b", "main", str(root / rel)], check=True, env=env)
 
 
@@ -142,22 +153,28 @@ def clean_env() -> Dict[str, str]:
     return keep
 
 
-def run_session(build: str, checkout: Path, root: Path, day0: str, spec: dict, logs: Path) -> dict:
-    full = dict(spec, build=build, start_epoch=start_epoch(day0, spec))
-    spec_path = logs / f"{spec['key']}.spec.json"
-    result_path = logs / f"{spec['key']}.result.json"
-    spec_path.write_text(json.dumps(full, indent=2, ensure_ascii=False), encoding="utf-8")
-    log(f"  [{build}] {spec['key']} ({spec['profile']}, {spec['kind']}, {spec.get('cwd') or 'no cwd'})")
+def run_worker(script: str, checkout: Path, root: Path, name: str, spec: dict, logs: Path) -> dict:
+    """One worker process (worker.py, measure_worker.py) on `spec`, in the clean environment; its result."""
+    spec_path = logs / f"{name}.spec.json"
+    result_path = logs / f"{name}.result.json"
+    spec_path.write_text(json.dumps(spec, indent=2, ensure_ascii=False), encoding="utf-8")
     proc = subprocess.run(
-        [PYTHON, str(HERE / "worker.py"), "--hermes", str(checkout), "--root", str(root),
+        [PYTHON, str(HERE / script), "--hermes", str(checkout), "--root", str(root),
          "--spec", str(spec_path), "--result", str(result_path)],
         env=clean_env(), capture_output=True, text=True, timeout=900, cwd="/")
-    (logs / f"{spec['key']}.stderr.txt").write_text(proc.stderr, encoding="utf-8")
+    (logs / f"{name}.stderr.txt").write_text(proc.stderr, encoding="utf-8")
     if not result_path.exists():
-        raise SystemExit(f"worker for {spec['key']} wrote no result; stderr:\n{proc.stderr[-3000:]}")
+        raise SystemExit(f"{script} for {name} wrote no result; stderr:\n{proc.stderr[-3000:]}")
     result = json.loads(result_path.read_text(encoding="utf-8"))
     if not result.get("ok"):
-        raise SystemExit(f"worker for {spec['key']} failed:\n{result.get('error')}\n{result.get('stdout', '')[-2000:]}")
+        raise SystemExit(f"{script} for {name} failed:\n{result.get('error')}\n{result.get('stdout', '')[-2000:]}")
+    return result
+
+
+def run_session(build: str, checkout: Path, root: Path, day0: str, spec: dict, logs: Path) -> dict:
+    full = dict(spec, build=build, start_epoch=start_epoch(day0, spec))
+    log(f"  [{build}] {spec['key']} ({spec['profile']}, {spec['kind']}, {spec.get('cwd') or 'no cwd'})")
+    result = run_worker("worker.py", checkout, root, spec["key"], full, logs)
     result["build"] = build
     result["spec"] = full
     return result
@@ -223,9 +240,36 @@ def session_rows(db: Path) -> List[dict]:
     return rows
 
 
-def manifest_sessions(root: Path, results: List[dict], facts_by_build: Dict[str, dict]) -> List[dict]:
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def hermes_tiers(res: dict, prompt: str) -> Optional[dict]:
+    """The tiers Hermes built the stored prompt from (worker.observe_prompt_tiers), matched by digest."""
+    digest = _sha256(prompt)
+    built = [t for t in res.get("prompt_tiers") or [] if t["prompt_sha256"] == digest]
+    if not built:
+        return None
+    return {name: built[-1][name] for name in ("stable", "context", "volatile")}
+
+
+def wire_prefix(res: dict, sid: str, per_tool: bool) -> Optional[dict]:
+    """What the session's last turn sent before its messages (tools, system message), as the fake LLM
+    saw it; each tool's digest only where the scenario compares tool lists (`per_tool`)."""
+    turns = [c for c in res.get("llm_calls") or [] if c.get("kind") == "turn" and c.get("session_id") == sid]
+    if not turns:
+        return None
+    last = turns[-1]
+    keys = ("tool_names", "tool_sha256", "tools_json_bytes", "tools_sha256", "tools_cache_marked", "system")
+    return {k: last[k] for k in keys if k in last and (per_tool or k != "tool_sha256")}
+
+
+def manifest_sessions(root: Path, scn: scenario.Scenario, results: List[dict],
+                      facts_by_build: Dict[str, dict]) -> Tuple[List[dict], Dict[str, str]]:
+    """The manifest's session entries, and each session's stored prompt by id."""
     out = []
-    dbs = {"default": root / "home" / "state.db", "work": root / "home" / "profiles" / "work" / "state.db"}
+    prompts: Dict[str, str] = {}
+    dbs = {name: root / rel / "state.db" for name, rel in profile_dirs(scn).items()}
     cons = {k: sqlite3.connect(f"file:{v}?mode=ro", uri=True) for k, v in dbs.items() if v.exists()}
     for res in results:
         spec = res["spec"]
@@ -244,6 +288,7 @@ def manifest_sessions(root: Path, results: List[dict], facts_by_build: Dict[str,
                 raise SystemExit(f"session {sid} ({spec['key']}) not in the {spec['profile']} state.db")
             model, cwd_abs, source, ended_at, end_reason, parent, started_at = row
             prompt = stored_prompt(con, sid) or ""
+            prompts[sid] = prompt
             labels = context_labels(prompt)
             pm = re.search(r"^Model: (.+)$", prompt, re.M)
             cwd_rel = os.path.relpath(cwd_abs, root) if cwd_abs else None
@@ -266,19 +311,28 @@ def manifest_sessions(root: Path, results: List[dict], facts_by_build: Dict[str,
                 "parent_session_id": parent,
                 "context_labels": labels,
                 "context_files": [label_to_path(l, ctx_cwd, root) for l in labels],
+                "prompt_chars": len(prompt),
+                "prompt_sha256": _sha256(prompt),
+                "hermes_tiers": hermes_tiers(res, prompt),
+                "wire": wire_prefix(res, sid, per_tool=scn.extra is not None),
             })
     for c in cons.values():
         c.close()
-    return out
+    return out, prompts
 
 
 # ---------------------------------------------------------------------------
 # Finishing a home.
 
-def prune_home(root: Path) -> List[str]:
+def prune_home(root: Path, scn: scenario.Scenario) -> List[str]:
+    """Keep only the scenario files and the session databases of each profile.
+
+    Everything else Hermes left behind (auth.json with a fingerprint of the placeholder key,
+    caches, logs, lock files, the gateway's sessions.json mirror, the skills prompt snapshot, empty
+    runtime folders) is dropped, and so are the git folders and the user home.
+    """
     dropped: List[str] = []
     home = root / "home"
-    work_profile = home / "profiles" / "work"
 
     def prune(base: Path, keep: set, skip: Optional[Path] = None) -> None:
         for p in sorted(base.rglob("*"), reverse=True):
@@ -293,9 +347,10 @@ def prune_home(root: Path) -> List[str]:
                 dropped.append(str(p.relative_to(root)))
                 p.unlink()
 
-    prune(work_profile, KEEP_WORK_PROFILE)
-    prune(home, KEEP_HOME, skip=home / "profiles")
-    for rel in scenario.GIT_ROOTS:
+    for name, rel in profile_dirs(scn).items():
+        keep = set(scn.profiles[name]) | {"state.db"}
+        prune(root / rel, keep, skip=home / "profiles" if name == "default" else None)
+    for rel in scn.git_roots:
         shutil.rmtree(root / rel / ".git", ignore_errors=True)
     shutil.rmtree(root / "userhome", ignore_errors=True)
     return dropped
@@ -316,15 +371,15 @@ def check_db_closed(root: Path) -> None:
 
 # ---------------------------------------------------------------------------
 
-def generate(name: str, phases: List[dict], stage: Path, out: Path, extra: dict) -> None:
-    """phases: [{build, checkout, day0, sessions}] run in order on one home."""
+def generate(name: str, scn: scenario.Scenario, phases: List[dict], stage: Path, out: Path, extra: dict) -> None:
+    """phases: [{build, checkout, day0, sessions, derived?}] run in order on one home of scenario `scn`."""
     root = stage / name
     logs = stage / "_logs" / name
     if logs.exists():
         shutil.rmtree(logs)
     logs.mkdir(parents=True)
     log(f"== {name} at {root}")
-    lay_out(root)
+    lay_out(root, scn)
     results: List[dict] = []
     facts_by_build: Dict[str, dict] = {}
     for ph in phases:
@@ -332,14 +387,16 @@ def generate(name: str, phases: List[dict], stage: Path, out: Path, extra: dict)
         for spec in ph["sessions"]:
             results.append(run_session(ph["build"], Path(ph["checkout"]), root, ph["day0"], spec, logs))
     check_db_closed(root)
-    sessions = manifest_sessions(root, results, facts_by_build)
-    dropped = prune_home(root)
+    sessions, prompts = manifest_sessions(root, scn, results, facts_by_build)
+    dropped = prune_home(root, scn)
     builds = [dict(name=ph["build"], commit=ph.get("commit"), day0=ph["day0"],
                    version=facts_by_build[ph["build"]]["version"],
                    schema_version=facts_by_build[ph["build"]]["schema_version"],
-                   session_keys=[s["key"] for s in ph["sessions"]]) for ph in phases]
+                   session_keys=[s["key"] for s in ph["sessions"]],
+                   **({"derived": ph["derived"]} if ph.get("derived") else {})) for ph in phases]
     manifest = {
         "name": name,
+        "scenario": scn.name,
         "builds": builds,
         "commit": builds[-1]["commit"],
         "pyproject_version": builds[-1]["version"],
@@ -350,15 +407,18 @@ def generate(name: str, phases: List[dict], stage: Path, out: Path, extra: dict)
                        "paths) and into prompts (working directory, user home, profile paths, "
                        "workspace root). Relocate by replacing that prefix."),
         "hermes_home": "home",
-        "profiles": {"default": "home", "work": "home/profiles/work"},
+        "profiles": profile_dirs(scn),
         "user_home": {"path": "userhome", "note": "HOME while generating; empty, so not committed. "
                       "Prompts name it in their 'User home directory' line."},
         "git_roots": [{"path": rel, "init": "git init -b main (no commits, nothing staged)"}
-                      for rel in scenario.GIT_ROOTS],
+                      for rel in scn.git_roots],
         "timezone": "Europe/Berlin",
         "sessions": sessions,
+        **scn.manifest_extra(sessions, prompts),
         "dropped_after_generation": sorted(set(re.sub(r"[0-9a-f]{6,}", "*", d) for d in dropped)),
     }
+    if builds[-1].get("derived"):
+        manifest["derived"] = builds[-1]["derived"]
     manifest.update(extra)
     (root / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n",
                                         encoding="utf-8")
@@ -391,12 +451,13 @@ def main() -> None:
     stage.mkdir(parents=True, exist_ok=True)
 
     checkouts: Dict[str, Path] = {}
-    tmp: Optional[Path] = None
     meta: Dict[str, dict] = {k: dict(v) for k, v in KNOWN_BUILDS.items()}
     mixed: List[tuple] = []
+    tmp = Path(tempfile.mkdtemp(prefix="hermes-checkouts-"))
     if args.git_dir:
-        tmp = Path(tempfile.mkdtemp(prefix="hermes-checkouts-"))
         for bname, m in KNOWN_BUILDS.items():
+            if m.get("base"):
+                continue
             log(f"extracting {bname} ({m['commit'][:12]}) into {tmp}")
             checkouts[bname] = archive_checkout(args.git_dir, m["commit"], tmp / m["commit"][:7])
         mixed.append(DEFAULT_MIXED)
@@ -421,26 +482,42 @@ def main() -> None:
         ap.error("nothing to generate: give --git-dir, --build or --hermes")
 
     try:
+        # Each derived build whose base is at hand: a copy of the base with our change applied.
+        for bname, m in KNOWN_BUILDS.items():
+            if m.get("base") in checkouts and bname not in checkouts and (not args.only or any(o.endswith(bname) for o in args.only)):
+                log(f"deriving {bname} from {m['base']} ({m['change']})")
+                derive.derive(checkouts[m["base"]], tmp / bname, m["change"])
+                checkouts[bname] = tmp / bname
         run_all(args, checkouts, meta, mixed, stage, out)
     finally:
-        if tmp is not None:  # the checkouts this run extracted
-            shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(tmp, ignore_errors=True)  # the checkouts this run extracted or derived
 
 
 def run_all(args: argparse.Namespace, checkouts: Dict[str, Path], meta: Dict[str, dict],
             mixed: List[tuple], stage: Path, out: Path) -> None:
     def phase(bname: str, sessions: List[dict]) -> dict:
-        return {"build": bname, "checkout": str(checkouts[bname]), "day0": meta[bname]["day0"],
-                "commit": meta[bname].get("commit"), "sessions": sessions}
+        m = meta[bname]
+        derived = None
+        if m.get("change"):
+            change = derive.CHANGES[m["change"]]
+            derived = {"not_a_hermes_release": True, "base_build": m["base"], "base_commit": m["commit"],
+                       "change": m["change"], "summary": change.summary,
+                       "applied_by": "scripts/hermes-corpus/derive.py",
+                       "diff": f"{change.file}: {change.added} lines added, {change.removed} removed"}
+        return {"build": bname, "checkout": str(checkouts[bname]), "day0": m["day0"],
+                "commit": m.get("commit"), "sessions": sessions, "derived": derived}
 
+    std = scenario.STANDARD
     for bname in checkouts:
-        if args.only and bname not in args.only:
-            continue
-        generate(bname, [phase(bname, scenario.SESSIONS)], stage, out, {})
+        if not args.only or bname in args.only:
+            generate(bname, std, [phase(bname, std.sessions)], stage, out, {})
+        fam = f"{scenario.FAMILIES.name}-{bname}"
+        if bname in scenario.FAMILY_BUILDS and (not args.only or fam in args.only):
+            generate(fam, scenario.FAMILIES, [phase(bname, scenario.FAMILIES.sessions)], stage, out, {})
     for mname, old, new in mixed:
         if args.only and mname not in args.only:
             continue
-        generate(mname, [phase(old, scenario.SESSIONS), phase(new, scenario.MIXED_EXTRA_SESSIONS)],
+        generate(mname, std, [phase(old, std.sessions), phase(new, scenario.MIXED_EXTRA_SESSIONS)],
                  stage, out, {"mixed": {"first": old, "then": new}})
 
 

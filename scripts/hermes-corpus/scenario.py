@@ -8,7 +8,9 @@ Hermes; the orchestrator (generate.py) writes the files and the worker
 
 from __future__ import annotations
 
-from typing import Dict, List
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Callable, Dict, List, Optional
 
 # ---------------------------------------------------------------------------
 # Files of the default profile (paths relative to home/).
@@ -532,3 +534,205 @@ MIXED_EXTRA_SESSIONS: List[dict] = [
      "turns": [("ACME-1600: can I delete this folder?", "AGENTS.md says it is disposable, so yes.")],
      "title": "ACME-1600 delete plain folder"},
 ]
+
+
+# ---------------------------------------------------------------------------
+# Scenarios: which files each profile's folder holds, the workspaces, the sessions.
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    # Files of each profile, by profile name ("default" is the Hermes home itself), relative to its folder.
+    profiles: Dict[str, Dict[str, str]]
+    work_tree: Dict[str, str]
+    git_roots: List[str]
+    sessions: List[dict]
+    # The SOUL.md each profile's prompts open with (verify.py).
+    souls: Dict[str, str]
+    # What the scenario adds to the manifest, from its sessions' manifest entries and stored prompts.
+    extra: Optional[Callable[[List[dict], Dict[str, str]], dict]] = field(default=None)
+
+    def manifest_extra(self, sessions: List[dict], prompts: Dict[str, str]) -> dict:
+        return self.extra(sessions, prompts) if self.extra else {}
+
+
+STANDARD = Scenario(
+    name="standard",
+    profiles={"default": HOME_FILES, "work": WORK_FILES},
+    work_tree=WORK_TREE,
+    git_roots=GIT_ROOTS,
+    sessions=SESSIONS,
+    souls={"default": SOUL_MD, "work": WORK_SOUL_MD},
+)
+
+
+# ---------------------------------------------------------------------------
+# Prefix families: profiles that share their files, on several platforms.
+#
+# `default` and `work` hold the same SOUL.md, config, skills and memory: whatever parts their
+# prompts is Hermes' own doing (the profile line, with the profile's path).  `lean` holds them too,
+# but disables one toolset: its requests carry another tool list.  Every session runs on one day,
+# so the trailer's date is the same everywhere.
+
+FAMILY_CONFIG_YAML = """\
+# Hermes configuration shared by the profiles of the prefix-families home.
+model:
+  default: anthropic/claude-sonnet-4.6
+  provider: openrouter
+  base_url: https://openrouter.ai/api/v1
+  context_length: 200000
+
+timezone: Europe/Berlin
+
+memory:
+  memory_enabled: true
+  user_profile_enabled: true
+
+display:
+  streaming: false
+
+security:
+  tirith_enabled: false
+
+platforms:
+  telegram:
+    enabled: true
+"""
+
+# The same, with one toolset turned off (agent.disabled_toolsets, read by the CLI and the gateway).
+FAMILY_LEAN_CONFIG_YAML = FAMILY_CONFIG_YAML + """\
+agent:
+  # This profile plans without the todo tool: its tool list is one tool shorter.
+  disabled_toolsets: [todo]
+"""
+
+FAMILY_FILES: Dict[str, str] = {
+    "SOUL.md": SOUL_MD,
+    "config.yaml": FAMILY_CONFIG_YAML,
+    "memories/MEMORY.md": MEMORY_MD,
+    "memories/USER.md": USER_MD,
+    "skills/devops/DESCRIPTION.md": CATEGORY_DEVOPS,
+    "skills/devops/deploy/SKILL.md": SKILL_DEPLOY,
+    "skills/devops/k8s-debug/SKILL.md": SKILL_K8S,
+    "skills/scratchpad/SKILL.md": SKILL_SCRATCHPAD,
+}
+
+FAMILY_WORK_TREE: Dict[str, str] = {
+    "repo/AGENTS.md": WORK_TREE["repo-a/AGENTS.md"],
+    "repo/pkg/util.go": WORK_TREE["repo-a/pkg/util.go"],
+    "empty/notes.txt": WORK_TREE["empty/notes.txt"],
+}
+
+
+def _family_session(key: str, profile: str, kind: str, cwd: Optional[str], time: str, title: str, chat: str = "") -> dict:
+    spec = {"key": key, "profile": profile, "kind": kind, "cwd": cwd, "day": 0, "time": time, "role": "live",
+            "turns": [("What is the staging region?", "Staging runs in eu-west-1.")], "title": title}
+    if kind == "telegram":
+        spec.update(chat_id=chat, user_id=chat, user_name="Jordan")
+    return spec
+
+
+FAMILY_SESSIONS: List[dict] = [
+    _family_session("d-empty", "default", "cli", "work/empty", "09:00:05", "Staging region (default)"),
+    _family_session("d-empty-2", "default", "cli", "work/empty", "09:30:11", "Staging region again (default)"),
+    _family_session("w-empty", "work", "cli", "work/empty", "09:10:07", "Staging region (work)"),
+    _family_session("l-empty", "lean", "cli", "work/empty", "09:20:09", "Staging region (lean)"),
+    _family_session("d-repo", "default", "cli", "work/repo", "10:00:13", "Staging region in repo (default)"),
+    _family_session("w-repo", "work", "cli", "work/repo", "10:10:17", "Staging region in repo (work)"),
+    _family_session("d-telegram", "default", "telegram", None, "11:00:19", "Staging region on telegram (default)", "616161"),
+    _family_session("w-telegram", "work", "telegram", None, "11:10:23", "Staging region on telegram (work)", "626262"),
+    _family_session("l-telegram", "lean", "telegram", None, "11:20:29", "Staging region on telegram (lean)", "636363"),
+]
+
+
+def _first_difference(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    return next((i for i in range(n) if a[i] != b[i]), n)
+
+
+PREFIX_FAMILIES_NOTE = (
+    "A provider reuses a cache entry only for a byte-identical prefix of the same model, up to a cache "
+    "breakpoint: the tool schemas (sent first), then Hermes' stable tier (the static system prefix its "
+    "prompt caching marks: the request's first system part), then the whole system prompt. `families` "
+    "groups the sessions at each breakpoint by the digests of what their last turn sent (each session's "
+    "`wire`) and of the stable tier Hermes built (`hermes_tiers`); `stable_tier_alone` groups them by the "
+    "stable tier and model only, what they would share if their tool schemas were the same. `partings`: "
+    "for every pair of sessions of different profiles on the same platform, folder and model, the tools "
+    "whose schemas differ and the first character where their stored prompts differ, with Hermes' tier there.")
+
+
+def prefix_families(sessions: List[dict], prompts: Dict[str, str]) -> dict:
+    """The manifest's `prefix_families` (PREFIX_FAMILIES_NOTE)."""
+    def key(s: dict, breakpoint: str) -> str:
+        wire, tiers = s["wire"], s["hermes_tiers"]
+        parts = [s["prompt_model"] or ""]
+        if breakpoint != "stable_tier_alone":
+            parts.append(wire["tools_sha256"])
+        if breakpoint != "tools":
+            parts.append(tiers["stable"]["sha256"])
+        if breakpoint == "system":
+            parts.append(s["prompt_sha256"])
+        return "/".join(parts)
+
+    def prefix_bytes(s: dict, breakpoint: str) -> int:
+        tools = s["wire"]["tools_json_bytes"] if breakpoint != "stable_tier_alone" else 0
+        system = {"tools": 0, "stable": s["hermes_tiers"]["stable"]["bytes"], "stable_tier_alone": s["hermes_tiers"]["stable"]["bytes"],
+                  "system": len(prompts[s["id"]].encode("utf-8"))}[breakpoint]
+        return tools + system
+
+    def grouped(breakpoint: str) -> List[dict]:
+        groups: Dict[str, List[dict]] = {}
+        for s in sessions:
+            groups.setdefault(key(s, breakpoint), []).append(s)
+        return [{"breakpoint": "stable" if breakpoint == "stable_tier_alone" else breakpoint,
+                 "sessions": [m["id"] for m in members],
+                 "profiles": sorted({m["profile"] for m in members}),
+                 "platforms": sorted({m["source"] for m in members}),
+                 "prefix_bytes": prefix_bytes(members[0], breakpoint)} for members in groups.values()]
+
+    partings = []
+    for a, b in combinations(sessions, 2):
+        if a["profile"] == b["profile"] or (a["source"], a["context_cwd"], a["prompt_model"]) != (b["source"], b["context_cwd"], b["prompt_model"]):
+            continue
+        pa, pb = prompts[a["id"]], prompts[b["id"]]
+        at = _first_difference(pa, pb)
+        stable = a["hermes_tiers"]["stable"]["chars"]
+        context = a["hermes_tiers"]["context"]["chars"]
+        # The tiers are joined by a blank line each, and an empty tier is left out (build_system_prompt).
+        context_start = stable + 2 if stable else 0
+        volatile_start = context_start + context + 2 if context else context_start
+        tier = "stable" if at < context_start else "context" if at < volatile_start else "volatile"
+        line_start = pa.rfind("\n", 0, at) + 1
+        tools_a = dict(zip(a["wire"]["tool_names"], a["wire"]["tool_sha256"]))
+        tools_b = dict(zip(b["wire"]["tool_names"], b["wire"]["tool_sha256"]))
+        partings.append({
+            "a": a["id"], "b": b["id"], "a_profile": a["profile"], "b_profile": b["profile"],
+            "platform": a["source"], "context_cwd": a["context_cwd"],
+            "tools_equal": a["wire"]["tools_sha256"] == b["wire"]["tools_sha256"],
+            "tools_only_in_a": sorted(set(tools_a) - set(tools_b)),
+            "tools_only_in_b": sorted(set(tools_b) - set(tools_a)),
+            "tools_differing": sorted(n for n in set(tools_a) & set(tools_b) if tools_a[n] != tools_b[n]),
+            "prompt_chars": [len(pa), len(pb)],
+            "prompt_bytes": [len(pa.encode("utf-8")), len(pb.encode("utf-8"))],
+            "first_difference": {"chars": at, "bytes": len(pa[:at].encode("utf-8")), "tier": tier,
+                                 "line_opens": pa[line_start:line_start + 23]},
+        })
+    return {"prefix_families": {"note": PREFIX_FAMILIES_NOTE,
+                                "families": [f for bp in ("tools", "stable", "system") for f in grouped(bp)],
+                                "stable_tier_alone": grouped("stable_tier_alone"),
+                                "partings": partings}}
+
+
+FAMILIES = Scenario(
+    name="families",
+    profiles={"default": FAMILY_FILES, "work": FAMILY_FILES, "lean": dict(FAMILY_FILES, **{"config.yaml": FAMILY_LEAN_CONFIG_YAML})},
+    work_tree=FAMILY_WORK_TREE,
+    git_roots=["work/repo"],
+    sessions=FAMILY_SESSIONS,
+    souls={"default": SOUL_MD, "work": SOUL_MD, "lean": SOUL_MD},
+    extra=prefix_families,
+)
+
+# The builds that also write a prefix-families home: the newest upstream build we have (its profile
+# line in the stable tier) and the build derived from it with the line moved to the volatile tier.
+FAMILY_BUILDS = ["v0.20.3-schema26", "derived-0.20.3-profile-line-volatile"]

@@ -77,22 +77,21 @@ def flat_skill_line(prompt: str) -> Optional[str]:
 
 def verify_folder(folder: Path) -> List[dict]:
     man = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    scn = scenario.FAMILIES if man.get("scenario") == scenario.FAMILIES.name else scenario.STANDARD
     rows = []
     # The committed files are exactly the scenario files.
-    for rel, text in scenario.HOME_FILES.items():
-        p = folder / "home" / rel
-        check(p.exists() and p.read_text(encoding="utf-8") == text, f"{folder.name}: home/{rel} differs from the scenario")
-    for rel, text in scenario.WORK_FILES.items():
-        p = folder / "home" / "profiles" / "work" / rel
-        check(p.exists() and p.read_text(encoding="utf-8") == text, f"{folder.name}: profiles/work/{rel} differs")
-    for rel, text in scenario.WORK_TREE.items():
+    for prof, files in scn.profiles.items():
+        for rel, text in files.items():
+            p = folder / man["profiles"][prof] / rel
+            check(p.exists() and p.read_text(encoding="utf-8") == text, f"{folder.name}: {prof}'s {rel} differs from the scenario")
+    for rel, text in scn.work_tree.items():
         p = folder / "work" / rel
         check(p.exists() and p.read_text(encoding="utf-8") == text, f"{folder.name}: work/{rel} differs")
     for side in folder.rglob("*"):
         check(not side.name.endswith(("-wal", "-shm", "-journal")), f"{folder.name}: sidecar {side}")
         check(side.name != ".git", f"{folder.name}: nested .git at {side}")
 
-    dbs = {"default": folder / "home" / "state.db", "work": folder / "home" / "profiles" / "work" / "state.db"}
+    dbs = {prof: folder / rel / "state.db" for prof, rel in man["profiles"].items()}
     cons = {k: sqlite3.connect(f"file:{v}?mode=ro", uri=True) for k, v in dbs.items()}
     for prof, con in cons.items():
         ver = con.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
@@ -101,7 +100,7 @@ def verify_folder(folder: Path) -> List[dict]:
         n_man = sum(1 for s in man["sessions"] if s["profile"] == prof)
         check(n_db == n_man, f"{folder.name}/{prof}: {n_db} sessions in db, {n_man} in manifest")
 
-    souls = {"default": scenario.SOUL_MD.strip(), "work": scenario.WORK_SOUL_MD.strip()}
+    souls = {prof: soul.strip() for prof, soul in scn.souls.items()}
     for s in man["sessions"]:
         con = cons[s["profile"]]
         prompt, where = prompt_of(con, s["id"])
@@ -112,7 +111,7 @@ def verify_folder(folder: Path) -> List[dict]:
         check("<available_skills>" in prompt, f"{tag}: no <available_skills>")
         check(MEM_BANNER in prompt and USER_BANNER in prompt, f"{tag}: memory banners missing")
         check("mac-screenshots" not in prompt, f"{tag}: the macOS-only skill is listed on Linux")
-        if s["profile"] == "default":
+        if s["profile"] == "default" and scn is scenario.STANDARD:
             # skills.external_dirs: the team folder's skills join the index; its deploy loses to the profile's own.
             check("    - rollback: Roll a release back to the previous version." in prompt and "    - pager: " in prompt,
                   f"{tag}: the external folder's skills are not listed")
@@ -132,6 +131,12 @@ def verify_folder(folder: Path) -> List[dict]:
                   f"{tag}: repo-e's override loaded by {s['hermes_version']}: {s['context_files']}")
         for line in ("Model: " + (s["prompt_model"] or "?"), "Platform: " + s["source"]):
             check(line in prompt, f"{tag}: trailer line {line!r} missing")
+        # Hermes' own tiers (recorded while it built the prompt) make up the stored prompt exactly.
+        tiers = s.get("hermes_tiers")
+        if check(tiers is not None, f"{tag}: no tiers recorded for the stored prompt"):
+            joined = [tiers[t]["chars"] for t in ("stable", "context", "volatile") if tiers[t]["chars"]]
+            check(sum(joined) + 2 * (len(joined) - 1) == len(prompt), f"{tag}: the recorded tiers do not add up to the prompt")
+        check(s.get("wire") is not None, f"{tag}: no request of its turns recorded")
         rows.append({
             "folder": folder.name, "id": s["id"], "written_by": s["written_by"], "profile": s["profile"],
             "role": s["role"], "source": s["source"], "cwd": s["cwd"] or "—",
@@ -139,6 +144,8 @@ def verify_folder(folder: Path) -> List[dict]:
             "skills_tier": skills_tier(prompt), "flat": flat_skill_line(prompt) or "—",
             "model": s["model"], "prompt_model": s["prompt_model"],
         })
+    if scn is scenario.FAMILIES:
+        verify_families(folder, man, {s["id"]: prompt_of(cons[s["profile"]], s["id"])[0] or "" for s in man["sessions"]})
     if "mixed" in man:
         writers = {s["written_by"] for s in man["sessions"]}
         check(writers == {man["mixed"]["first"], man["mixed"]["then"]}, f"{folder.name}: prompts of both builds expected, got {writers}")
@@ -148,6 +155,22 @@ def verify_folder(folder: Path) -> List[dict]:
     for c in cons.values():
         c.close()
     return rows
+
+
+def verify_families(folder: Path, man: dict, prompts: dict) -> None:
+    """The prefix-families record holds of the committed prompts, and the profile line is where the build puts it."""
+    recorded = man["prefix_families"]
+    check(recorded == scenario.prefix_families(man["sessions"], prompts)["prefix_families"],
+          f"{folder.name}: prefix_families does not follow from the committed prompts")
+    derived = any(b.get("derived") for b in man["builds"])
+    for p in recorded["partings"]:
+        tag = f"{folder.name}: {p['a_profile']}/{p['b_profile']} on {p['platform']} in {p['context_cwd']}"
+        check(p["first_difference"]["line_opens"] == "Active Hermes profile: ", f"{tag}: the prompts part elsewhere than at the profile line")
+        if derived:
+            check(p["first_difference"]["tier"] == "volatile", f"{tag}: the derived build's prompts part before the volatile tier")
+        check(not p["tools_equal"] and "skill_manage" in p["tools_differing"], f"{tag}: skill_manage's schema is expected to name each profile's skills folder")
+    shared = [f for f in recorded["stable_tier_alone"] if len(f["profiles"]) > 1]
+    check(bool(shared), f"{folder.name}: no stable tier shared by two profiles")
 
 
 def main() -> None:

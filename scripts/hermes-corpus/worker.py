@@ -46,15 +46,6 @@ import harness  # noqa: E402  (must run before Hermes is imported)
 TURN_STEP_SECONDS = 137  # virtual time between two turns of a session
 
 
-def _parse() -> argparse.Namespace:
-    p = argparse.ArgumentParser()
-    p.add_argument("--hermes", required=True)
-    p.add_argument("--root", required=True)
-    p.add_argument("--spec", required=True)
-    p.add_argument("--result", required=True)
-    return p.parse_args()
-
-
 class Driver:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
@@ -157,6 +148,7 @@ class Driver:
         for user, reply in turns:
             self.tick()
             fake.queue = [reply]
+            fake.session_id = c.session_id
             out = c.chat(user)
             if out is None or out.startswith("Error"):
                 raise RuntimeError(f"turn failed: {out!r}")
@@ -197,6 +189,13 @@ class Driver:
             chat_type=str(source.chat_type) if source.chat_type else "",
             chat_name=source.chat_name or "", user_id=str(source.user_id),
             user_name=str(source.user_name), session_key=entry.session_key)
+        # As the gateway does for a message turn (GatewayRunner._run_agent): agent.disabled_toolsets.
+        disabled = (cfg.get("agent") or {}).get("disabled_toolsets")
+        try:
+            from agent.skill_utils import parse_config_string_list
+            disabled = parse_config_string_list(disabled)
+        except ImportError:  # builds before 0.20.3 pass the config's value as it is
+            pass
         agent = AIAgent(
             model=model,
             api_key=runtime.get("api_key"),
@@ -208,6 +207,7 @@ class Driver:
             quiet_mode=True,
             verbose_logging=False,
             enabled_toolsets=sorted(_get_platform_tools(cfg, "telegram")),
+            disabled_toolsets=disabled or None,
             session_id=entry.session_id,
             platform="telegram",
             user_id=source.user_id,
@@ -223,6 +223,7 @@ class Driver:
         for user, reply in self.spec["turns"]:
             self.tick()
             fake.queue = [reply]
+            fake.session_id = agent.session_id
             res = agent.run_conversation(user_message=user, conversation_history=history,
                                          task_id=entry.session_id)
             if not res or res.get("failed"):
@@ -236,6 +237,36 @@ class Driver:
         if db is not None:
             db.close()
 
+    # -- what Hermes built -------------------------------------------------------
+    def observe_prompt_tiers(self) -> None:
+        """Record the three tiers of every system prompt Hermes builds (sizes and digests, not text).
+
+        Wraps ``agent.system_prompt.build_system_prompt_parts``, which ``build_system_prompt`` calls
+        through its module: the parts are returned unchanged.  The manifest matches them to each
+        session's stored prompt by its digest, so a reader's tier boundaries can be checked against
+        Hermes' own.
+        """
+        import hashlib
+        try:
+            import agent.system_prompt as sp
+        except ImportError:
+            return
+        original = sp.build_system_prompt_parts
+        built = self.result.setdefault("prompt_tiers", [])
+
+        def digest(text: str) -> str:
+            return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+        def observed(agent, *args, **kwargs):
+            parts = original(agent, *args, **kwargs)
+            full = "\n\n".join(p for p in (parts["stable"], parts["context"], parts["volatile"]) if p)
+            built.append({"prompt_sha256": digest(full),
+                          **{name: {"chars": len(parts[name]), "bytes": len(parts[name].encode("utf-8")),
+                                    "sha256": digest(parts[name])} for name in ("stable", "context", "volatile")}})
+            return parts
+
+        sp.build_system_prompt_parts = observed
+
     # -- shared ------------------------------------------------------------------
     def _wait_for_helpers(self) -> None:
         """Let Hermes' background helpers (title upgrade, memory review) finish."""
@@ -248,6 +279,7 @@ class Driver:
 
     def run(self) -> None:
         self.prepare_env()
+        self.observe_prompt_tiers()
         kind = self.spec["kind"]
         log = io.StringIO()
         try:
@@ -271,7 +303,7 @@ class Driver:
 
 
 def main() -> None:
-    args = _parse()
+    args = harness.worker_arguments()
     Driver(args).run()
     sys.stdout.flush()
     sys.stderr.flush()

@@ -22,11 +22,30 @@ export interface CorpusSession {
   readonly ended: boolean;
   readonly context_labels: readonly string[];
   readonly context_files: readonly string[];
+  /** The three tiers Hermes built the stored prompt from, as it built them (sizes, digests). */
+  readonly hermes_tiers?: Readonly<Record<'stable' | 'context' | 'volatile', HermesTier>>;
+  /** What the session's last turn sent before its messages, as the corpus's fake LLM received it. */
+  readonly wire?: CorpusWire;
+}
+
+export interface HermesTier {
+  readonly chars: number;
+  readonly bytes: number;
+  readonly sha256: string;
+}
+
+export interface CorpusWire {
+  readonly tool_names: readonly string[];
+  readonly tools_json_bytes: number;
+  readonly tools_sha256: string;
+  readonly system: { readonly chars: number; readonly parts: ReadonlyArray<{ readonly chars: number; readonly cache_marked: boolean }> };
 }
 
 export interface CorpusManifest {
   readonly name: string;
-  readonly builds: ReadonlyArray<{ readonly name: string; readonly commit: string; readonly version: string; readonly schema_version: number }>;
+  /** `standard` (every folder's scenario, the README's) or `families` (profiles sharing their files); absent means standard. */
+  readonly scenario?: 'standard' | 'families';
+  readonly builds: ReadonlyArray<{ readonly name: string; readonly commit: string; readonly version: string; readonly schema_version: number; readonly derived?: { readonly base_build: string; readonly change: string } }>;
   readonly generation_root: string;
   readonly profiles: Readonly<Record<string, string>>;
   readonly git_roots: ReadonlyArray<{ readonly path: string }>;
@@ -54,12 +73,13 @@ export function corpusManifest(folder: string): CorpusManifest {
   return JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, folder, 'manifest.json'), 'utf8')) as CorpusManifest;
 }
 
-/** The corpus folders' names. */
-export function corpusFolders(): string[] {
+/** The names of the corpus folders of a scenario (the standard one by default), or of all of them. */
+export function corpusFolders(scenario: 'standard' | 'families' | 'all' = 'standard'): string[] {
   return fs
     .readdirSync(CORPUS_DIR, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
+    .filter((name) => scenario === 'all' || (corpusManifest(name).scenario ?? 'standard') === scenario)
     .sort();
 }
 

@@ -109,7 +109,11 @@ export function locateBlocks(text: string, options: LocateOptions = {}): Located
       .filter((p) => allLabelLines(text.slice(p, paraEnd(p, limit)), true))
       .pop();
   }
-  if (trailerStart !== undefined) found.push(...trailerBlocks(text, trailerStart, limit));
+  if (trailerStart !== undefined) {
+    found.push(...trailerBlocks(text, trailerStart, limit));
+    // Builds since 2026-09-28 write the profile line last, after the trailer (HERMES-FORMATS §1).
+    for (const p of paraStarts(ACTIVE_PROFILE, trailerStart, limit)) found.push({ kind: 'active-profile', start: p, end: paraEnd(p, limit) });
+  }
   const volatileTailStart = Math.min(pluginEnd !== undefined ? pluginStart! : limit, trailerStart ?? limit, limit);
 
   // MEMORY and USER blocks.
@@ -451,7 +455,8 @@ const CONTEXT_KINDS = new Set<BlockKind>(['caller-system', 'project-context', 'g
 /**
  * Blocks whose tier is where they sit: the profile line and the platform hint close the stable tier
  * when the session has no workspace snapshot, follow the snapshot in the context tier when it has
- * one, and ride in the volatile tier in builds since late September 2026 (docs/HERMES-FORMATS.md).
+ * one, and the profile line rides last in the volatile tier in builds since 2026-09-28
+ * (docs/HERMES-FORMATS.md §1).
  */
 const POSITIONAL_KINDS = new Set<BlockKind>(['active-profile', 'platform-hints', 'identity', 'skills-index']);
 

@@ -11,6 +11,7 @@ exception classes Hermes imports by name.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import threading
@@ -114,6 +115,11 @@ class _FakeLLM:
         self.title: Optional[str] = None
         self.calls: List[Dict[str, Any]] = []
         self.counter = itertools.count(1)
+        # The session the driver is playing a turn of: it tags the requests that turn makes.
+        self.session_id: Optional[str] = None
+        # The last turn's tools array itself, kept only when a measuring job asks (measure_worker.py).
+        self.keep_tools = False
+        self.last_tools: Optional[list] = None
 
     def reply_for(self, kwargs: Dict[str, Any]) -> str:
         messages = kwargs.get("messages") or []
@@ -121,8 +127,12 @@ class _FakeLLM:
         with self.lock:
             n = next(self.counter)
             kind = _classify(blob)
-            self.calls.append({"n": n, "kind": kind, "model": kwargs.get("model"),
-                               "messages": len(messages)})
+            call = {"n": n, "kind": kind, "model": kwargs.get("model"), "messages": len(messages)}
+            if kind == "turn":
+                call.update(session_id=self.session_id, **wire_prefix(kwargs))
+                if self.keep_tools:
+                    self.last_tools = list(kwargs.get("tools") or [])
+            self.calls.append(call)
             if kind == "title-json":
                 return json.dumps({"title": self.title or "Untitled session"})
             if kind == "title":
@@ -132,6 +142,44 @@ class _FakeLLM:
             if self.queue:
                 return self.queue.pop(0)
             return f"Done (reply {n})."
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _marked(part: Any) -> bool:
+    return isinstance(part, dict) and "cache_control" in part
+
+
+def wire_prefix(kwargs: Dict[str, Any]) -> Dict[str, Any]:
+    """What a turn's request sent before the conversation: the tools and the system message, as
+    sizes, digests and cache markers (never their text), for the corpus manifest's prefix families."""
+    tools = kwargs.get("tools") or []
+    names = [((t.get("function") or {}).get("name") or t.get("name") or "") if isinstance(t, dict) else "" for t in tools]
+    tools_json = json.dumps(tools, ensure_ascii=False)
+    out: Dict[str, Any] = {
+        "tool_names": names,
+        "tools_json_bytes": len(tools_json.encode("utf-8")),
+        "tools_sha256": _digest(tools_json),
+        # Each tool's schema as the request carried it, in its order (16 hex digits each).
+        "tool_sha256": [_digest(json.dumps(t, ensure_ascii=False))[:16] for t in tools],
+        "tools_cache_marked": [i for i, t in enumerate(tools) if _marked(t) or _marked((t or {}).get("function"))],
+    }
+    messages = kwargs.get("messages") or []
+    system = messages[0] if messages and isinstance(messages[0], dict) and messages[0].get("role") == "system" else None
+    if system is not None:
+        content = system.get("content")
+        parts = content if isinstance(content, list) else [{"type": "text", "text": content or ""}]
+        texts = [p.get("text") or "" if isinstance(p, dict) else str(p) for p in parts]
+        out["system"] = {
+            "chars": sum(len(t) for t in texts),
+            "sha256": _digest("".join(texts)),
+            # Each text part the request split the system message into, and whether it carries a cache marker.
+            "parts": [{"chars": len(t), "sha256": _digest(t), "cache_marked": _marked(p) or _marked(system) and i == len(parts) - 1}
+                      for i, (p, t) in enumerate(zip(parts, texts))],
+        }
+    return out
 
 
 def _classify(blob: str) -> str:

@@ -2,21 +2,9 @@
 // built from main.ts) through V8's code cache, so a cold run does not compile it again, and run it.
 // It must stay small: whatever it imports is compiled on every run.
 import path = require('node:path');
-import v8 = require('node:v8');
 import { tokenCacheDir } from '../hermes/cost/tokenCountStore';
 import { requireWithCodeCache } from './codeCache';
 import type * as Main from './main';
-
-// A run of the CLI is short, and V8's optimizing compiler (TurboFan) pays off in long-running
-// processes: on a cold `status` it compiled some 36 functions, 10–40 ms each, on background threads
-// that took the machine's other core from the garbage collector and the output's reader, and its
-// memory cost page faults. Four times V8's default budget before a function is considered for
-// optimization leaves a `status` that reads what it kept unoptimized (paired runs on the large
-// profile, 2 cores: about 8% faster) while the loops of long runs (`--all` over 20,000 sessions, a
-// first run that counts every prompt's tokens) still get optimized, as fast as with the default.
-// Set before the bundle is compiled; the language server keeps V8's defaults.
-const V8_DEFAULT_INTERRUPT_BUDGET = 66 * 1024; // `node --v8-options` on Node 20 (V8 11.3)
-v8.setFlagsFromString(`--interrupt-budget=${4 * V8_DEFAULT_INTERRUPT_BUDGET}`);
 
 const COMMANDS = new Set(['status', 'refresh', 'prompt-size', 'diff', 'demo']);
 

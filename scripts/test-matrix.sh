@@ -3,7 +3,10 @@
 # the tests once with each SQLite binding that loads there, and the demo. docs/TESTING.md says what
 # each run holds and how long it takes.
 #
-#   bash scripts/test-matrix.sh [MAJOR ...]      # default: 20 22 24; out/ and dist/ must be built
+#   bash scripts/test-matrix.sh [--after-npm-test] [MAJOR ...]   # default: 20 22 24; out/ and dist/ built
+#
+# --after-npm-test (.ci/run): `npm test` has just run the first binding's tests under the `node` on
+# PATH, so that one run is not repeated where a runtime is the same Node.js version.
 #
 # Each Node.js is the npm registry's node-linux-<arch>@MAJOR (the binary and its headers), installed
 # into $HERMES_LENS_RUNTIMES (default <tmpdir>/hermes-lens-runtimes: outside the repository, and
@@ -13,6 +16,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+same_as_npm_test=
+if [ "${1:-}" = --after-npm-test ]; then same_as_npm_test=$(node --version); shift; fi
 majors=("$@")
 [ ${#majors[@]} -gt 0 ] || majors=(20 22 24)
 runtimes="${HERMES_LENS_RUNTIMES:-${TMPDIR:-/tmp}/hermes-lens-runtimes}"
@@ -98,7 +103,9 @@ for major in "${majors[@]}"; do
   drivers=(better-sqlite3 @photostructure/sqlite)
   "$node" -e "require('node:sqlite')" 2>/dev/null && drivers+=(node:sqlite)
   for driver in "${drivers[@]}"; do
-    if [ "$driver" = better-sqlite3 ]; then
+    if [ "$driver" = better-sqlite3 ] && [ "$version" = "$same_as_npm_test" ]; then
+      echo; echo "── Node.js $version, $driver: unit, conformance, protocol and bad-input tests: run by npm test just before"
+    elif [ "$driver" = better-sqlite3 ]; then
       # The first binding: the whole list, every process on it.
       run "Node.js $version, $driver: unit, conformance, protocol and bad-input tests" \
         env PATH="$dir/bin:$PATH" "$node" node_modules/.bin/mocha --require ./out/test/support/isolatedCache.js --reporter ./scripts/summary-reporter.cjs --timeout 60000 "${mocha_files_all[@]}"

@@ -125,13 +125,24 @@ def profile_dirs(scn: scenario.Scenario) -> Dict[str, str]:
     return {name: "home" if name == "default" else f"home/profiles/{name}" for name in scn.profiles}
 
 
+def rooted(files: Dict[str, str], root: Path) -> Dict[str, str]:
+    """The scenario's files with scenario.GENERATION_ROOT written as `root` (a trust list holds absolute paths)."""
+    return {rel: text.replace(scenario.GENERATION_ROOT, str(root)) for rel, text in files.items()}
+
+
+def files_naming_root(scn: scenario.Scenario) -> List[str]:
+    """The files (relative to the folder) that hold the generation root, for a copy to relocate."""
+    named = [f"{rel}/{f}" for name, rel in profile_dirs(scn).items() for f, text in scn.profiles[name].items() if scenario.GENERATION_ROOT in text]
+    return sorted(named + [f"work/{f}" for f, text in scn.work_tree.items() if scenario.GENERATION_ROOT in text])
+
+
 def lay_out(root: Path, scn: scenario.Scenario) -> None:
     if root.exists():
         shutil.rmtree(root)
     root.mkdir(parents=True)
     for name, rel in profile_dirs(scn).items():
-        write_tree(root / rel, scn.profiles[name])
-    write_tree(root / "work", scn.work_tree)
+        write_tree(root / rel, rooted(scn.profiles[name], root))
+    write_tree(root / "work", rooted(scn.work_tree, root))
     (root / "userhome").mkdir()
     env = dict(os.environ, GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1")
     for rel in scn.git_roots:
@@ -412,6 +423,7 @@ def generate(name: str, scn: scenario.Scenario, phases: List[dict], stage: Path,
                       "Prompts name it in their 'User home directory' line."},
         "git_roots": [{"path": rel, "init": "git init -b main (no commits, nothing staged)"}
                       for rel in scn.git_roots],
+        **({"files_naming_generation_root": files_naming_root(scn)} if files_naming_root(scn) else {}),
         "timezone": "Europe/Berlin",
         "sessions": sessions,
         **scn.manifest_extra(sessions, prompts),
@@ -514,10 +526,19 @@ def run_all(args: argparse.Namespace, checkouts: Dict[str, Path], meta: Dict[str
         fam = f"{scenario.FAMILIES.name}-{bname}"
         if bname in scenario.FAMILY_BUILDS and (not args.only or fam in args.only):
             generate(fam, scenario.FAMILIES, [phase(bname, scenario.FAMILIES.sessions)], stage, out, {})
+        proj = f"{scenario.PROJECT_SKILLS.name}-{bname}"
+        if bname in scenario.PROJECT_SKILL_BUILDS and (not args.only or proj in args.only):
+            generate(proj, scenario.PROJECT_SKILLS, [phase(bname, scenario.PROJECT_SKILLS.sessions)], stage, out, {})
     for mname, old, new in mixed:
         if args.only and mname not in args.only:
             continue
         generate(mname, std, [phase(old, std.sessions), phase(new, scenario.MIXED_EXTRA_SESSIONS)],
+                 stage, out, {"mixed": {"first": old, "then": new}})
+    # The project-skills home written by a build that lists none, then by one that does.
+    pname, old, new = scenario.PROJECT_SKILLS_MIXED
+    if old in checkouts and new in checkouts and (not args.only or pname in args.only):
+        generate(pname, scenario.PROJECT_SKILLS,
+                 [phase(old, scenario.PROJECT_SKILLS.sessions), phase(new, scenario.PROJECT_MIXED_EXTRA_SESSIONS)],
                  stage, out, {"mixed": {"first": old, "then": new}})
 
 

@@ -736,3 +736,143 @@ FAMILIES = Scenario(
 # The builds that also write a prefix-families home: the newest upstream build we have (its profile
 # line in the stable tier) and the build derived from it with the line moved to the volatile tier.
 FAMILY_BUILDS = ["v0.20.3-schema26", "derived-0.20.3-profile-line-volatile"]
+
+
+# ---------------------------------------------------------------------------
+# Project skills: a git root listed in `skills.trusted_project_dirs` (Hermes from 0.20.3), whose
+# `.hermes/skills` and `.agents/skills` the index lists first, each description tagged
+# `[project] `, a profile skill of the same name left out.  Older builds read none of it.
+#
+# The trust list holds the root as an absolute path (as `hermes skills trust` writes it): the
+# generator writes GENERATION_ROOT as the folder's generation root, and the manifest's
+# `files_naming_generation_root` names the files holding it, for a copy to relocate.
+
+GENERATION_ROOT = "@GENERATION_ROOT@"
+
+PROJECT_CONFIG_YAML = CONFIG_YAML.split("\nskills:\n", 1)[0] + """
+skills:
+  # Hermes from 0.20.3 lists the skills of this git root's .hermes/skills and .agents/skills in the
+  # sessions started inside it; work/untrusted has skills too, but is not listed here.
+  trusted_project_dirs:
+    - """ + GENERATION_ROOT + """/work/trusted
+"""
+
+PROJECT_HOME_FILES: Dict[str, str] = {
+    "SOUL.md": SOUL_MD,
+    "config.yaml": PROJECT_CONFIG_YAML,
+    "memories/MEMORY.md": MEMORY_MD,
+    "memories/USER.md": USER_MD,
+    "skills/devops/DESCRIPTION.md": CATEGORY_DEVOPS,
+    "skills/devops/deploy/SKILL.md": SKILL_DEPLOY,
+    "skills/scratchpad/SKILL.md": SKILL_SCRATCHPAD,
+}
+
+PROJECT_WORK_TREE: Dict[str, str] = {
+    "trusted/AGENTS.md": """\
+# trusted
+
+Payments CLI. Its own skills live in .hermes/skills and .agents/skills.
+""",
+    "trusted/src/main.py": "def main() -> None:\n    print(\"trusted\")\n",
+    # The project's deploy: in the trusted project's sessions it replaces the profile's own.
+    "trusted/.hermes/skills/devops/deploy/SKILL.md": """\
+---
+name: deploy
+description: Deploy this project with its own release script.
+---
+
+Run `./release.sh`.
+""",
+    # A flat skill: its own category, as in skills/.
+    "trusted/.hermes/skills/review/SKILL.md": """\
+---
+name: code-review
+description: Review a change against this project's checklist.
+---
+
+Read CHECKLIST.md first.
+""",
+    # Hermes reads no DESCRIPTION.md of a project folder: the category gets none.
+    "trusted/.hermes/skills/testing/DESCRIPTION.md": """\
+---
+description: A project category description Hermes does not read.
+---
+""",
+    "trusted/.hermes/skills/testing/flaky/SKILL.md": """\
+---
+name: flaky-tests
+description: Quarantine a flaky test and open a ticket for it.
+---
+
+Steps.
+""",
+    "trusted/.agents/skills/lint/SKILL.md": """\
+---
+name: lint
+description: Run the project's linters before a commit.
+---
+
+Steps.
+""",
+    # The same name as a skill of .hermes/skills, read first: this one is left out.
+    "trusted/.agents/skills/code-review/SKILL.md": """\
+---
+name: code-review
+description: Another harness's review, which .hermes/skills shadows.
+---
+
+Steps.
+""",
+    "untrusted/AGENTS.md": """\
+# untrusted
+
+A cloned repository nobody vetted.
+""",
+    "untrusted/.hermes/skills/ops/rotate-keys/SKILL.md": """\
+---
+name: rotate-keys
+description: Rotate every key in the vault (never listed: not trusted).
+---
+
+Steps.
+""",
+    "empty/notes.txt": WORK_TREE["empty/notes.txt"],
+}
+
+
+def _project_session(key: str, profile: str, cwd: str, day: int, time: str, title: str) -> dict:
+    return {"key": key, "profile": profile, "kind": "cli", "cwd": cwd, "day": day, "time": time, "role": "live",
+            "turns": [("Which skills does this project bring?", "The index lists them; I would load the one the task needs.")],
+            "title": title}
+
+
+PROJECT_SESSIONS: List[dict] = [
+    _project_session("t-root", "default", "work/trusted", 0, "09:10:05", "Trusted project root"),
+    _project_session("t-src", "default", "work/trusted/src", 0, "09:40:11", "Trusted project sub-folder"),
+    _project_session("u-root", "default", "work/untrusted", 0, "10:10:17", "Untrusted project"),
+    _project_session("p-empty", "default", "work/empty", 0, "10:40:23", "No project"),
+    # The work profile trusts no project: its session in the same folder lists none of its skills.
+    _project_session("w-trusted", "work", "work/trusted", 0, "11:10:29", "Trusted project, other profile"),
+]
+
+# What the newer build adds in the mixed folder, on its first day.
+PROJECT_MIXED_EXTRA_SESSIONS: List[dict] = [
+    _project_session("mixed-t-root", "default", "work/trusted", 0, "09:05:00", "Trusted project after upgrade"),
+    _project_session("mixed-p-empty", "default", "work/empty", 0, "09:35:00", "No project after upgrade"),
+    # The newer build opens the work profile's database too (its migration), in the trusted folder.
+    _project_session("mixed-w-trusted", "work", "work/trusted", 0, "10:05:00", "Trusted project, other profile, after upgrade"),
+]
+
+PROJECT_SKILLS = Scenario(
+    name="project-skills",
+    profiles={"default": PROJECT_HOME_FILES, "work": WORK_FILES},
+    work_tree=PROJECT_WORK_TREE,
+    git_roots=["work/trusted", "work/untrusted"],
+    sessions=PROJECT_SESSIONS,
+    souls={"default": SOUL_MD, "work": WORK_SOUL_MD},
+)
+
+# The builds that list project skills write a project-skills home of their own; the mixed folder has
+# sessions of a build that reads none (0.19.1) and of one that does (0.20.3) in the same home.
+PROJECT_SKILL_BUILDS = ["v0.20.3-schema26", "fork-0.20.4-schema26"]
+PROJECT_SKILLS_MIXED = ("project-skills-mixed-v0.19.1-then-v0.20.3", "v0.19.1-schema24", "v0.20.3-schema26")

@@ -77,16 +77,17 @@ def flat_skill_line(prompt: str) -> Optional[str]:
 
 def verify_folder(folder: Path) -> List[dict]:
     man = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    scn = scenario.FAMILIES if man.get("scenario") == scenario.FAMILIES.name else scenario.STANDARD
+    scn = {s.name: s for s in (scenario.FAMILIES, scenario.PROJECT_SKILLS)}.get(man.get("scenario"), scenario.STANDARD)
     rows = []
-    # The committed files are exactly the scenario files.
+    # The committed files are exactly the scenario files (a trust list naming the generation root).
+    rooted = lambda text: text.replace(scenario.GENERATION_ROOT, man["generation_root"])  # noqa: E731
     for prof, files in scn.profiles.items():
         for rel, text in files.items():
             p = folder / man["profiles"][prof] / rel
-            check(p.exists() and p.read_text(encoding="utf-8") == text, f"{folder.name}: {prof}'s {rel} differs from the scenario")
+            check(p.exists() and p.read_text(encoding="utf-8") == rooted(text), f"{folder.name}: {prof}'s {rel} differs from the scenario")
     for rel, text in scn.work_tree.items():
         p = folder / "work" / rel
-        check(p.exists() and p.read_text(encoding="utf-8") == text, f"{folder.name}: work/{rel} differs")
+        check(p.exists() and p.read_text(encoding="utf-8") == rooted(text), f"{folder.name}: work/{rel} differs")
     for side in folder.rglob("*"):
         check(not side.name.endswith(("-wal", "-shm", "-journal")), f"{folder.name}: sidecar {side}")
         check(side.name != ".git", f"{folder.name}: nested .git at {side}")
@@ -111,6 +112,8 @@ def verify_folder(folder: Path) -> List[dict]:
         check("<available_skills>" in prompt, f"{tag}: no <available_skills>")
         check(MEM_BANNER in prompt and USER_BANNER in prompt, f"{tag}: memory banners missing")
         check("mac-screenshots" not in prompt, f"{tag}: the macOS-only skill is listed on Linux")
+        if scn is scenario.PROJECT_SKILLS:
+            verify_project_skills(tag, s, prompt)
         if s["profile"] == "default" and scn is scenario.STANDARD:
             # skills.external_dirs: the team folder's skills join the index; its deploy loses to the profile's own.
             check("    - rollback: Roll a release back to the previous version." in prompt and "    - pager: " in prompt,
@@ -155,6 +158,24 @@ def verify_folder(folder: Path) -> List[dict]:
     for c in cons.values():
         c.close()
     return rows
+
+
+def verify_project_skills(tag: str, s: dict, prompt: str) -> None:
+    """Only a build from 0.20.3 lists the trusted project's skills, only in the sessions of the profile trusting it inside it."""
+    lists = (tuple(int(x) for x in s["hermes_version"].split(".")[:3]) >= (0, 20, 3)
+             and s["profile"] == "default" and (s["cwd"] or "").startswith("work/trusted"))
+    check(("[project]" in prompt) == lists, f"{tag}: project skills listed: {'[project]' in prompt}, expected {lists}")
+    check("rotate-keys" not in prompt, f"{tag}: the untrusted project's skill is listed")
+    check("Another harness's review" not in prompt, f"{tag}: .agents/skills' code-review won over .hermes/skills'")
+    if lists:
+        for line in ("    - deploy: [project] Deploy this project with its own release script.",
+                     "    - code-review: [project] Review a change against this project's checklist.",
+                     "    - lint: [project] Run the project's linters before a commit.",
+                     "  testing:\n    - flaky-tests: [project] "):
+            check(line in prompt, f"{tag}: {line!r} missing")
+        check("with the release checklist" not in prompt and "with the releas..." not in prompt, f"{tag}: the profile's deploy is listed beside the project's")
+    elif s["profile"] == "default":
+        check("    - deploy: Deploy a service to staging or production with the releas..." in prompt, f"{tag}: the profile's deploy is missing")
 
 
 def verify_families(folder: Path, man: dict, prompts: dict) -> None:

@@ -1,13 +1,16 @@
 // The homes Hermes' own code wrote (test/fixtures/hermes-builds), made usable by a test: each
-// folder is copied to a temporary place, the sessions' working directories are moved there with
-// it, and the git roots git cannot commit are made again. The stored prompts are left byte for
-// byte as Hermes wrote them.
+// folder is copied to a temporary place, the sessions' working directories (and the files naming
+// the folder's place, such as a trust list in config.yaml) are moved there with it, and the git
+// roots git cannot commit are made again. The stored prompts are left byte for byte as Hermes
+// wrote them.
 import Database = require('better-sqlite3');
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
 export const CORPUS_DIR = path.resolve(__dirname, '../../../test/fixtures/hermes-builds');
+
+export type CorpusScenario = 'standard' | 'families' | 'project-skills';
 
 export interface CorpusSession {
   readonly id: string;
@@ -43,10 +46,15 @@ export interface CorpusWire {
 
 export interface CorpusManifest {
   readonly name: string;
-  /** `standard` (every folder's scenario, the README's) or `families` (profiles sharing their files); absent means standard. */
-  readonly scenario?: 'standard' | 'families';
+  /**
+   * `standard` (every folder's scenario, the README's), `families` (profiles sharing their files)
+   * or `project-skills` (a trusted project's skills); absent means standard.
+   */
+  readonly scenario?: CorpusScenario;
   readonly builds: ReadonlyArray<{ readonly name: string; readonly commit: string; readonly version: string; readonly schema_version: number; readonly derived?: { readonly base_build: string; readonly change: string } }>;
   readonly generation_root: string;
+  /** The files (relative to the folder) whose text names generation_root: a copy writes its own place there. */
+  readonly files_naming_generation_root?: readonly string[];
   readonly profiles: Readonly<Record<string, string>>;
   readonly git_roots: ReadonlyArray<{ readonly path: string }>;
   readonly user_home: { readonly path: string };
@@ -74,7 +82,7 @@ export function corpusManifest(folder: string): CorpusManifest {
 }
 
 /** The names of the corpus folders of a scenario (the standard one by default), or of all of them. */
-export function corpusFolders(scenario: 'standard' | 'families' | 'all' = 'standard'): string[] {
+export function corpusFolders(scenario: CorpusScenario | 'all' = 'standard'): string[] {
   return fs
     .readdirSync(CORPUS_DIR, { withFileTypes: true })
     .filter((d) => d.isDirectory())
@@ -91,6 +99,7 @@ export function copyCorpusHome(folder: string): CorpusHome {
   for (const gitRoot of manifest.git_roots) fs.mkdirSync(path.join(root, gitRoot.path, '.git'), { recursive: true });
   fs.mkdirSync(path.join(root, manifest.user_home.path), { recursive: true });
   for (const profileDir of Object.values(manifest.profiles)) relocateSessions(path.join(root, profileDir, 'state.db'), manifest.generation_root, root);
+  for (const file of manifest.files_naming_generation_root ?? []) relocateText(path.join(root, file), manifest.generation_root, root);
   return {
     manifest,
     root,
@@ -110,6 +119,11 @@ function relocateSessions(dbFile: string, from: string, to: string): void {
   } finally {
     db.close();
   }
+}
+
+/** A file naming the folder's generation root names the copy's place instead (a trust list's absolute paths). */
+function relocateText(file: string, from: string, to: string): void {
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').split(from).join(to));
 }
 
 /** The build of the corpus folder that `name` (a session's `written_by`) names. */

@@ -170,7 +170,7 @@ export class Publisher {
     this.watcher?.update(
       this.parts.model.profiles().map((a) => a.profile.dir),
       this.parts.model.projectDirs(),
-      this.parts.model.externalSkillDirs(),
+      [...this.parts.model.externalSkillDirs(), ...this.parts.model.projectSkillDirs()],
     );
   }
 

@@ -21,6 +21,7 @@ import type { HermesHome, SourceKind, TierName } from '../hermes/model';
 import type { FileContribution, ProjectContext } from '../hermes/sources/types';
 import { contextAsReadBy } from '../hermes/sources/contextAsRead';
 import { classifySource, type SourceTarget } from './sourceKind';
+import { skillCarriers } from './skillCarriers';
 import { AdoptionLedger, type AdoptionCounts, countsOf } from '../hermes/refresh/adoptionLedger';
 import { adoptionFiles, memoryAdoptionFiles, type AdoptionFiles } from '../hermes/refresh/adoptionFiles';
 import { refreshProtocolOf, type RefreshProtocol } from '../hermes/refresh/refreshProtocol';
@@ -296,6 +297,16 @@ export class HermesModel {
     return [...dirs];
   }
 
+  /** The skills folders of the projects trusted by the profiles that live sessions work in (`skills.trusted_project_dirs`). */
+  projectSkillDirs(): string[] {
+    const dirs = new Set<string>();
+    for (const analysis of this.analyses.values()) {
+      if (analysis.config.trustedProjectDirs.length === 0) continue;
+      for (const cwd of analysis.cwds) for (const dir of analysis.sourcesFor(cwd).skills.projectDirs ?? []) dirs.add(dir);
+    }
+    return [...dirs];
+  }
+
   /** What `file` is to Hermes (sourceKind.ts): the one answer every feature takes. */
   classify(file: string): SourceTarget | undefined {
     return classifySource(this.analyses.values(), file);
@@ -505,9 +516,12 @@ function profileFileRole(target: Exclude<SourceTarget, { kind: 'project-context'
       return { kind: 'skill-category', file, tier: skillsTier(live), uses: use({ kind: 'skill-category', path: file, rendered, label: entry?.[0] }), shadowedBy: undefined };
     }
     case 'skill': {
-      const skill = sources.skills.entries.find((e) => e.file === file);
+      const skill = (target.projectIndex ?? sources.skills).entries.find((e) => e.file === file);
       const rendered = skill && skill.visible ? `    - ${skill.name}${skill.promptDescription ? `: ${skill.promptDescription}` : ''}` : '';
-      return { kind: 'skill', file, tier: skillsTier(live), uses: use({ kind: 'skill', path: file, rendered, label: skill?.name }), shadowedBy: undefined };
+      // A trusted project's skill feeds its sessions alone, and shadows the profile's of its name there.
+      const { sessions, notLoadedByTheirBuild } = skillCarriers(analysis, file, live, target.projectIndex);
+      const uses = [{ analysis, sessions, contribution: { kind: 'skill' as const, path: file, rendered, label: skill?.name } }];
+      return { kind: 'skill', file, tier: skillsTier(sessions), uses, shadowedBy: undefined, ...(notLoadedByTheirBuild ? { notLoadedByTheirBuild } : {}) };
     }
   }
 }

@@ -1,17 +1,24 @@
 // What a file is to Hermes: one answer for every feature (diagnostics, hovers, lenses, actions, the
 // save preview and the note after a save). A profile's own file by where it is in a watched profile
-// (even one with no session), a skill only where Hermes' walk of skills/ reaches it, else a project
-// context file by its name. Paths are compared as real paths: an editor may name a file through a
+// (even one with no session), a skill only where Hermes' walk of skills/ (or of an external or a
+// trusted project's skills folder) reaches it, else a project context file by its name. Paths are compared as real paths: an editor may name a file through a
 // link; the answer spells it as the profile's analysis does, so it matches the sources' entries.
 import { canonicalPath } from '../hermes/canonicalPath';
 import { flavourOf, relativeInside } from '../hermes/pathFlavour';
 import type { ProfileAnalysis } from '../hermes/engine/analyzeProfile';
 import { contextFileKind } from '../hermes/sources/projectContext';
 import { isIndexedSkillPath } from '../hermes/sources/skillTree';
-import { externalFolderOf } from '../hermes/sources/skills';
+import { externalFolderOf, projectFolderOf } from '../hermes/sources/skills';
+import type { SkillsIndex } from '../hermes/sources/types';
 
 export type SourceTarget =
-  | { readonly kind: 'soul' | 'memory' | 'user' | 'skill' | 'skill-category'; readonly analysis: ProfileAnalysis; readonly file: string }
+  | {
+      readonly kind: 'soul' | 'memory' | 'user' | 'skill' | 'skill-category';
+      readonly analysis: ProfileAnalysis;
+      readonly file: string;
+      /** For a skill of a trusted project's folder: the index of that project's sessions, which lists it. */
+      readonly projectIndex?: SkillsIndex;
+    }
   | { readonly kind: 'project-context'; readonly file: string };
 
 /** What `file` is to Hermes among these profiles; undefined for a file that feeds no prompt. */
@@ -21,7 +28,7 @@ export function classifySource(profiles: Iterable<ProfileAnalysis>, filePath: st
     const dir = analysis.profile.dir;
     const rel = relativeInside(canonicalPath(dir), file);
     if (rel === undefined) {
-      const external = externalSkill(analysis, file);
+      const external = externalSkill(analysis, file) ?? projectSkill(analysis, file);
       if (external) return external;
       continue;
     }
@@ -45,4 +52,18 @@ function externalSkill(analysis: ProfileAnalysis, file: string): SourceTarget | 
   const dir = externalFolderOf(analysis.sourcesFor(undefined).skills, file);
   if (dir === undefined || !isIndexedSkillPath(analysis.fs, dir, file)) return undefined;
   return { kind: name === 'SKILL.md' ? 'skill' : 'skill-category', analysis, file };
+}
+
+/**
+ * A SKILL.md of a trusted project's skills folder that the index of a live session's cwd lists,
+ * where Hermes' walk reaches it (Hermes reads no DESCRIPTION.md there).
+ */
+function projectSkill(analysis: ProfileAnalysis, file: string): SourceTarget | undefined {
+  if (analysis.config.trustedProjectDirs.length === 0 || flavourOf(file).basename(file) !== 'SKILL.md') return undefined;
+  for (const cwd of analysis.cwds) {
+    const index = analysis.sourcesFor(cwd).skills;
+    const dir = projectFolderOf(index, file);
+    if (dir !== undefined && isIndexedSkillPath(analysis.fs, dir, file)) return { kind: 'skill', analysis, file, projectIndex: index };
+  }
+  return undefined;
 }

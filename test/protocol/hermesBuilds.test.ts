@@ -79,3 +79,31 @@ describe('language server over stdio on a home Hermes 0.19.1 and 0.20.3 wrote', 
     assert.match(preview.effect, new RegExp(`${others} fresh sessions were built by another Hermes build: they rebuild with today's build's own text`));
   });
 });
+
+describe('language server over stdio on a home with a trusted project, written by Hermes 0.19.1 and then 0.20.3', function () {
+  this.timeout(60_000);
+  let corpus: CorpusHome;
+  let client: TestLspClient;
+  beforeEach(() => {
+    corpus = copyCorpusHome('project-skills-mixed-v0.19.1-then-v0.20.3');
+    client = new TestLspClient({ home: corpus.home });
+  });
+  afterEach(() => {
+    client.kill();
+    corpus.remove();
+  });
+
+  it("watches the project's skills folder: an edit written there, with no editor, makes exactly 0.20.3's sessions in the project stale because of it", async () => {
+    await client.initialize({ isTrusted: true });
+    const first = await client.waitFor<SessionListResult>('hermes/sessionListChanged');
+    assert.ok(first.profiles.every((p) => p.stale === 0), 'the untouched home has no stale session');
+    const review = corpus.at('work/trusted/.hermes/skills/review/SKILL.md');
+    fs.writeFileSync(review, fs.readFileSync(review, 'utf8').replace(/^description: .*$/m, 'description: Review against the new checklist.'));
+    const after = await client.waitFor<SessionListResult>('hermes/sessionListChanged', (l) => l.profiles.some((p) => p.stale > 0));
+    const expected = corpus.manifest.sessions.filter((s) => !s.ended && s.profile === 'default' && s.cwd!.startsWith('work/trusted') && s.written_by.startsWith('v0.20.3')).map((s) => s.id).sort();
+    assert.ok(expected.length > 0);
+    const stale = after.profiles.flatMap((p) => p.sessions).filter((s) => s.state === 'stale');
+    assert.deepEqual(stale.map((s) => s.id).sort(), expected);
+    for (const s of stale) assert.deepEqual(s.reasons.map((r) => [r.path, r.detail]), [[fs.realpathSync(review), 'code-review: description']], s.id);
+  });
+});

@@ -63,6 +63,15 @@ export function readsNoAgentsOverride(blocks: readonly ProseBlock[]): boolean {
   return writesOldSkillGuidance(blocks);
 }
 
+/**
+ * Whether the prompt's build lists no project skills (`skills.trusted_project_dirs`), as far as
+ * its prose shows: builds up to 0.20.1 write the sentence 0.20.2 rewords, and project skills are
+ * listed from 0.20.3 on (0.20.2's prose cannot be told from 0.20.3's).
+ */
+export function readsNoProjectSkills(blocks: readonly ProseBlock[]): boolean {
+  return writesOldSkillGuidance(blocks);
+}
+
 /** The parts of a prompt block its prose is read from. */
 export type ProseBlock = Pick<PromptAnatomy['blocks'][number], 'kind' | 'tier' | 'text'>;
 

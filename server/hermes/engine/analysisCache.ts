@@ -10,18 +10,19 @@
 import path = require('node:path');
 import type { PromptAnatomy } from '../anatomy/types';
 import type { ProfileConfig } from '../profile/config';
-import type { SessionRecord, StaleReason, TranscriptSize } from '../model';
+import type { SessionRecord, TranscriptSize } from '../model';
 import { promptHash } from '../store/promptHash';
 import { INLINE_PROMPT_KEY } from '../store/promptLayout';
 import type { StateStore } from '../store/stateStore';
 import { canonicalPath } from '../canonicalPath';
 import { flavourOf, isAtOrInside, relativeInside, samePath } from '../pathFlavour';
 import type { Judgement } from './judgement';
+import type { SkillMemo } from './staleness';
 import { memo } from '../memo';
 import type { ReportWorld, ReusableReport } from './sessionReport';
 import type { PriceOverrides } from '../cost/prices';
 import { isRequestKey, requestedEpochs, type RefreshKeys } from '../refresh/epochs';
-import { externalFolderOf } from '../sources/skills';
+import { externalFolderOf, projectFolderOf } from '../sources/skills';
 import type { MemorySource, ProjectContext, RenderedSources, SkillsIndex, SoulSource } from '../sources/types';
 
 export interface CachedTranscript {
@@ -77,8 +78,15 @@ export class AnalysisCache {
    * Two levels, so a lookup hashes the record's own strings instead of a key made per session.
    */
   readonly staleness = new Map<string, Map<string, Judgement>>();
-  /** Skill reasons per stored skills-index text (thousands of sessions share a few indexes). */
-  readonly skillReasons = new Map<string, StaleReason[]>();
+  /** Skill reasons by today's skills index and stored skills-index text (thousands of sessions share a few indexes). */
+  readonly skillReasons: SkillMemo = new WeakMap();
+  /** The trusted project skills folders of each session cwd (sources/projectSkillDirs.ts), looked up once per cwd. */
+  readonly projectSkillDirs = new Map<string, readonly string[]>();
+  /**
+   * The skills index of sessions in a trusted project, by its folders and the session platform:
+   * the profile's index with the project's skills (withProjectSkills), shared by the project's cwds.
+   */
+  readonly projectIndexes = new Map<string, SkillsIndex>();
   readonly transcripts = new Map<string, CachedTranscript>();
   /** The live sessions' cwds of the last evaluation, and the sources' problems in the world they were found in (analyzeProfile). */
   lastCwds: { readonly world: ReportWorld; readonly cwds: readonly string[]; readonly problems: readonly string[] } | undefined;
@@ -180,7 +188,14 @@ export class AnalysisCache {
       if (kinds.includes('config')) return this.dropAllSources();
       if (kinds.length > 0) {
         for (const kind of kinds) delete this.parts[kind];
-        if (kinds.includes('skills')) this.skillReasons.clear();
+        // The projects' indexes are made from the profile's.
+        if (kinds.includes('skills')) this.projectIndexes.clear();
+        profileLevel = true;
+        continue;
+      }
+      // A file of a trusted project's skills folder feeds the indexes of that project's sessions.
+      if ([...this.projectIndexes.values()].some((index) => projectFolderOf(index, file) !== undefined)) {
+        this.projectIndexes.clear();
         profileLevel = true;
         continue;
       }
@@ -194,9 +209,12 @@ export class AnalysisCache {
         const cwd = key && canonicalPath(key);
         if (cwd && (isAtOrInside(folder, cwd) || (rulesOf !== undefined && samePath(cwd, rulesOf)))) cwds.add(key);
       }
+      // A `.git` or a skills folder appearing at or above a cwd may change its project's folders.
+      for (const key of this.projectSkillDirs.keys()) if (isAtOrInside(folder, canonicalPath(key))) cwds.add(key);
     }
     for (const cwd of cwds) {
       this.projectContexts.delete(cwd);
+      this.projectSkillDirs.delete(cwd);
       this.sources.delete(cwd);
     }
     // The judgements stay: each is judged again for the parts that are new objects now.
@@ -346,9 +364,10 @@ export class AnalysisCache {
   private dropAllSources(): void {
     for (const key of Object.keys(this.parts) as Array<keyof ProfileParts>) delete this.parts[key];
     this.projectContexts.clear();
+    this.projectSkillDirs.clear();
+    this.projectIndexes.clear();
     this.sources.clear();
     this.staleness.clear();
-    this.skillReasons.clear();
   }
 }
 

@@ -16,8 +16,9 @@ import type { AdoptionWatch, PredictedCost } from '../refresh/adoption';
 import { countsOf, type AdoptionLedger } from '../refresh/adoptionLedger';
 import { renderMemoryFile, renderProfileSources, renderProjectContext } from '../sources/renderSources';
 import { readSoul } from '../sources/soul';
-import { readSkillsIndex, skillsPlatformOf } from '../sources/skills';
-import type { MemorySource, RenderedSources, SoulSource, SourceProblem } from '../sources/types';
+import { readSkillsIndex, skillsPlatformOf, withProjectSkills } from '../sources/skills';
+import { projectSkillDirs } from '../sources/projectSkillDirs';
+import type { MemorySource, RenderedSources, SkillsIndex, SoulSource, SourceProblem } from '../sources/types';
 import type { StateStore } from '../store/stateStore';
 import { AnalysisCache, type PromptReader, type ReadPrompt } from './analysisCache';
 import { judgePrompt, rebuiltBlocks, type JudgedPrompt, type Judgement } from './judgement';
@@ -118,6 +119,14 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
   const memory = () => (parts.memory ??= verdicts.renderPart('memory', fs, (through) => renderMemoryFile(profile, 'memory', through)));
   const user = () => (parts.user ??= verdicts.renderPart('user', fs, (through) => renderMemoryFile(profile, 'user', through)));
   const apart = { soul, memory, user };
+  // A session in a project Hermes trusts lists the project's skills first (projectSkillDirs.ts):
+  // one index per set of the project's folders and platform, shared by the project's cwds.
+  const withProject = (index: SkillsIndex, cwd: string | undefined, platform?: string): SkillsIndex => {
+    if (!cwd || config.trustedProjectDirs.length === 0) return index;
+    const dirs = memo(cache.projectSkillDirs, cwd, () => rendering((fs) => projectSkillDirs(fs, config, cwd, profile.dir)));
+    if (dirs.length === 0) return index;
+    return memo(cache.projectIndexes, `${platform ?? ''}\u0000${dirs.join('\u0000')}`, () => rendering((fs) => withProjectSkills(fs, index, dirs)));
+  };
   const forCwd = (cwd: string | undefined) =>
     memo(cache.sources, cwd ?? '', () => {
       soul();
@@ -126,7 +135,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       const own = rendering((fs) => renderProfileSources(profile, config, { fs }, parts));
       Object.assign(parts, own);
       const projectContext = memo(cache.projectContexts, cwd ?? '', () => rendering((fs) => renderProjectContext(config, cwd, { fs })));
-      return { soul: own.soul, skills: own.skills, projectContext, memory: own.memory, user: own.user };
+      return { soul: own.soul, skills: withProject(own.skills, cwd), projectContext, memory: own.memory, user: own.user };
     });
   // A session on a platform with a skills.platform_disabled list gets its own skills index, made
   // from (and dropped with) the cwd's sources; every other session shares the cwd's.
@@ -136,7 +145,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     if (platform === undefined) return sources;
     let byPlatform = platformSources.get(sources);
     if (!byPlatform) platformSources.set(sources, (byPlatform = new Map()));
-    return memo(byPlatform, platform, () => ({ ...sources, skills: rendering((fs) => readSkillsIndex(fs, path.join(profile.dir, 'skills'), config, undefined, platform)) }));
+    return memo(byPlatform, platform, () => ({ ...sources, skills: withProject(rendering((fs) => readSkillsIndex(fs, path.join(profile.dir, 'skills'), config, undefined, platform)), cwd, platform) }));
   };
   const base = { name: profile.name, home: profile.dir, dbFile: paths.stateDb, isActive: profile.isActive };
 
@@ -518,9 +527,7 @@ function judge(ctx: JudgingContext, record: SessionRecord, identity: string, ana
   const key = sourcesKey(ctx.config, record);
   const previous = byCwd.get(key);
   if (previous && previous.sources === sources && previous.stored === anatomy) return previous;
-  // The skill reasons kept by stored index text hold for the profile's own index only.
-  const skillMemo = key === (record.cwd ?? '') ? ctx.cache.skillReasons : undefined;
-  const judged = judgePrompt(anatomy, sources, record.cwd, { skillMemo }, previous);
+  const judged = judgePrompt(anatomy, sources, record.cwd, { skillMemo: ctx.cache.skillReasons }, previous);
   byCwd.set(key, judged);
   return judged;
 }

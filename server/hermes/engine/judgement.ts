@@ -17,7 +17,8 @@ import { countTokens, countTokensAfterEdit, isTokenBoundary, opensParagraph } fr
 import type { BlockKind, StaleReason } from '../model';
 import { projectContextFor, rebuildPromptEdit, skillsBlockFor } from '../sources/promptBuilder';
 import type { RenderedSources, SoulSource } from '../sources/types';
-import { buildNoteOf, firstBlockAfterIdentity, partReasons, sameReasons, SOURCE_PARTS, type SourcePart } from './staleness';
+import { buildNoteOf, firstBlockAfterIdentity, partReasons, sameReasons, SOURCE_PARTS, type SkillMemo, type SourcePart } from './staleness';
+import { skillsAsReadBy } from '../sources/skillsAsRead';
 import { identityOpenings, readHint } from '../anatomy/identityOpenings';
 import { ownCopy } from '../text/ownCopy';
 
@@ -55,8 +56,8 @@ interface RebuiltPart {
 }
 
 export interface JudgeContext {
-  /** Skill reasons by stored skills-index text (see staleReasons). */
-  readonly skillMemo?: Map<string, StaleReason[]>;
+  /** Skill reasons by today's index and stored skills-index text (see staleReasons). */
+  readonly skillMemo?: SkillMemo;
 }
 
 const BLOCK_OF_PART: Readonly<Record<SourcePart, BlockKind>> = {
@@ -192,8 +193,9 @@ const INDEXES_KEPT = 64;
 function rendersAsStored(part: SourcePart, blockText: string, sources: RenderedSources, stored: PromptAnatomy): boolean {
   if (part === 'soul') return true;
   if (part !== 'skills') return renderedText(part, sources, stored) === blockText;
-  let known = skillsAlike.get(sources.skills);
-  if (!known) skillsAlike.set(sources.skills, (known = new Map()));
+  const index = skillsAsReadBy(sources.skills, stored);
+  let known = skillsAlike.get(index);
+  if (!known) skillsAlike.set(index, (known = new Map()));
   let alike = known.get(blockText);
   if (alike === undefined) {
     alike = renderedText(part, sources, stored) === blockText;
@@ -206,7 +208,7 @@ function rendersAsStored(part: SourcePart, blockText: string, sources: RenderedS
 /** What `part` puts into the rebuild of `stored`; undefined when that depends on more of the stored prompt (no SOUL.md). */
 export function renderedText(part: SourcePart, sources: RenderedSources, stored: PromptAnatomy): string | undefined {
   if (part === 'soul') return sources.soul.exists ? sources.soul.block : undefined;
-  if (part === 'skills') return skillsBlockFor(stored.blocks.find((b) => b.kind === 'skills-index')?.text, sources.skills.block);
+  if (part === 'skills') return skillsBlockFor(stored.blocks.find((b) => b.kind === 'skills-index')?.text, skillsAsReadBy(sources.skills, stored).block);
   if (part === 'projectContext') return projectContextFor(stored.blocks.find((b) => b.kind === 'project-context')?.text, sources.projectContext, stored.blocks);
   return sources[part].block;
 }

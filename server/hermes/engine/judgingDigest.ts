@@ -5,7 +5,7 @@
 // (persistedAnalyses.ts). The digest is a hash: no text of the sources is kept.
 import { createHash } from 'node:crypto';
 import type { ProfileConfig } from '../profile/config';
-import type { MemorySource, ProjectContext, RenderedSources, SoulSource } from '../sources/types';
+import type { MemorySource, ProjectContext, RenderedSources, SkillsIndex, SoulSource } from '../sources/types';
 
 /**
  * Bump when parsing, judging or rebuilding changes what it makes of the same inputs: verdicts kept
@@ -20,8 +20,10 @@ import type { MemorySource, ProjectContext, RenderedSources, SoulSource } from '
  * judged against the project context its build loads where an AGENTS.override.md takes part, a
  * names-only skills line by its names, and the focus-mode note after it is not the build's prose.
  * 9: a profile line after the trailer is found, and the prose fingerprint says where the line sits.
+ * 10: a session in a trusted project is judged against the index with the project's skills where its
+ * build lists them, without where it does not.
  */
-export const JUDGING_VERSION = 9;
+export const JUDGING_VERSION = 10;
 
 // The profile's own parts are the same objects for every cwd, and a cwd's project context stays the
 // same object until one of its files changes: hashed once each.
@@ -33,15 +35,20 @@ export function judgingDigest(config: ProfileConfig, sources: RenderedSources): 
   return [
     digestOf(JSON.stringify([JUDGING_VERSION, config.agentSystemPrompt ?? null])),
     soulPartDigest(soul),
-    partDigest(skills, () => [
-      skills.block,
-      skills.entries.map((e) => [e.name, e.category, e.promptDescription, e.file, e.visible]),
-      [...skills.categories].map(([category, info]) => [category, info.description, info.file]),
-    ]),
+    partDigest(skills, () => [skillsInputs(skills), skills.withoutProject ? skillsInputs(skills.withoutProject) : null]),
     partDigest(projectContext, () => [contextInputs(projectContext), projectContext.otherReadings ? [contextInputs(projectContext.otherReadings.ignored), contextInputs(projectContext.otherReadings.appended)] : null]),
     memoryPartDigest(memory),
     memoryPartDigest(user),
   ].join('.');
+}
+
+/** What judging reads of one reading of the skills index. */
+function skillsInputs(skills: SkillsIndex): unknown[] {
+  return [
+    skills.block,
+    skills.entries.map((e) => [e.name, e.category, e.promptDescription, e.file, e.visible]),
+    [...skills.categories].map(([category, info]) => [category, info.description, info.file]),
+  ];
 }
 
 /** What judging reads of one reading of the project context. */

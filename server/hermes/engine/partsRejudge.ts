@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { readHint, type IdentityOpenings } from '../anatomy/identityOpenings';
 import type { PromptAnatomy } from '../anatomy/types';
-import { mayReadSessionFolderOnly } from '../anatomy/hermesProse';
+import { mayReadSessionFolderOnly, readsNoProjectSkills } from '../anatomy/hermesProse';
 import { opensParagraph } from '../cost/tokens';
 import type { SourceKind, StaleReason } from '../model';
 import type { MemorySource, SoulSource } from '../sources/types';
@@ -84,10 +84,11 @@ export function keptEntriesOf(stored: PromptAnatomy): { memory: KeptEntries; use
 /**
  * The digest a verdict keeps of its prompt's skills index or project context: all that judging
  * that part reads of the prompt (for the project context, whether its prose is that of a build
- * reading the session's folder only and no AGENTS.override.md, too).
+ * reading the session's folder only and no AGENTS.override.md; for the skills, of one listing no
+ * project skills, too).
  */
 export function sharedBlockDigest(part: SharedBlockPart, stored: PromptAnatomy): string {
-  if (part === 'skills') return stored.skillsIndex.text === '' ? '' : digestOf('skills', stored.skillsIndex.text);
+  if (part === 'skills') return stored.skillsIndex.text === '' ? '' : digestOf(readsNoProjectSkills(stored.blocks) ? 'skills\u00001' : 'skills', stored.skillsIndex.text);
   const block = stored.blocks.find((b) => b.kind === 'project-context')?.text ?? '';
   return digestOf(mayReadSessionFolderOnly(stored.blocks) ? 'project\u00001' : 'project\u00000', block);
 }

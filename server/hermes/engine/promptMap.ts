@@ -14,6 +14,7 @@ import { readText } from '../fs/readText';
 import type { SourceFs } from '../fs/sourceFs';
 import { DEFAULT_IDENTITY_OPENING } from '../literals/identity';
 import type { RenderedSources, SkillEntry } from '../sources/types';
+import { skillsAsReadBy } from '../sources/skillsAsRead';
 
 /** Where a part's text comes from: a file, a folder (the skills index), config.yaml, or Hermes itself. */
 export type PartOrigin = 'file' | 'folder' | 'config' | 'hermes';
@@ -132,7 +133,9 @@ function partsOf(block: PromptBlock, input: PromptMapInput, lines: FileLines): D
     case 'project-context':
       return projectParts(block, input, lines);
     case 'skills-index': {
-      const entries = anatomy.skillsIndex.lines.map((l) => skillEntry(l, sources.skills.entries, lines));
+      // Today's index as the prompt's build lists it (a trusted project's skills, or not).
+      const today = skillsAsReadBy(sources.skills, anatomy).entries;
+      const entries = anatomy.skillsIndex.lines.map((l) => skillEntry(l, today, lines));
       return [{ ...base, label: 'skills/', origin: 'folder', path: path.join(profileDir, 'skills'), line: undefined, entries }];
     }
     case 'memory':

@@ -10,13 +10,14 @@ import type { Writable } from '../writable';
 import { memo } from '../memo';
 import type { StaleReason } from '../model';
 import { sourcesWithEdit, type EditedFile } from '../sources/editedSource';
-import type { RenderedSources, SkillsIndex } from '../sources/types';
+import type { RenderedSources } from '../sources/types';
 import type { AnalysisCache } from './analysisCache';
 import type { ProfileAnalysis } from './analyzeProfile';
 import { judgePrompt, type JudgedPrompt, type Judgement } from './judgement';
 import { sourcesDigest } from './judgingDigest';
 import { rejudgeKept, type JudgedBlocks } from './keptRejudge';
 import { sourcesKey } from './sourcesKey';
+import type { SkillMemo } from './staleness';
 import type { VerdictStore } from './verdictStore';
 import type { SessionReport } from './types';
 
@@ -71,8 +72,8 @@ export function previewSave(edit: EditedFile, profiles: readonly PreviewProfile[
     const edited = sourcesWithEdit(edit, { dir, config: analysis.config, sourcesFor: analysis.sourcesFor, fs: analysis.fs });
     const ours = memo(judged, dir, newMap<Map<string, JudgedPrompt>>);
     const theirs = earlier?.get(dir);
-    // Skill reasons by stored index text hold for one skills index: a platform with a list has its own.
-    const skillMemos = new Map<SkillsIndex, Map<string, StaleReason[]>>();
+    // Skill reasons by skills index (a platform with a list, a trusted project has its own) and stored index text.
+    const skillMemos: SkillMemo = new WeakMap();
     const judgedBlocks: JudgedBlocks = new WeakMap();
     // Compared once per cwd and platform: a skills index is tens of kilobytes, and equal text is compared to its end.
     const compared = new Set<RenderedSources>();
@@ -98,7 +99,7 @@ export function previewSave(edit: EditedFile, profiles: readonly PreviewProfile[
           // Any judgement of the same stored prompt will do as a start: parts judged against other sources are judged again.
           const previous = wholeJudgement(theirs?.get(identity!)?.get(key)) ?? cache.staleness.get(identity!)?.get(key);
           const stored = previous?.stored ?? anatomy();
-          judgement = stored && judgePrompt(stored, after, session.cwd, { skillMemo: memo(skillMemos, after.skills, newMap<StaleReason[]>) }, previous);
+          judgement = stored && judgePrompt(stored, after, session.cwd, { skillMemo: skillMemos }, previous);
         }
         if (judgement) byKey.set(key, judgement);
       }
@@ -148,6 +149,8 @@ function differs(today: RenderedSources, after: RenderedSources): boolean {
     today.soul.block !== after.soul.block ||
     today.soul.exists !== after.soul.exists ||
     today.skills.block !== after.skills.block ||
+    // A profile skill a trusted project's shadows today still feeds the prompts of builds that list no project skills.
+    today.skills.withoutProject?.block !== after.skills.withoutProject?.block ||
     today.projectContext.block !== after.projectContext.block ||
     // An AGENTS.md an override hides today still feeds the prompts of builds that read no override.
     today.projectContext.otherReadings?.ignored.block !== after.projectContext.otherReadings?.ignored.block ||

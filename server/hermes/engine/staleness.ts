@@ -13,8 +13,10 @@ import type { ChangeKind, StaleReason } from '../model';
 import { MEMORY_RULE } from '../literals/containers';
 import { isParentFolderLabel } from '../sources/projectContext';
 import { contextAsReadBy, overrideReadingOf, storedReadingOf } from '../sources/contextAsRead';
+import { PROJECT_SKILL_TAG } from '../sources/skills';
+import { skillsAsReadBy } from '../sources/skillsAsRead';
 import { DEFAULT_IDENTITY_OPENING } from '../literals/identity';
-import type { FileContribution, MemorySource, ProjectContext, RenderedSources, SkillEntry, SoulSource } from '../sources/types';
+import type { FileContribution, MemorySource, ProjectContext, RenderedSources, SkillEntry, SkillsIndex, SoulSource } from '../sources/types';
 
 /** The parts of the sources a prompt is judged against, in the order their reasons are listed. */
 export const SOURCE_PARTS = ['soul', 'skills', 'projectContext', 'memory', 'user'] as const;
@@ -35,15 +37,20 @@ export function sameReasons(a: readonly StaleReason[], b: readonly StaleReason[]
 }
 
 /**
- * Every source whose rendering today differs from what the stored prompt holds. `skillMemo` (the
- * reasons by stored skills-index text, for these sources) spares comparing the same index with
- * today's skills once per distinct prompt: most prompts of a profile share one or two indexes.
+ * Skill reasons by today's skills index (as the prompt's build reads it: skillsAsReadBy), then by
+ * stored skills-index text: most prompts of a profile share one or two indexes.
+ */
+export type SkillMemo = WeakMap<SkillsIndex, Map<string, StaleReason[]>>;
+
+/**
+ * Every source whose rendering today differs from what the stored prompt holds. `skillMemo`
+ * spares comparing the same index with today's skills once per distinct prompt.
  */
 export function staleReasons(
   stored: PromptAnatomy,
   sources: RenderedSources,
   cwd: string | undefined,
-  skillMemo?: Map<string, StaleReason[]>,
+  skillMemo?: SkillMemo,
 ): StaleReason[] {
   return SOURCE_PARTS.flatMap((part) => partReasons(part, stored, sources, cwd, skillMemo));
 }
@@ -54,16 +61,19 @@ export function partReasons(
   stored: PromptAnatomy,
   sources: RenderedSources,
   cwd: string | undefined,
-  skillMemo?: Map<string, StaleReason[]>,
+  skillMemo?: SkillMemo,
 ): readonly StaleReason[] {
   switch (part) {
     case 'soul':
       return soulReasons(stored, sources);
     case 'skills': {
-      let skills = skillMemo?.get(stored.skillsIndex.text);
+      const index = skillsAsReadBy(sources.skills, stored);
+      let byText = skillMemo?.get(index);
+      if (skillMemo && !byText) skillMemo.set(index, (byText = new Map()));
+      let skills = byText?.get(stored.skillsIndex.text);
       if (!skills) {
-        skills = skillReasons(stored, sources);
-        skillMemo?.set(stored.skillsIndex.text, skills);
+        skills = skillReasons(stored, index, sources.soul);
+        byText?.set(stored.skillsIndex.text, skills);
       }
       return skills;
     }
@@ -123,10 +133,12 @@ function soulReason(file: string, change: ChangeKind): readonly StaleReason[] {
   return memo(soulReasonArrays, `${change}\u0000${file}`, () => [{ source: 'soul', path: file, change, detail: SOUL_DETAIL[change] }]);
 }
 
-function skillReasons(stored: PromptAnatomy, { skills, soul }: RenderedSources): StaleReason[] {
+function skillReasons(stored: PromptAnatomy, skills: SkillsIndex, soul: SoulSource): StaleReason[] {
   const reasons: StaleReason[] = [];
   // `<profile>/skills`; SOUL.md's path names the profile even when no skill is left to derive it from.
-  const skillsDir = path.join(path.dirname(soul.path), 'skills');
+  const profileSkills = path.join(path.dirname(soul.path), 'skills');
+  // A line tagged as a project's skill lived in the project's first skills folder, at best guess.
+  const skillsDirOf = (line: SkillIndexLine) => (skills.projectDirs?.length && line.description.startsWith(PROJECT_SKILL_TAG) ? skills.projectDirs[0]! : profileSkills);
   const storedLines = new Map(stored.skillsIndex.lines.map((l) => [l.name, l]));
   const today = new Map<string, SkillEntry>();
   for (const entry of skills.entries) if (entry.visible && !today.has(entry.name)) today.set(entry.name, entry);
@@ -141,7 +153,7 @@ function skillReasons(stored: PromptAnatomy, { skills, soul }: RenderedSources):
   }
   for (const [name, line] of storedLines) {
     if (!today.has(name)) {
-      const where = path.join(skillsDir, ...formerSkillFolder(line), 'SKILL.md');
+      const where = path.join(skillsDirOf(line), ...formerSkillFolder(line), 'SKILL.md');
       reasons.push({ source: 'skill', path: where, change: 'removed', detail: name });
     }
   }

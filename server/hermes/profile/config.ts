@@ -25,6 +25,13 @@ export interface ProfileConfig {
   readonly platformDisabledSkills: ReadonlyMap<string, readonly string[]>;
   /** `skills.external_dirs` as written (externalSkillDirs resolves them) (§4). */
   readonly externalSkillDirs: readonly string[];
+  /**
+   * `skills.trusted_project_dirs` as written (projectSkillDirs resolves them): the git roots whose
+   * `.hermes/skills` and `.agents/skills` Hermes from 0.20.3 lists as project skills (§4).
+   */
+  readonly trustedProjectDirs: readonly string[];
+  /** `skills.project_discovery`: only `false` turns project skills off. */
+  readonly projectSkillDiscovery: boolean;
   /** `agent.disabled_toolsets`: toolsets Hermes leaves out of every session's tools, read as `skills.disabled` is. */
   readonly disabledToolsets: readonly string[];
   /** A problem reading the file, for diagnostics and the CLI. */
@@ -39,6 +46,8 @@ export const DEFAULT_CONFIG: ProfileConfig = {
   disabledSkills: [],
   platformDisabledSkills: new Map(),
   externalSkillDirs: [],
+  trustedProjectDirs: [],
+  projectSkillDiscovery: true,
   disabledToolsets: [],
   problem: undefined,
 };
@@ -78,7 +87,9 @@ export function parseProfileConfig(text: string, file: string): ProfileConfig {
     agentSystemPrompt: typeof agent.system_prompt === 'string' && agent.system_prompt ? agent.system_prompt : undefined,
     disabledSkills: configNames(skills.disabled),
     platformDisabledSkills: platformLists(skills.platform_disabled),
-    externalSkillDirs: externalDirEntries(skills.external_dirs),
+    externalSkillDirs: pathEntries(skills.external_dirs),
+    trustedProjectDirs: pathEntries(skills.trusted_project_dirs),
+    projectSkillDiscovery: skills.project_discovery !== false,
     disabledToolsets: configNames(agent.disabled_toolsets),
     problem: undefined,
   };
@@ -97,8 +108,11 @@ function platformLists(value: unknown): ReadonlyMap<string, readonly string[]> {
   return lists;
 }
 
-/** `skills.external_dirs`: a list, or one string; each entry's `str()`, stripped, empty ones dropped. */
-function externalDirEntries(value: unknown): string[] {
+/**
+ * `skills.external_dirs` and `skills.trusted_project_dirs`: a list, or one string; each entry's
+ * `str()`, stripped, empty ones dropped.
+ */
+function pathEntries(value: unknown): string[] {
   if (!value) return [];
   const entries = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
   return entries.map((entry) => pythonStr(entry).trim()).filter(Boolean);

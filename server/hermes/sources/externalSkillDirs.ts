@@ -14,12 +14,17 @@ export function externalSkillDirs(fs: SourceFs, hermesHome: string, entries: rea
   const local = resolved(fs, path.join(hermesHome, 'skills'));
   const dirs: string[] = [];
   for (const entry of entries) {
-    const expanded = expandUser(expandVars(entry, env), env);
+    const expanded = expandedEntry(entry, env);
     const dir = resolved(fs, path.isAbsolute(expanded) ? expanded : path.join(hermesHome, expanded));
     if (dir === local || dirs.includes(dir) || !isFolder(fs, dir)) continue;
     dirs.push(dir);
   }
   return dirs;
+}
+
+/** `os.path.expanduser(os.path.expandvars(entry))`, as Hermes reads a config.yaml path entry. */
+export function expandedEntry(entry: string, env: NodeJS.ProcessEnv): string {
+  return expandUser(expandVars(entry, env), env);
 }
 
 /** `os.path.expandvars` on POSIX: `$name` and `${name}` of set variables; any other `$` stays. */
@@ -39,7 +44,7 @@ function expandUser(text: string, env: NodeJS.ProcessEnv): string {
 }
 
 /** `Path.resolve()`: absolute, links resolved as far as the path exists. */
-function resolved(fs: SourceFs, file: string): string {
+export function resolved(fs: SourceFs, file: string): string {
   try {
     return fs.realPath(file);
   } catch {

@@ -131,7 +131,7 @@ export function shadowedMessage(winner: string): string {
 }
 
 /** The real path, a Windows drive letter in upper case as Hermes' `Path.resolve()` writes it. */
-function realpath(fs: SourceFs, p: string): string | undefined {
+export function realpath(fs: SourceFs, p: string): string | undefined {
   try {
     // One realpath(3) call where the JavaScript version lstat()s every component; on Windows the
     // native call resolves drives and shares differently, so there the JavaScript one stays.
@@ -141,15 +141,18 @@ function realpath(fs: SourceFs, p: string): string | undefined {
   }
 }
 
-/** Nearest directory from `start` up (to `stopAt` at most) holding `.git`, a directory or a file. */
-function findGitRoot(fs: SourceFs, p: PathFlavour, start: string, stopAt: string | undefined): string | undefined {
-  for (let dir = start; ; dir = p.dirname(dir)) {
+/**
+ * Nearest directory from `start` up (to `stopAt` at most, and no more than `maxDirs` of them)
+ * holding `.git`, a directory or a file.
+ */
+export function findGitRoot(fs: SourceFs, p: PathFlavour, start: string, stopAt: string | undefined, maxDirs = Infinity): string | undefined {
+  for (let dir = start, n = 1; ; dir = p.dirname(dir), n++) {
     try {
       if (fs.stat(p.join(dir, '.git'))) return dir;
     } catch {
       // not here (ENOTDIR, EACCES)
     }
-    if (dir === stopAt || p.dirname(dir) === dir) return undefined;
+    if (dir === stopAt || p.dirname(dir) === dir || n >= maxDirs) return undefined;
   }
 }
 

@@ -6,6 +6,7 @@
 import { mayReadSessionFolderOnly, readsNoAgentsOverride, type ProseBlock } from '../anatomy/hermesProse';
 import { projectSections } from '../anatomy/sections';
 import { contextAsRead } from './contextAsRead';
+import { skillsAsReadIn } from './skillsAsRead';
 import { demotedList, namesOnlyCategories } from './skillsFocus';
 import { locateBlocksWithHint, type LocatedBlock } from '../anatomy/locate';
 import type { BlockKind, TierName } from '../model';
@@ -169,7 +170,8 @@ export function rebuildPromptEdit(stored: string, sources: RenderedSources, opti
   const storedProject = items.find((i) => i.kind === 'project-context')?.text;
   setBlock(items, 'project-context', 'context', projectContextFor(storedProject, sources.projectContext, items), () => after('caller-system') ?? firstIn('context') ?? firstIn('volatile') ?? items.length);
   const storedSkills = items.find((i) => i.kind === 'skills-index')?.text;
-  setBlock(items, 'skills-index', 'volatile', skillsBlockFor(storedSkills, sources.skills.block), () => firstIn('volatile') ?? items.length);
+  // As the prompt's build lists a trusted project's skills (skillsAsRead.ts).
+  setBlock(items, 'skills-index', 'volatile', skillsBlockFor(storedSkills, skillsAsReadIn(sources.skills, items).block), () => firstIn('volatile') ?? items.length);
   setBlock(items, 'memory', 'volatile', sources.memory.block, () => firstIn('volatile', ['skills-index']) ?? items.length);
   setBlock(items, 'user-profile', 'volatile', sources.user.block, () => after('memory') ?? firstIn('volatile', ['skills-index', 'memory']) ?? items.length);
   return { text: prefix + items.map((i) => i.text + i.gapAfter).join(''), kept: keptRuns(prefix, items), blocks: placed(prefix, items) };

@@ -53,8 +53,35 @@ export function readSkillsIndex(
   return assembled(inputs, problems, problems);
 }
 
+/**
+ * The index of a session whose project Hermes trusts (projectSkillDirs): `index` (the profile's,
+ * for that session's platform) with the skills of the project's folders listed first, as Hermes
+ * from 0.20.3 lists them (`PB._build_skills_system_prompt_inner`): each with its description
+ * tagged `[project] `, the first of a name among them winning, and a profile or external skill of
+ * that name left out. The index keeps `index` as `withoutProject`, what older builds list.
+ */
+export function withProjectSkills(fs: SourceFs, index: SkillsIndex, dirs: readonly string[], platform: string = process.platform): SkillsIndex {
+  const inputs = inputsOf.get(index);
+  if (!inputs || dirs.length === 0) return index;
+  const problems = [...index.problems];
+  const project: Candidate[] = [];
+  for (const dir of dirs) {
+    const found = findSkillFiles(fs, dir);
+    const placeIn = walkedPlaces(dir);
+    // Filed by its path below that folder, never as an org mirror's (Hermes labels none of them).
+    for (const file of found.skills) project.push(externalCandidate(readCandidate(fs, dir, file, placeIn(file), inputs.disabled, platform, problems)));
+  }
+  // The profile's own clashes are the profile index's problems already: only the project's are added.
+  return assembled({ ...inputs, project, projectDirs: dirs, withoutProject: index }, [], problems, problems);
+}
+
 /** What an index was built from: what `withSkillText` and `withCategoryText` need to build it again with one file's text. */
 interface IndexInputs {
+  /** The skills of the trusted project folders, listed before all others (withProjectSkills), and those folders. */
+  readonly project?: readonly Candidate[];
+  readonly projectDirs?: readonly string[];
+  /** With `project`: the index without them. */
+  readonly withoutProject?: SkillsIndex;
   readonly candidates: readonly Candidate[];
   /** The skills of `skills.external_dirs`, after the profile's own, and those folders. */
   readonly external: readonly Candidate[];
@@ -74,13 +101,42 @@ interface CategoryText {
   readonly external?: boolean;
 }
 
-/** The index `inputs` make; `labelProblems` receives the name clashes found on the way. */
-function assembled(inputs: IndexInputs, labelProblems: SourceProblem[], problems: readonly SourceProblem[]): SkillsIndex {
-  const entries = labelEntries(inputs.candidates, labelProblems);
+/**
+ * The index `inputs` make; `labelProblems` receives the name clashes found on the way among the
+ * profile's and external skills, `projectProblems` those among the project's.
+ */
+function assembled(inputs: IndexInputs, labelProblems: SourceProblem[], problems: readonly SourceProblem[], projectProblems: SourceProblem[] = labelProblems): SkillsIndex {
+  const project = inputs.project ? projectEntries(inputs.project, projectProblems) : [];
+  const own = labelEntries(inputs.candidates, labelProblems, project.length > 0 ? new Set(project.filter((e) => e.visible).map((e) => e.name)) : undefined);
+  const entries = project.length > 0 ? [...project, ...own] : own;
   if (inputs.external.length > 0) entries.push(...externalEntries(inputs.external, entries, labelProblems));
   const categories = categoriesOf(inputs.descriptions);
-  const index = { entries, categories, block: renderSkillsIndex(entries, categories), problems };
-  return remembered(inputs.externalDirs.length > 0 ? { ...index, externalDirs: inputs.externalDirs } : index, inputs);
+  let index: SkillsIndex = { entries, categories, block: renderSkillsIndex(entries, categories), problems };
+  if (inputs.externalDirs.length > 0) index = { ...index, externalDirs: inputs.externalDirs };
+  if (inputs.projectDirs && inputs.withoutProject) index = { ...index, projectDirs: inputs.projectDirs, withoutProject: inputs.withoutProject };
+  return remembered(index, inputs);
+}
+
+/** The tag Hermes puts before a project skill's description in the index. */
+export const PROJECT_SKILL_TAG = '[project]';
+
+/**
+ * The entries of the project folders' skills: each listed, its description tagged, unless it is
+ * left out on this platform, an earlier one of the project has its name, or skills.disabled names it.
+ */
+function projectEntries(project: readonly Candidate[], problems: SourceProblem[]): SkillEntry[] {
+  const claimed = new Map<string, string>();
+  return project.map((c) => {
+    const first = c.compatible ? claimed.get(c.name) : undefined;
+    if (first !== undefined) problems.push({ file: c.file, code: 'duplicate-skill', message: shadowedProjectMessage(c.name, first), range: lineRange(0) });
+    const visible = c.compatible && first === undefined && !c.disabled;
+    if (visible) claimed.set(c.name, c.file);
+    return { name: c.name, category: c.category, description: c.description, promptDescription: pyStrip(`${PROJECT_SKILL_TAG} ${c.indexDescription}`), file: c.file, visible, eligible: visible };
+  });
+}
+
+function shadowedProjectMessage(name: string, first: string): string {
+  return `A project skill named "${name}" comes first (${first}); Hermes lists only that one, so this one is not in the prompt. Give one of them another name.`;
 }
 
 // Kept beside the index rather than in it: nothing else needs them, and the index's shape stays as it is.
@@ -114,8 +170,11 @@ export function withSkillText(index: SkillsIndex, skill: SkillText): SkillsIndex
   };
   const candidates = replaced(inputs.candidates, false);
   const external = candidates ? undefined : replaced(inputs.external, true);
-  if (!candidates && !external) return index;
-  return assembled({ ...inputs, candidates: candidates ?? inputs.candidates, external: external ?? inputs.external }, [], index.problems);
+  const project = candidates || external || !inputs.project ? undefined : replaced(inputs.project, true);
+  if (!candidates && !external && !project) return index;
+  // The profile's own skill changes what older builds list too; a project's, only what 0.20.3 lists.
+  const withoutProject = inputs.withoutProject && !project ? withSkillText(inputs.withoutProject, skill) : inputs.withoutProject;
+  return assembled({ ...inputs, candidates: candidates ?? inputs.candidates, external: external ?? inputs.external, project: project ?? inputs.project, withoutProject }, [], index.problems);
 }
 
 /** The index as it would be with `text` as the category's DESCRIPTION.md `file` (see withSkillText). */
@@ -126,7 +185,11 @@ export function withCategoryText(index: SkillsIndex, file: string, text: string)
   const descriptions = inputs.descriptions.slice();
   descriptions[at] = { ...descriptions[at]!, description: analyzeCategoryText(file, text).description };
   const categories = categoriesOf(descriptions);
-  return remembered({ ...index, categories, block: renderSkillsIndex(index.entries, categories) }, { ...inputs, descriptions });
+  const edited: SkillsIndex = { ...index, categories, block: renderSkillsIndex(index.entries, categories) };
+  if (!inputs.withoutProject) return remembered(edited, { ...inputs, descriptions });
+  // A project's index describes its categories with the profile's DESCRIPTION.md files.
+  const withoutProject = withCategoryText(inputs.withoutProject, file, text);
+  return remembered({ ...edited, withoutProject }, { ...inputs, descriptions, withoutProject });
 }
 
 /** The category descriptions: a later profile DESCRIPTION.md replaces an earlier one; an external one only fills a gap. */
@@ -139,9 +202,14 @@ function categoriesOf(texts: readonly CategoryText[]): Map<string, { description
   return categories;
 }
 
-/** The skills folder of `skills.external_dirs` that holds `file`, else `skillsDir` (the profile's own). */
-export function skillsRootOf(index: Pick<SkillsIndex, 'externalDirs'>, skillsDir: string, file: string): string {
-  return externalFolderOf(index, file) ?? skillsDir;
+/** The skills folder of `skills.external_dirs` or of a trusted project that holds `file`, else `skillsDir` (the profile's own). */
+export function skillsRootOf(index: Pick<SkillsIndex, 'externalDirs' | 'projectDirs'>, skillsDir: string, file: string): string {
+  return externalFolderOf(index, file) ?? projectFolderOf(index, file) ?? skillsDir;
+}
+
+/** The trusted project skills folder (withProjectSkills) that holds `file`, if any. */
+export function projectFolderOf(index: Pick<SkillsIndex, 'projectDirs'>, file: string): string | undefined {
+  return index.projectDirs?.find((dir) => file.startsWith(dir + path.sep));
 }
 
 /** The folder of `skills.external_dirs` that holds `file`, if any. */
@@ -443,8 +511,10 @@ function orgAuthor(fs: SourceFs, skillsDir: string, orgId: string): string {
  * `org:<id>` category and prefix, personal/org name clashes are flagged on both sides, and a name
  * repeated within one category keeps its first entry (in path order).
  */
-function labelEntries(candidates: readonly Candidate[], problems: SourceProblem[]): SkillEntry[] {
-  const shown = candidates.filter((c) => c.compatible && !c.disabled);
+function labelEntries(candidates: readonly Candidate[], problems: SourceProblem[], claimedByProject?: ReadonlySet<string>): SkillEntry[] {
+  // A project skill's name leaves the profile's skill of that name out before the labels are given.
+  const shadowed = (c: Candidate) => claimedByProject !== undefined && claimedByProject.has(c.name);
+  const shown = candidates.filter((c) => c.compatible && !c.disabled && !shadowed(c));
   const owners = new Map<string, Set<string>>();
   for (const c of shown) owners.set(c.name, (owners.get(c.name) ?? new Set()).add(c.orgId ? 'org' : 'personal'));
 
@@ -461,7 +531,7 @@ function labelEntries(candidates: readonly Candidate[], problems: SourceProblem[
     if (visibleBefore && (owners.get(c.name)?.size ?? 0) > 1) {
       desc = pyStrip(`[name collision — also exists ${c.orgId ? 'personally' : 'in your org'}; load via category path] ${desc}`);
     }
-    let visible = visibleBefore;
+    let visible = visibleBefore && !shadowed(c);
     if (visible) {
       const key = `${category}\u0000${c.name}`;
       const first = firstInCategory.get(key);
@@ -494,8 +564,18 @@ function ambiguousNameMessage(name: string, category: string, other: string): st
  * The name clashes of one skill (e.g. an unsaved SKILL.md, from `analyzeSkillText`) with the other
  * skills of its profile's index, by the index's rules: in one category the first by path wins.
  */
-export function skillNameClashes(skill: SkillText, text: string, index: Pick<SkillsIndex, 'entries' | 'externalDirs'>): SourceProblem[] {
-  if (!skill.compatible || skill.disabled) return [];
+export function skillNameClashes(skill: SkillText, text: string, index: Pick<SkillsIndex, 'entries' | 'externalDirs' | 'projectDirs'>): SourceProblem[] {
+  if (!skill.compatible) return [];
+  if (projectFolderOf(index, skill.file) !== undefined) {
+    // A project skill is skipped when an earlier one of the project has its name (disabled or not).
+    const projectEntries = index.entries.filter((e) => projectFolderOf(index, e.file) !== undefined);
+    const at = projectEntries.findIndex((e) => e.file === skill.file);
+    const first = projectEntries.find((e, i) => (at < 0 || i < at) && e.file !== skill.file && e.visible && e.name === skill.name);
+    const span = frontmatterValueSpan(text, 'name');
+    const range = span ? positionsOf(text).range(span.start, span.end) : positionsOf(text).line(0);
+    return first ? [{ file: skill.file, code: 'duplicate-skill', message: shadowedProjectMessage(skill.name, first.file), range }] : [];
+  }
+  if (skill.disabled) return [];
   if (externalFolderOf(index, skill.file) !== undefined) {
     // An external folder's skill is skipped when a skill listed before it has its name.
     const at = index.entries.findIndex((e) => e.file === skill.file);

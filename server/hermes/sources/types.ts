@@ -43,6 +43,13 @@ export interface SkillsIndex {
   readonly problems: readonly SourceProblem[];
   /** The folders of `skills.external_dirs` whose skills it lists, resolved; absent for none. */
   readonly externalDirs?: readonly string[];
+  /**
+   * The trusted project skills folders whose skills it lists first (`[project] `, Hermes from
+   * 0.20.3), resolved; absent for none (sources/projectSkillDirs.ts).
+   */
+  readonly projectDirs?: readonly string[];
+  /** With `projectDirs`: the index without the project's skills, as builds before 0.20.3 list it (sources/skillsAsRead.ts). */
+  readonly withoutProject?: SkillsIndex;
 }
 
 export type ProjectContextKind = 'hermes-md' | 'agents-chain' | 'claude-md' | 'cursorrules' | 'none';

@@ -85,7 +85,7 @@ function problemsOf(model: HermesModel, target: SourceTarget, text: string): rea
     case 'skill-category':
       return analyzeCategoryText(file, text).problems;
     case 'skill': {
-      const index = analysis.sourcesFor(undefined).skills;
+      const index = target.projectIndex ?? analysis.sourcesFor(undefined).skills;
       const skill = analyzeSkillText(analysis.fs, skillsRootOf(index, path.join(analysis.profile.dir, 'skills'), file), file, text, analysis.config);
       return [...skill.problems, ...skillNameClashes(skill, text, index)];
     }

@@ -8,6 +8,7 @@ import type { SessionReport } from '../../hermes/engine/types';
 import { HermesError } from '../../hermes/errors';
 import type { PromptAnatomyDto, PromptDiffDto, PromptMapDto, PromptToolsDto, SessionRef } from '../../../shared/protocol';
 import type { HermesModel } from '../../workspace/hermesModel';
+import { skillsAsReadBy } from '../../hermes/sources/skillsAsRead';
 
 function sessionAnatomy(model: HermesModel, ref: SessionRef) {
   const analysis = model.profileByName(ref.profile);
@@ -43,7 +44,7 @@ export function mapDto(model: HermesModel, ref: SessionRef): PromptMapDto {
   const { analysis, anatomy, session } = sessionAnatomy(model, ref);
   const sources = analysis.sourcesFor(session?.cwd, session?.source);
   const map = promptMap({ anatomy, reasons: session?.reasons ?? [], sources, profileDir: analysis.profile.dir, cwd: session?.cwd, fs: analysis.fs });
-  const costs = new Map(skillCosts(anatomy, sources.skills, analysis.fs).map((c) => [c.name, c]));
+  const costs = new Map(skillCosts(anatomy, skillsAsReadBy(sources.skills, anatomy), analysis.fs).map((c) => [c.name, c]));
   return {
     ...ref,
     bytes: map.bytes,

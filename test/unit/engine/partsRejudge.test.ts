@@ -229,6 +229,33 @@ describe('engine: status right after an edit of SOUL.md, a skill, an AGENTS.md o
       }
     });
   }
+
+  // A trusted project's skills (skills.trusted_project_dirs): listed by 0.20.3's sessions inside it, by no older build's.
+  for (const folder of corpusFolders('project-skills')) {
+    describe(`a home written by Hermes ${folder}, with a trusted project`, () => {
+      let corpus: CorpusHome;
+      beforeEach(() => (corpus = copyCorpusHome(folder)));
+      afterEach(() => corpus.remove());
+      const profiles = () => Object.keys(corpus.manifest.profiles).map((name) => selectProfile(readHome({ root: corpus.home, origin: 'argument' }), name));
+
+      for (const who of ['status', 'the language server'] as const) {
+        it(`says what a run from scratch says after edits of the project's skills and of the profile's one they shadow (${who})`, () => {
+          for (const profile of profiles()) kept(profile);
+          const lens = who === 'status' ? status : server(corpus.home);
+          for (const rel of [
+            'work/trusted/.hermes/skills/review/SKILL.md',
+            // Removed, the .agents/skills one of its name is listed instead.
+            'work/trusted/.agents/skills/code-review/SKILL.md',
+            'work/trusted/.hermes/skills/devops/deploy/SKILL.md',
+            'home/skills/devops/deploy/SKILL.md',
+          ]) {
+            checkEdits(folder, corpus.at(rel), skillEdits, profiles, lens);
+          }
+          checkEdits(folder, corpus.at('work/trusted/AGENTS.md'), agentsEdits, profiles, lens);
+        });
+      }
+    });
+  }
 });
 
 function hasTable(db: Database.Database, name: string): boolean {

@@ -53,7 +53,8 @@ export function refreshCommand(argv: string[], io: CommandIO): number | Promise<
       sessionId: args.session,
       strategy,
       build,
-      keys: protocol.keys,
+      protocol,
+      adoptions: files,
       scheduleOnly: args['schedule-only'] === true,
       json: args.json === true,
     };

@@ -3,6 +3,8 @@
 // until every request is written: a progress line on stderr when that is a terminal, one line per
 // write otherwise. Ctrl-C stops it between writes (each is one transaction): what is written is
 // whole, the rest is not. `--schedule-only` prints `<session> <time>` lines and writes nothing.
+// Each request written is watched as the one-shot refresh's is (requestWatch.ts): the next `status`
+// follows every session it concerns.
 import { analyzeProfile } from '../../hermes/engine/analyzeProfile';
 import { HermesError } from '../../hermes/errors';
 import type { Profile } from '../../hermes/model';
@@ -11,7 +13,11 @@ import { requestRefresh, type RefreshStrategy } from '../../hermes/refresh/reque
 import { CANCEL_WORDS, planWhenFree, type CancelReason, type SessionNow, type WhenFreePlan } from '../../hermes/refresh/whenFree';
 import { systemTimers, type Clock } from '../../hermes/timers';
 import type { HermesBuild } from '../../hermes/install/hermesBuild';
-import type { RefreshKeys } from '../../hermes/refresh/epochs';
+import { AdoptionLedger, countsOf } from '../../hermes/refresh/adoptionLedger';
+import type { AdoptionFiles } from '../../hermes/refresh/adoptionFiles';
+import { adoptionCountsText } from '../../hermes/refresh/adoptionWords';
+import type { RefreshProtocol } from '../../hermes/refresh/refreshProtocol';
+import { watchedRefresh } from '../requestWatch';
 import { formatWait } from '../../../shared/waitText';
 import { outJson, type CommandIO } from '../io';
 
@@ -24,8 +30,10 @@ export interface WhenFreeTarget {
   readonly strategy: RefreshStrategy;
   /** The Hermes build that serves the home: no request is written that it would never read. */
   readonly build: HermesBuild;
-  /** The refresh protocol's names in use. */
-  readonly keys: RefreshKeys;
+  /** The refresh protocol in use (its names). */
+  readonly protocol: RefreshProtocol;
+  /** Where the watches of the requests written are kept (the cache folder). */
+  readonly adoptions: AdoptionFiles;
   readonly scheduleOnly: boolean;
   readonly json: boolean;
 }
@@ -70,6 +78,7 @@ function printSchedule(target: WhenFreeTarget, plan: WhenFreePlan, now: number, 
 
 function waitAndWrite(target: WhenFreeTarget, ids: readonly string[], clock: Clock, sessionsNow: () => SessionMap, io: CommandIO): Promise<number> {
   const written: Array<{ sessionId: string; at: number }> = [];
+  const epochs = new Set<number>();
   const dropped: Array<{ sessionId: string; why: CancelReason }> = [];
   const failed: Array<{ sessionId: string; message: string }> = [];
   const progress = new Progress(io, clock);
@@ -85,14 +94,19 @@ function waitAndWrite(target: WhenFreeTarget, ids: readonly string[], clock: Clo
       if (finished) return;
       stop();
       if (interrupted) io.err(`Stopped: ${written.length} of ${written.length + scheduler.list().length} requests written; the rest were not recorded.`);
-      report(target, { written, dropped, failed, interrupted }, io);
+      report(target, { written, dropped, failed, interrupted, epochs }, io);
       resolve(code);
     };
     const scheduler = new RefreshScheduler({
       clock,
       sessions: () => sessionsNow(),
-      write: (dbFile, sessionIds) =>
-        void requestRefresh({ dbFile, profileName: target.profile.name, sessionIds, strategy: target.strategy, profileDir: target.profile.dir, homeRoot: target.homeRoot, build: target.build, keys: target.keys }),
+      write: (dbFile, sessionIds) => {
+        const write = () => requestRefresh({ dbFile, profileName: target.profile.name, sessionIds, strategy: target.strategy, profileDir: target.profile.dir, homeRoot: target.homeRoot, build: target.build, keys: target.protocol.keys });
+        // Watched from the rows read just before the request, with the cost predicted then (the cache expired).
+        if (target.strategy !== 'epoch') return void write();
+        const { result } = watchedRefresh(target.profile, target.build, target.protocol, target.adoptions, clock.now(), write);
+        if (result.epoch !== undefined) epochs.add(result.epoch);
+      },
       onEvent: (event) => {
         record(event, clock.now(), { written, dropped, failed });
         progress.event(event);
@@ -126,13 +140,18 @@ function record(event: ScheduleEvent, now: number, outcome: Outcome): void {
 }
 
 /** What was done, on stdout: one line per request written (and dropped), or the JSON of it all. */
-function report(target: WhenFreeTarget, o: Outcome & { readonly interrupted: boolean }, io: CommandIO): void {
+function report(target: WhenFreeTarget, o: Outcome & { readonly interrupted: boolean; readonly epochs: ReadonlySet<number> }, io: CommandIO): void {
+  // How the requests written stand, as the watches kept for them say (none for clearing prompts).
+  const watches = o.epochs.size > 0 ? new AdoptionLedger(target.dbFile, target.adoptions).all().filter((w) => o.epochs.has(w.epoch)) : [];
+  const adoption = watches.length > 0 ? countsOf(watches) : undefined;
   if (target.json) {
-    outJson(io, { profile: target.profile.name, written: o.written.map((w) => ({ ...w, time: isoTime(w.at) })), dropped: o.dropped, failed: o.failed, interrupted: o.interrupted });
+    outJson(io, { profile: target.profile.name, written: o.written.map((w) => ({ ...w, time: isoTime(w.at) })), dropped: o.dropped, failed: o.failed, interrupted: o.interrupted, adoption: adoption ?? null });
     return;
   }
   const n = o.written.length;
   if (n > 0) io.out(`Requested a system prompt refresh for ${n === 1 ? `session ${o.written[0]!.sessionId}` : `${n} sessions`}, each when its prompt cache had expired: each rebuilds its system prompt at the start of its next turn.`);
+  const counts = adoption && adoptionCountsText(adoption);
+  if (counts) io.out(`The lens watches each session it concerns: ${counts}. "hermes-lens status" tells how each took it up.`);
   for (const f of o.failed) io.err(`Session ${f.sessionId}: the refresh request failed: ${f.message}`);
 }
 

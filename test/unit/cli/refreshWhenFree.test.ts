@@ -5,7 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { writeHermesInstall, WITHOUT_REFRESH } from '../../../server/demo/hermesInstall';
 import type { ProfileBuilder } from '../../../server/demo/homeBuilder';
-import { sessionEpochKey } from '../../../server/hermes/refresh/epochs';
+import { DEFAULT_REFRESH_KEYS, sessionEpochKey } from '../../../server/hermes/refresh/epochs';
+import { takeTurn } from '../../../server/demo/hermes';
 import { FakeClock } from '../../support/fakeClock';
 import { BUILT_SOUL, refreshRequests, whenFreeHome } from '../../support/whenFreeHome';
 import { removeDir, tempDir } from '../demo/support';
@@ -68,6 +69,35 @@ describe('cli: hermes-lens refresh --when-free', function () {
     ]);
     assert.match(stdout, /^Requested a system prompt refresh for 3 sessions, each when its prompt cache had expired/);
     assert.equal(clock.pending, 0, 'nothing left waiting');
+  });
+
+  it('watches every request it writes, as the one-shot refresh does: status follows each session, with the cost predicted at the write', async () => {
+    const run = cliWaiting(['refresh', '--home', root, '--when-free'], clock);
+    clock.advanceTo(NOW + 240);
+    const { code, stdout, stderr } = await run.done;
+    assert.equal(code, 0, stderr);
+    assert.ok(stdout.includes('The lens watches each session it concerns: 3 waiting for a turn.'), stdout);
+    const status = async () => JSON.parse((await cliWaiting(['status', '--json', '--home', root], clock).done).stdout);
+    const before = await status();
+    assert.deepEqual(before.profiles[0].adoption, { adopted: 0, adoptedStampUnread: 0, waiting: 3, notAdopted: 0 });
+    const adoption = (json: any, id: string) => json.profiles[0].sessions.find((s: { id: string }) => s.id === id).adoption;
+    // Each was written when its cache had expired, and predicted so.
+    const requestedAt = new Map([[cold, NOW], [soon, NOW + 100], [warm, NOW + 240]]);
+    for (const [id, at] of requestedAt) {
+      const a = adoption(before, id);
+      assert.deepEqual([a.state, a.by, a.requestedAt, a.predicted.cacheWarm], ['pending', 'lens', at, false], id);
+    }
+    takeTurn(def.dbFile, soon, def.dir, { behaviour: { keys: DEFAULT_REFRESH_KEYS }, now: NOW + 300, seed: 5 });
+    const after = await status();
+    assert.deepEqual(after.profiles[0].adoption, { adopted: 1, adoptedStampUnread: 0, waiting: 2, notAdopted: 0 });
+    assert.equal(adoption(after, soon).state, 'adopted');
+  });
+
+  it('--json says how the requests written stand', async () => {
+    const run = cliWaiting(['refresh', '--home', root, '--when-free', '--json', '--session', cold], clock);
+    const out = JSON.parse((await run.done).stdout);
+    assert.deepEqual(out.written.map((w: { sessionId: string }) => w.sessionId), [cold]);
+    assert.deepEqual(out.adoption, { adopted: 0, adoptedStampUnread: 0, waiting: 1, notAdopted: 0 });
   });
 
   it('after Ctrl-C writes nothing more, and says what was written', async () => {

@@ -3,7 +3,7 @@
 // It must stay small: whatever it imports is compiled on every run.
 import path = require('node:path');
 import v8 = require('node:v8');
-import { tokenCacheDir } from '../hermes/cost/tokenCountStore';
+import { lensCacheFolder } from '../hermes/cacheFolder';
 import { requireWithCodeCache } from './codeCache';
 import type * as Main from './main';
 
@@ -21,7 +21,7 @@ const COMMANDS = new Set(['status', 'refresh', 'prompt-size', 'diff', 'demo']);
 
 const argv = process.argv.slice(2);
 const variant = COMMANDS.has(argv[0] ?? '') ? argv[0]! : 'other';
-const cacheDir = tokenCacheDir(process.env);
+const cacheDir = lensCacheFolder(process.env);
 const cli = requireWithCodeCache(path.join(__dirname, 'cliMain.js'), cacheDir, variant) as typeof Main;
 // The tokenizer (a bundle of its own, loaded when a count misses every cache: after an edit of a
 // source) through the code cache as well.

@@ -7,6 +7,7 @@ import { promptSizeCommand, promptSizeUsage } from './commands/promptSize';
 import { refreshCommand, refreshUsage } from './commands/refresh';
 import { statusCommand, statusUsage } from './commands/status';
 import { processIO, type CommandIO } from './io';
+import { processCacheEnv, useProcessCacheEnv } from '../hermes/cacheFolder';
 
 export { loadTokenizerWith } from '../hermes/cost/countWithTokenizer';
 export { outputPending } from './io';
@@ -34,10 +35,17 @@ export function runCli(argv: string[], io: CommandIO = processIO): number | Prom
     io.err(`hermes-lens: unknown command "${name}"\n${usage}`);
     return 2;
   }
+  // Every cache the command touches, the process's own too, is in the folder its environment names
+  // while it runs (a process running commands in turn, as the tests do, gives each its own).
+  const before = processCacheEnv();
+  useProcessCacheEnv(io.env);
+  const done = () => useProcessCacheEnv(before);
   try {
     const code = command(rest, io);
-    return typeof code === 'number' ? code : code.catch((error: unknown) => failed(name, error, io));
+    if (typeof code === 'number') return done(), code;
+    return code.catch((error: unknown) => failed(name, error, io)).finally(done);
   } catch (error) {
+    done();
     return failed(name, error, io);
   }
 }

@@ -13,6 +13,7 @@ import { AdoptionLedger, countsOf, type AdoptionCounts } from '../hermes/refresh
 import type { AdoptionFiles } from '../hermes/refresh/adoptionFiles';
 import type { RefreshProtocol } from '../hermes/refresh/refreshProtocol';
 import type { RefreshResult } from '../hermes/refresh/requestRefresh';
+import type { CommandIO } from './io';
 
 export interface WatchedRefresh {
   readonly result: RefreshResult;
@@ -20,13 +21,15 @@ export interface WatchedRefresh {
   readonly adoption: AdoptionCounts | undefined;
 }
 
-export function watchedRefresh(profile: Profile, build: HermesBuild, protocol: RefreshProtocol, files: AdoptionFiles, now: number, write: () => RefreshResult): WatchedRefresh {
+/** `io`: the command's clock and environment (whose cache folder status reads from). */
+export function watchedRefresh(profile: Profile, build: HermesBuild, protocol: RefreshProtocol, files: AdoptionFiles, io: Pick<CommandIO, 'now' | 'env'>, write: () => RefreshResult): WatchedRefresh {
   const dbFile = profilePaths(profile).stateDb;
+  const now = io.now();
   const cache = new AnalysisCache();
   const ledger = new AdoptionLedger(dbFile, files);
   let read = false;
   try {
-    const report = analyzeProfile(profile, { now, cache, verdicts: diskVerdicts(dbFile), adoptsRefreshRequests: adoptsRefreshRequests(build), refreshKeys: protocol.keys, adoption: ledger }).report;
+    const report = analyzeProfile(profile, { now, cache, verdicts: diskVerdicts(dbFile, undefined, undefined, io.env), adoptsRefreshRequests: adoptsRefreshRequests(build), refreshKeys: protocol.keys, adoption: ledger, env: io.env }).report;
     read = report.unavailable === undefined;
   } catch {
     // Not readable before the write: the write says why; nothing is watched.

@@ -1,4 +1,4 @@
-// Writing a file of the lens's own cache folder (tokenCacheDir): token counts, price answers, the
+// Writing a file of the lens's own cache folder (cacheFolder.ts): token counts, price answers, the
 // analyses `status` keeps, the CLI's code cache. Each is private to the user and must never be
 // seen half written by a process reading it at the same time, so it is written whole to a
 // temporary file beside it and renamed over it.

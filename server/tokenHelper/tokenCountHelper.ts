@@ -7,7 +7,7 @@
 import readline = require('node:readline');
 import { requireWithCodeCache } from '../cli/codeCache';
 import { countWithTokenizer, loadTokenizerWith } from '../hermes/cost/countWithTokenizer';
-import { tokenCacheDir } from '../hermes/cost/tokenCountStore';
+import { lensCacheFolder } from '../hermes/cacheFolder';
 
 export interface HelperRequest {
   readonly texts: readonly string[];
@@ -29,7 +29,7 @@ if (require.main === module) {
   // code comes from the code cache. A file of its own: the helper runs in the editor's environment
   // and the CLI in a shell's, and with other NODE_OPTIONS one shared file would be replaced by each
   // in turn.
-  const cacheDir = tokenCacheDir(process.env);
+  const cacheDir = lensCacheFolder(process.env);
   loadTokenizerWith((file) => requireWithCodeCache(file, cacheDir, 'o200k-helper'));
   readline.createInterface({ input: process.stdin, crlfDelay: Infinity }).on('line', (line) => {
     process.stdout.write(JSON.stringify(answer(line)) + '\n');

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { savedSourceMessage } from '../../client/format';
 import { writeHermesInstall, WITH_REFRESH, WITHOUT_REFRESH } from '../../server/demo/hermesInstall';
 import { appendMessages, startSession, takeTurn } from '../../server/demo/hermes';
+import { keptWatches } from '../support/lensCacheSetting';
 import {
   answerDialog,
   beforeDecorations,
@@ -298,6 +299,7 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
       return cliProfile(status, 'default').sessions.find((x) => x.id === id)?.adoption?.state === 'adopted' ? status : undefined;
     });
     assert.equal(cliProfile(after, 'default').sessions.find((x) => x.id === id)!.state, 'fresh');
+    assert.ok(keptWatches(def.dbFile).some((w) => w.sessionId === id), "the editor's server keeps the watch in this test run's cache folder");
     await parkMouse(page());
     await screenshot(page(), 'lens-09-adopted-fresh');
     const text = await waitForStatusBarItem(page(), STATUS_ITEM, new RegExp(`\\b${totals(after).pending} pending\\b`));

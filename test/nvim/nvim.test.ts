@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT } from '../e2e/support/codeServer';
 import { startSession } from '../../server/demo/hermes';
+import { keptWatches } from '../support/lensCacheSetting';
 import { cliProfile, cliStatus, createDemoHome, readStateMeta, SERVER, staleBecauseOf, totals, usd, type CliStatus, type DemoHome } from '../e2e/support/hermesHome';
 
 const NVIM = process.env.HERMES_LENS_NVIM || 'nvim';
@@ -169,6 +170,8 @@ describe('Neovim (headless) as an LSP client of the bundled server', function ()
       assert.equal(listed.find((x) => x.id === s.id)?.state, 'pending');
     }
     assert.equal(cliProfile(cliStatus(home.root), 'default').totals.stale, 0, 'the CLI agrees: no stale session left in default');
+    const watched = keptWatches(home.profile('default').dbFile).map((w) => w.sessionId);
+    for (const s of stale.sessions) assert.ok(watched.includes(s.id), `the server keeps the watch of ${s.id} in this test run's cache folder`);
   });
 
   it('an edit saved from Neovim (:write) makes the fresh sessions stale: status and code lens follow', () => {

@@ -1,7 +1,9 @@
-// Loaded before the tests (mocha --require): the lens's disk caches (token counts, analyses kept
-// between status runs) go to a folder of this test run, so no run reads what another build left in
-// the user's cache folder, and nothing of the tests' temporary homes stays there. A run given its
-// own HERMES_LENS_TOKEN_CACHE keeps it.
+// Loaded before the tests (mocha --require, and first by the in-host runner test/vscode/runTests.ts):
+// the lens's disk caches (token counts, analyses kept between status runs, the watches of refresh
+// requests, the when-free schedule) go to a folder of this test run, so no run reads what another
+// build left in the user's cache folder, and nothing of the tests' temporary homes stays there. The
+// processes a tier starts (code-server and its extension host, VS Code, Neovim, the language server,
+// the CLI) inherit the setting. A run given its own HERMES_LENS_TOKEN_CACHE keeps it.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

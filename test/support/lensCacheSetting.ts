@@ -2,6 +2,8 @@
 // for each test of a suite, and put back after it: for tests of what the lens keeps on disk
 // between runs (isolatedCache.ts gives the whole run one folder; these need one per test).
 import * as path from 'node:path';
+import { adoptionFiles } from '../../server/hermes/refresh/adoptionFiles';
+import type { AdoptionWatch } from '../../server/hermes/refresh/adoption';
 import { removeDir, tempDir } from '../unit/demo/support';
 
 export function cacheSettingPerTest(folder: () => string): void {
@@ -26,4 +28,11 @@ export function folderWithOwnCache(prefix: string): () => string {
   cacheSettingPerTest(() => path.join(dir, 'lens-cache'));
   afterEach(() => removeDir(dir));
   return () => dir;
+}
+
+/** The watches of refresh requests kept for `dbFile` in this test run's cache folder (isolatedCache.ts). */
+export function keptWatches(dbFile: string): readonly AdoptionWatch[] {
+  const folder = process.env.HERMES_LENS_TOKEN_CACHE;
+  if (!folder) throw new Error('no cache folder of the test run: load test/support/isolatedCache.js first');
+  return adoptionFiles({ HERMES_LENS_TOKEN_CACHE: folder })!.load(dbFile);
 }

@@ -13,6 +13,8 @@
 // Each host gets a fresh generated Hermes home; user settings point `hermesLens.home` at it with
 // `hermesLens.confirmRefresh: false` (VS Code refuses modal dialogs in test mode). The suite writes
 // its results to a JSON file this runner waits for.
+// First: the lens's caches of every host started below go to a folder of this run.
+import '../support/isolatedCache';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as https from 'node:https';

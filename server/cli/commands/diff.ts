@@ -15,7 +15,7 @@ export function diffCommand(argv: string[], io: CommandIO): number {
   if (!args.session) throw new UsageError('diff needs --session ID');
   const home = openHome({ home: args.home }, io.env);
   const [profile] = selectedProfiles(home, { profile: args.profile });
-  const analysis = analyzeProfile(profile!, { includeEnded: true, now: io.now() });
+  const analysis = analyzeProfile(profile!, { includeEnded: true, now: io.now(), env: io.env });
   const session = analysis.report.sessions.find((s) => s.id === args.session);
   const anatomy = session && analysis.anatomyOf(session.id);
   if (!session || !anatomy) {

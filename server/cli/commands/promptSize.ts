@@ -34,7 +34,7 @@ export function promptSizeCommand(argv: string[], io: CommandIO): number {
   const build = hermesBuildOf(home, args, io);
   const hermesVersion = build.kind === 'found' ? build.version : undefined;
   const now = io.now();
-  const analysis = analyzeProfile(profile!, { includeEnded: true, now, hermesVersion });
+  const analysis = analyzeProfile(profile!, { includeEnded: true, now, hermesVersion, env: io.env });
   if (analysis.report.unavailable) throw new HermesError('db-unreadable', analysis.report.unavailable, analysis.report.dbFile);
   const measured = args.session ? storedSession(analysis, args.session) : newSession(analysis, args.platform ?? 'cli', path.resolve(args.cwd ?? process.cwd()), now, hermesVersion);
   const breakdown = promptBreakdown({ anatomy: measured.anatomy, platform: measured.platform, tools: measured.tools, skills: analysis.sourcesFor(measured.cwd, measured.platform).skills, fs: analysis.fs });

@@ -38,7 +38,7 @@ export function refreshCommand(argv: string[], io: CommandIO): number | Promise<
     throw new HermesError('postgres-backend', `${paths.config} sets database.backend: postgres; run "hermes sessions refresh-prompts" there instead.`, paths.config);
   }
   const build = hermesBuildOf(home, args, io);
-  const files = adoptionFiles() ?? memoryAdoptionFiles();
+  const files = adoptionFiles(io.env) ?? memoryAdoptionFiles();
   const protocol = refreshProtocolOf(build, files.learned(home.root));
   if (args['schedule-only'] && !args['when-free']) throw new UsageError('--schedule-only goes with --when-free');
   if (args['when-free']) {
@@ -75,7 +75,7 @@ export function refreshCommand(argv: string[], io: CommandIO): number | Promise<
   // Refused before anything is read: a build that cannot read the request never will.
   const blocked = strategy === 'epoch' ? requestBlockedBy(build) : undefined;
   if (blocked) throw new HermesError('hermes-build', requestRefused(blocked));
-  const watched = strategy === 'epoch' && !args['dry-run'] ? watchedRefresh(profile!, build, protocol, files, io.now(), write) : { result: write(), adoption: undefined };
+  const watched = strategy === 'epoch' && !args['dry-run'] ? watchedRefresh(profile!, build, protocol, files, io, write) : { result: write(), adoption: undefined };
   const result = watched.result;
   if (args.json) {
     outJson(io, {

@@ -44,7 +44,7 @@ const INTERRUPTED = 130;
 export function refreshWhenFree(target: WhenFreeTarget, io: CommandIO): number | Promise<number> {
   const timers = io.timers ?? systemTimers(true);
   const clock: Clock = { now: () => io.now(), setTimer: (ms, fire) => timers.setTimer(ms, fire), clearTimer: (timer) => timers.clearTimer(timer) };
-  const sessionsNow = () => sessionsOf(target, clock.now());
+  const sessionsNow = () => sessionsOf(target, clock.now(), io.env);
   const sessions = sessionsNow();
   if (target.sessionId !== undefined && !sessions.has(target.sessionId)) {
     throw new HermesError('session-missing', `No live session ${target.sessionId} in ${target.dbFile}. "hermes-lens status" lists them.`, target.dbFile);
@@ -63,8 +63,8 @@ export function refreshWhenFree(target: WhenFreeTarget, io: CommandIO): number |
 type SessionMap = ReadonlyMap<string, SessionNow & { readonly id: string }>;
 
 /** The profile's live sessions as they are now, read again (Hermes may have written since). */
-function sessionsOf(target: WhenFreeTarget, now: number): SessionMap {
-  const report = analyzeProfile(target.profile, { now }).report;
+function sessionsOf(target: WhenFreeTarget, now: number, env: NodeJS.ProcessEnv): SessionMap {
+  const report = analyzeProfile(target.profile, { now, env }).report;
   if (report.unavailable) throw new HermesError('db-unreadable', report.unavailable, target.dbFile);
   return new Map(report.sessions.map((s) => [s.id, s]));
 }
@@ -104,7 +104,7 @@ function waitAndWrite(target: WhenFreeTarget, ids: readonly string[], clock: Clo
         const write = () => requestRefresh({ dbFile, profileName: target.profile.name, sessionIds, strategy: target.strategy, profileDir: target.profile.dir, homeRoot: target.homeRoot, build: target.build, keys: target.protocol.keys });
         // Watched from the rows read just before the request, with the cost predicted then (the cache expired).
         if (target.strategy !== 'epoch') return void write();
-        const { result } = watchedRefresh(target.profile, target.build, target.protocol, target.adoptions, clock.now(), write);
+        const { result } = watchedRefresh(target.profile, target.build, target.protocol, target.adoptions, { now: () => clock.now(), env: io.env }, write);
         if (result.epoch !== undefined) epochs.add(result.epoch);
       },
       onEvent: (event) => {

@@ -34,14 +34,14 @@ export function statusCommand(argv: string[], io: CommandIO): number {
   // What an earlier status worked out and still holds is taken from the lens's cache; with --all
   // (ended sessions, whose compaction tips depend on every session) everything is worked out now.
   const adopts = adoptsRefreshRequests(build);
-  const verdictsOf = (p: Profile) => (args.all ? memoryVerdicts : diskVerdicts(profilePaths(p).stateDb));
+  const verdictsOf = (p: Profile) => (args.all ? memoryVerdicts : diskVerdicts(profilePaths(p).stateDb, undefined, undefined, io.env));
   const hermesVersion = build.kind === 'found' ? build.version : undefined;
   // The watches of refresh requests the lens keeps (its editor windows and earlier runs), brought up to date and kept again.
-  const files = adoptionFiles() ?? memoryAdoptionFiles();
+  const files = adoptionFiles(io.env) ?? memoryAdoptionFiles();
   let protocol = refreshProtocolOf(build, files.learned(home.root));
   const reports = profiles.map((p) => {
     const ledger = new AdoptionLedger(profilePaths(p).stateDb, files);
-    const report = analyzeProfile(p, { includeEnded: args.all, now, verdicts: verdictsOf(p), adoptsRefreshRequests: adopts, refreshKeys: protocol.keys, adoption: ledger, hermesVersion }).report;
+    const report = analyzeProfile(p, { includeEnded: args.all, now, verdicts: verdictsOf(p), adoptsRefreshRequests: adopts, refreshKeys: protocol.keys, adoption: ledger, hermesVersion, env: io.env }).report;
     if (ledger.stampSeen && ledger.stampSeen.stampKey !== protocol.keys.stampKey) {
       files.learn(home.root, { ...ledger.stampSeen, profile: p.name, at: now });
       protocol = refreshProtocolOf(build, files.learned(home.root));

@@ -11,7 +11,7 @@ import fs = require('node:fs');
 import path = require('node:path');
 import type * as GenaiPrices from '@pydantic/genai-prices';
 import { writeCacheFile } from '../cacheFiles';
-import { tokenCacheDir } from './tokenCountStore';
+import { lensCacheFolder } from '../cacheFolder';
 
 /** The parts of a `calcPrice` result the pricing rules use. */
 export interface LibraryAnswer {
@@ -46,8 +46,8 @@ export class PriceAnswerStore {
   ) {}
 
   /** The store of this process, or undefined when disk caches are off or the library's version is unknown. */
-  static forProcess(libraryVersion: string | undefined, env: NodeJS.ProcessEnv = process.env): PriceAnswerStore | undefined {
-    const dir = tokenCacheDir(env);
+  static forProcess(libraryVersion: string | undefined, env: NodeJS.ProcessEnv): PriceAnswerStore | undefined {
+    const dir = lensCacheFolder(env);
     return dir && libraryVersion ? new PriceAnswerStore(path.join(dir, FILE_NAME), libraryVersion) : undefined;
   }
 

@@ -10,6 +10,7 @@ import { cacheFamilyFor, isAggregator, priceProviderId, type CacheFamily } from 
 import { parseModelRef, type ModelRef } from './modelRef';
 import { findOverride, type PriceOverrides } from './overrides';
 import { answerHoldsUntil, PriceAnswerStore, type LibraryAnswer } from './priceAnswers';
+import { processCacheEnv } from '../cacheFolder';
 
 export { loadPriceOverrides, parsePriceOverrides, type PriceOverride, type PriceOverrides, type LoadedPriceOverrides } from './overrides';
 
@@ -69,9 +70,15 @@ function libraryVersion(): string | undefined {
 }
 
 let answerStore: PriceAnswerStore | null | undefined;
+/** The environment `answerStore` was made for: a command run with another makes it again (cacheFolder.ts). */
+let answerEnv: NodeJS.ProcessEnv | undefined;
 
 function rememberedAnswers(): PriceAnswerStore | undefined {
-  if (answerStore === undefined) answerStore = PriceAnswerStore.forProcess(libraryVersion()) ?? null;
+  const env = processCacheEnv();
+  if (answerStore === undefined || answerEnv !== env) {
+    answerEnv = env;
+    answerStore = PriceAnswerStore.forProcess(libraryVersion(), env) ?? null;
+  }
   return answerStore ?? undefined;
 }
 

@@ -8,9 +8,9 @@
 // home. Any problem reading or writing it is ignored: the counts are then simply computed.
 import { createHash } from 'node:crypto';
 import fs = require('node:fs');
-import os = require('node:os');
 import path = require('node:path');
 import { writeCacheFile } from '../cacheFiles';
+import { lensCacheFolder } from '../cacheFolder';
 
 export interface StoredCount {
   readonly tokens: number;
@@ -31,18 +31,6 @@ interface FileShape {
   readonly entries: ReadonlyArray<readonly [key: string, tokens: number, sliced: 0 | 1]>;
 }
 
-/** Where the file goes, or undefined when turned off. */
-export function tokenCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const setting = env.HERMES_LENS_TOKEN_CACHE?.trim();
-  if (setting === 'off' || setting === '0' || setting === 'false') return undefined;
-  if (setting) return path.resolve(setting);
-  if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, 'hermes-lens');
-  const home = os.homedir();
-  if (process.platform === 'darwin') return path.join(home, 'Library', 'Caches', 'hermes-lens');
-  if (process.platform === 'win32') return path.join(env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'hermes-lens', 'Cache');
-  return path.join(home, '.cache', 'hermes-lens');
-}
-
 export class TokenCountStore {
   private entries = new Map<string, StoredCount>();
   private loaded = false;
@@ -57,8 +45,8 @@ export class TokenCountStore {
   ) {}
 
   /** The store of this process for `tokenizer`, or undefined when the disk cache is off. */
-  static forProcess(tokenizer: string, env: NodeJS.ProcessEnv = process.env): TokenCountStore | undefined {
-    const dir = tokenCacheDir(env);
+  static forProcess(tokenizer: string, env: NodeJS.ProcessEnv): TokenCountStore | undefined {
+    const dir = lensCacheFolder(env);
     return dir ? new TokenCountStore(path.join(dir, FILE_NAME), tokenizer) : undefined;
   }
 

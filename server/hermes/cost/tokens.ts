@@ -4,6 +4,7 @@
 import { countWithTokenizer, isWhitespace, type ParagraphCount } from './countWithTokenizer';
 import { parseModelRef } from './modelRef';
 import { TokenCountStore } from './tokenCountStore';
+import { processCacheEnv } from '../cacheFolder';
 import { ownCopy } from '../text/ownCopy';
 
 export interface TokenCount {
@@ -38,16 +39,22 @@ export function countUncachedWith(counter: UncachedCounter | undefined): void {
   countUncached = counter ?? inThisProcess;
 }
 
+/** The environment `disk` was made for: a command run with another makes it again (cacheFolder.ts). */
+let diskEnv: NodeJS.ProcessEnv | undefined;
+
 /** Counts remembered across processes (see tokenCountStore.ts); null when turned off. */
 function diskStore(): TokenCountStore | undefined {
-  if (disk === undefined) {
+  const env = processCacheEnv();
+  if (disk === undefined || diskEnv !== env) {
+    disk?.flush();
+    diskEnv = env;
     let version = 'unknown';
     try {
       version = (require('gpt-tokenizer/package.json') as { version: string }).version;
     } catch {
       // the version only keys the file
     }
-    disk = TokenCountStore.forProcess(`o200k_base/gpt-tokenizer@${version}`) ?? null;
+    disk = TokenCountStore.forProcess(`o200k_base/gpt-tokenizer@${version}`, env) ?? null;
   }
   return disk ?? undefined;
 }

@@ -76,6 +76,8 @@ export interface AnalyzeOptions {
   readonly hermesVersion?: string;
   /** What the profile's sources are read through; the disk by default (tests give a MemoryFs). */
   readonly fs?: SourceFs;
+  /** The environment config.yaml's paths are expanded from (`~`, `$VAR`, the user's HOME); the process's by default. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** Everything analyzeProfile learned, for features that need more than the report. */
@@ -108,6 +110,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
   const source = options.sessions ?? oneShot;
   const verdicts = options.verdicts ?? memoryVerdicts;
   const fs = options.fs ?? diskFs;
+  const env = options.env ?? process.env;
   const rendering = <T>(render: (fs: SourceFs) => T): T => verdicts.render(fs, render);
   const config = (parts.config ??= verdicts.readConfig(fs, (through) => readProfileConfig(paths.config, through)));
   const now = options.now ?? Date.now() / 1000;
@@ -123,7 +126,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
   // one index per set of the project's folders and platform, shared by the project's cwds.
   const withProject = (index: SkillsIndex, cwd: string | undefined, platform?: string): SkillsIndex => {
     if (!cwd || config.trustedProjectDirs.length === 0) return index;
-    const dirs = memo(cache.projectSkillDirs, cwd, () => rendering((fs) => projectSkillDirs(fs, config, cwd, profile.dir)));
+    const dirs = memo(cache.projectSkillDirs, cwd, () => rendering((fs) => projectSkillDirs(fs, config, cwd, profile.dir, env)));
     if (dirs.length === 0) return index;
     return memo(cache.projectIndexes, `${platform ?? ''}\u0000${dirs.join('\u0000')}`, () => rendering((fs) => withProjectSkills(fs, index, dirs)));
   };
@@ -132,7 +135,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       soul();
       memory();
       user();
-      const own = rendering((fs) => renderProfileSources(profile, config, { fs }, parts));
+      const own = rendering((fs) => renderProfileSources(profile, config, { fs, env }, parts));
       Object.assign(parts, own);
       const projectContext = memo(cache.projectContexts, cwd ?? '', () => rendering((fs) => renderProjectContext(config, cwd, { fs })));
       return { soul: own.soul, skills: withProject(own.skills, cwd), projectContext, memory: own.memory, user: own.user };
@@ -145,7 +148,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     if (platform === undefined) return sources;
     let byPlatform = platformSources.get(sources);
     if (!byPlatform) platformSources.set(sources, (byPlatform = new Map()));
-    return memo(byPlatform, platform, () => ({ ...sources, skills: withProject(rendering((fs) => readSkillsIndex(fs, path.join(profile.dir, 'skills'), config, undefined, platform)), cwd, platform) }));
+    return memo(byPlatform, platform, () => ({ ...sources, skills: withProject(rendering((fs) => readSkillsIndex(fs, path.join(profile.dir, 'skills'), config, undefined, platform, env)), cwd, platform) }));
   };
   const base = { name: profile.name, home: profile.dir, dbFile: paths.stateDb, isActive: profile.isActive };
 

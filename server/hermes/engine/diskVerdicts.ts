@@ -2,6 +2,7 @@
 // the stored-prompt count kept on disk per state.db (persistedAnalyses.ts), with the judging digests of
 // the sources and what rendering them read (sourceDigests.ts). Where the cache folder is off, what it
 // keeps is kept in memory only.
+import { processCacheEnv } from '../cacheFolder';
 import { diskFs } from '../fs/diskFs';
 import type { SourceFs } from '../fs/sourceFs';
 import type { TranscriptSize } from '../model';
@@ -15,11 +16,11 @@ import { RACY_MS, SourceDigests } from './sourceDigests';
 import { memoryVerdicts, type KeptCount, type VerdictStore } from './verdictStore';
 
 /**
- * The store kept for `dbFile` in the cache folder, for one evaluation, its sources read through `fs`
- * (the fs the analysis is given); memoryVerdicts when the folder is off.
+ * The store kept for `dbFile` in the cache folder `env` names (cacheFolder.ts), for one evaluation,
+ * its sources read through `fs` (the fs the analysis is given); memoryVerdicts when the folder is off.
  */
-export function diskVerdicts(dbFile: string, fs: SourceFs = diskFs, clock: { readonly nowMs: () => number } = SYSTEM_CLOCK): VerdictStore {
-  const persisted = PersistedAnalyses.open(dbFile);
+export function diskVerdicts(dbFile: string, fs: SourceFs = diskFs, clock: { readonly nowMs: () => number } = SYSTEM_CLOCK, env: NodeJS.ProcessEnv = processCacheEnv()): VerdictStore {
+  const persisted = PersistedAnalyses.open(dbFile, env);
   return persisted ? new DiskVerdicts(persisted, new SourceDigests(persisted, fs), clock) : memoryVerdicts;
 }
 

@@ -9,14 +9,14 @@
 // Verdicts are kept by prompt identity (AnalysisCache.knownIdentity: the sha256 of the text, for
 // a prompt stored inline too), never by a key whose text may change, and no text of any prompt is
 // kept: facts are numbers, reasons name files and skills as `status` prints them. The file
-// lives in the lens's cache folder (tokenCacheDir: `HERMES_LENS_TOKEN_CACHE` names another, `off`
+// lives in the lens's cache folder (lensCacheFolder: `HERMES_LENS_TOKEN_CACHE` names another, `off`
 // turns it off), mode 0600, written whole to a temporary file and renamed; a file that cannot be
 // read or written is ignored: the run then simply does the work.
 import { createHash } from 'node:crypto';
 import fs = require('node:fs');
 import path = require('node:path');
 import { writeCacheFile } from '../cacheFiles';
-import { tokenCacheDir } from '../cost/tokenCountStore';
+import { lensCacheFolder, processCacheEnv } from '../cacheFolder';
 import type { ChangeKind, SessionRecord, SourceKind, StaleReason, TierName, TranscriptSize } from '../model';
 import type { PackedReads } from '../fs/recordingFs';
 import { APART_PARTS, type KeptReads } from './keptReads';
@@ -106,8 +106,8 @@ export class PersistedAnalyses {
   ) {}
 
   /** The analyses kept for `dbFile`, or undefined when the disk cache is off or the file cannot be stat'ed. */
-  static open(dbFile: string, env: NodeJS.ProcessEnv = process.env): PersistedAnalyses | undefined {
-    const dir = tokenCacheDir(env);
+  static open(dbFile: string, env: NodeJS.ProcessEnv = processCacheEnv()): PersistedAnalyses | undefined {
+    const dir = lensCacheFolder(env);
     if (!dir) return undefined;
     let db: FileShape['db'];
     try {

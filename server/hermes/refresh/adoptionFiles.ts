@@ -1,6 +1,6 @@
 // Where the watches of refresh requests are kept between runs, so `hermes-lens status` and every
 // editor window tell the same: one JSON file per state.db in the lens's cache folder
-// (tokenCacheDir; `HERMES_LENS_TOKEN_CACHE=off` keeps them in memory), and one per Hermes home for
+// (lensCacheFolder; `HERMES_LENS_TOKEN_CACHE=off` keeps them in memory), and one per Hermes home for
 // the stamp key learned from a session's adoption. Never in state.db. They hold session ids,
 // counts, epochs, prompt hashes, model_config key names and the lens's own sentences: no prompt
 // text. Mode 0600, written whole and renamed (cacheFiles.ts), each change merged under a lock file
@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import fs = require('node:fs');
 import path = require('node:path');
 import { writeCacheFile } from '../cacheFiles';
-import { tokenCacheDir } from '../cost/tokenCountStore';
+import { lensCacheFolder, processCacheEnv } from '../cacheFolder';
 import { withLock } from '../lockFile';
 import type { AdoptionState, AdoptionWatch, PredictedCost, TurnMark } from './adoption';
 
@@ -52,8 +52,8 @@ export function memoryAdoptionFiles(): AdoptionFiles {
 }
 
 /** The files of the lens's cache folder; undefined when it is turned off. */
-export function adoptionFiles(env: NodeJS.ProcessEnv = process.env): AdoptionFiles | undefined {
-  const dir = tokenCacheDir(env);
+export function adoptionFiles(env: NodeJS.ProcessEnv = processCacheEnv()): AdoptionFiles | undefined {
+  const dir = lensCacheFolder(env);
   if (!dir) return undefined;
   const fileOf = (kind: string, target: string) => path.join(dir, FOLDER, `${kind}-${createHash('sha256').update(path.resolve(target)).digest('base64url').slice(0, 24)}.json`);
   const load = (dbFile: string): AdoptionWatch[] => {

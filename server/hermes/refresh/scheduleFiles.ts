@@ -1,5 +1,5 @@
 // Where the language server keeps its refresh schedule: one small JSON file per state.db in the
-// lens's cache folder (tokenCacheDir: `HERMES_LENS_TOKEN_CACHE` names another, `off` keeps the
+// lens's cache folder (lensCacheFolder: `HERMES_LENS_TOKEN_CACHE` names another, `off` keeps the
 // schedule in memory only), never in state.db. A file holds the database's path, the sessions' ids
 // and the times their requests are due: no prompt text, no other session data. Mode 0600, written
 // whole and renamed (cacheFiles.ts); a damaged file is ignored with a message.
@@ -12,7 +12,7 @@ import fs = require('node:fs');
 import path = require('node:path');
 import { writeCacheFile } from '../cacheFiles';
 import { withLock } from '../lockFile';
-import { tokenCacheDir } from '../cost/tokenCountStore';
+import { lensCacheFolder, processCacheEnv } from '../cacheFolder';
 
 const FORMAT = 1;
 const FOLDER = 'refresh-schedule-v1';
@@ -57,8 +57,8 @@ export function memoryScheduleFiles(): ScheduleFiles {
 }
 
 /** The schedule files of the lens's cache folder; undefined when the folder is turned off. */
-export function scheduleFiles(env: NodeJS.ProcessEnv = process.env): ScheduleFiles | undefined {
-  const dir = tokenCacheDir(env);
+export function scheduleFiles(env: NodeJS.ProcessEnv = processCacheEnv()): ScheduleFiles | undefined {
+  const dir = lensCacheFolder(env);
   if (!dir) return undefined;
   const fileOf = (dbFile: string) => path.join(dir, FOLDER, `${createHash('sha256').update(path.resolve(dbFile)).digest('base64url').slice(0, 24)}.json`);
   const load = (dbFile: string): LoadedSchedule => {

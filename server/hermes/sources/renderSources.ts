@@ -22,6 +22,8 @@ export interface RenderOptions {
   readonly platform?: string;
   /** The Hermes platform whose `skills.platform_disabled` list applies (skillsPlatformOf); none by default. */
   readonly sessionPlatform?: string;
+  /** What `~` and `$VAR` in config.yaml's folder lists are expanded from; the process's by default. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 const NO_PROJECT_CONTEXT: ProjectContext = { kind: 'none', files: [], shadowed: [], block: '', problems: [] };
@@ -53,7 +55,7 @@ export function renderProfileSources(
   const fs = options.fs ?? diskFs;
   return {
     soul: reuse.soul ?? readSoul(fs, profile.dir, config, options.contextWindow),
-    skills: reuse.skills ?? readSkillsIndex(fs, path.join(profile.dir, 'skills'), config, options.platform, options.sessionPlatform),
+    skills: reuse.skills ?? readSkillsIndex(fs, path.join(profile.dir, 'skills'), config, options.platform, options.sessionPlatform, options.env),
     memory: reuse.memory ?? renderMemoryFile(profile, 'memory', fs),
     user: reuse.user ?? renderMemoryFile(profile, 'user', fs),
   };

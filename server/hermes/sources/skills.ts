@@ -33,6 +33,8 @@ export function readSkillsIndex(
   config: Pick<ProfileConfig, 'disabledSkills'> & Partial<Pick<ProfileConfig, 'platformDisabledSkills' | 'externalSkillDirs'>>,
   platform: string = process.platform,
   sessionPlatform?: string,
+  /** What `~` and `$VAR` in `skills.external_dirs` are expanded from. */
+  env: NodeJS.ProcessEnv = process.env,
 ): SkillsIndex {
   const problems: SourceProblem[] = [];
   const disabled = disabledSet(config, sessionPlatform);
@@ -42,7 +44,7 @@ export function readSkillsIndex(
   const descriptions = readCategoryDescriptions(fs, skillsDir, files.descriptions, problems);
   // `skills.external_dirs`, in order: their skills come after the profile's own, whose names win.
   const external: Candidate[] = [];
-  const externalDirs = externalSkillDirs(fs, path.dirname(path.resolve(skillsDir)), config.externalSkillDirs ?? []);
+  const externalDirs = externalSkillDirs(fs, path.dirname(path.resolve(skillsDir)), config.externalSkillDirs ?? [], env);
   for (const dir of externalDirs) {
     const found = findSkillFiles(fs, dir);
     const placeIn = walkedPlaces(dir);

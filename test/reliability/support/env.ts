@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCliNow } from '../../support/cliNow';
+import { commandEnv, runCliNow } from '../../support/cliNow';
 
 /** The repository root (this file runs from out/test/reliability/support). */
 export const REPO_ROOT = path.resolve(__dirname, '../../../..');
@@ -73,7 +73,7 @@ export function cliInProcess(argv: string[], env: NodeJS.ProcessEnv = {}, now = 
   const code = runCliNow(argv, {
     out: (t) => void (stdout += t.endsWith('\n') ? t : t + '\n'),
     err: (t) => void (stderr += t.endsWith('\n') ? t : t + '\n'),
-    env: { PATH: process.env.PATH, ...env },
+    env: commandEnv({ PATH: process.env.PATH, ...env }),
     now: () => now,
   });
   return { code, signal: null, stdout, stderr, ms: Date.now() - started };

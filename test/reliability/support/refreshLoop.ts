@@ -4,7 +4,7 @@
 // the epochs recorded.
 //
 //   node refreshLoop.js <home> <durationMs> <seed>
-import { runCliNow } from '../../support/cliNow';
+import { commandEnv, runCliNow } from '../../support/cliNow';
 import { createRng } from '../../../server/demo/prng';
 
 export interface LoopRun {
@@ -22,7 +22,7 @@ export interface LoopReport {
 function cli(argv: string[]): { code: number; stdout: string; stderr: string } {
   let stdout = '';
   let stderr = '';
-  const code = runCliNow(argv, { out: (t) => void (stdout += t + '\n'), err: (t) => void (stderr += t + '\n'), env: {}, now: () => Date.now() / 1000 });
+  const code = runCliNow(argv, { out: (t) => void (stdout += t + '\n'), err: (t) => void (stderr += t + '\n'), env: commandEnv(), now: () => Date.now() / 1000 });
   return { code, stdout, stderr };
 }
 

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../../server/cli/main';
-import { runCliNow } from '../../support/cliNow';
+import { commandEnv, runCliNow } from '../../support/cliNow';
 import type { FakeClock } from '../../support/fakeClock';
 import type { CommandIO } from '../../../server/cli/io';
 
@@ -22,7 +22,7 @@ export interface Run {
 export function cli(argv: string[], env: NodeJS.ProcessEnv = {}): Run {
   const out: string[] = [];
   const err: string[] = [];
-  const io: CommandIO = { out: (t) => void out.push(t), err: (t) => void err.push(t), env, now: () => NOW };
+  const io: CommandIO = { out: (t) => void out.push(t), err: (t) => void err.push(t), env: commandEnv(env), now: () => NOW };
   const code = runCliNow(argv, io);
   return { code, stdout: out.join('\n'), stderr: err.join('\n') };
 }
@@ -65,7 +65,7 @@ export function cliWaiting(argv: string[], clock: FakeClock, options: { env?: No
   const io: CommandIO = {
     out: (t) => void out.push(t),
     err: (t) => void (err += `${t}\n`),
-    env: options.env ?? {},
+    env: commandEnv(options.env),
     now: () => clock.now(),
     timers: clock,
     errTerminal: options.errTerminal ?? false,

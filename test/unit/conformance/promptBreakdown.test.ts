@@ -12,7 +12,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CommandIO } from '../../../server/cli/io';
-import { runCliNow } from '../../support/cliNow';
+import { commandEnv, runCliNow } from '../../support/cliNow';
 import { copyCorpusHome, CORPUS_DIR, type CorpusHome } from '../../support/hermesCorpus';
 
 interface Measure {
@@ -53,7 +53,7 @@ const BRIDGE = 'tool_search';
 function promptSize(corpus: CorpusHome, r: Recorded, extra: string[]): Lens {
   const out: string[] = [];
   const err: string[] = [];
-  const io: CommandIO = { out: (t) => void out.push(t), err: (t) => void err.push(t), env: {}, now: () => Date.parse(r.at) / 1000 };
+  const io: CommandIO = { out: (t) => void out.push(t), err: (t) => void err.push(t), env: commandEnv(), now: () => Date.parse(r.at) / 1000 };
   const code = runCliNow(['prompt-size', '--home', corpus.home, '-p', r.profile, '--json', ...extra], io);
   assert.equal(code, 0, err.join('\n'));
   return JSON.parse(out.join('\n')) as Lens;

@@ -6,7 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { countTokens, countTokensAfterEdit } from '../../../server/hermes/cost/tokens';
-import { TokenCountStore, tokenCacheDir } from '../../../server/hermes/cost/tokenCountStore';
+import { TokenCountStore } from '../../../server/hermes/cost/tokenCountStore';
+import { lensCacheFolder } from '../../../server/hermes/cacheFolder';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const o200k = require('gpt-tokenizer/encoding/o200k_base') as typeof import('gpt-tokenizer/encoding/o200k_base');
@@ -103,8 +104,8 @@ describe('cost/tokenCountStore', () => {
   });
 
   it('lives in the user cache folder unless told otherwise', () => {
-    assert.equal(tokenCacheDir({ HERMES_LENS_TOKEN_CACHE: 'off' }), undefined);
-    assert.equal(tokenCacheDir({ HERMES_LENS_TOKEN_CACHE: dir }), dir);
-    assert.equal(tokenCacheDir({ XDG_CACHE_HOME: dir }), path.join(dir, 'hermes-lens'));
+    assert.equal(lensCacheFolder({ HERMES_LENS_TOKEN_CACHE: 'off' }), undefined);
+    assert.equal(lensCacheFolder({ HERMES_LENS_TOKEN_CACHE: dir }), dir);
+    assert.equal(lensCacheFolder({ XDG_CACHE_HOME: dir }), path.join(dir, 'hermes-lens'));
   });
 });

@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { runCli } from '../../../server/cli/main';
+import { commandEnv } from '../../support/cliNow';
 import type { CommandIO } from '../../../server/cli/io';
 import { HomeBuilder, type ProfileBuilder } from '../../../server/demo/homeBuilder';
 import type { SessionSpec } from '../../../server/demo/hermes/sessions';
@@ -19,7 +20,7 @@ const HOUR = 3600;
 function captureIO(): CommandIO & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  return { stdout, stderr, out: (t) => void stdout.push(t), err: (t) => void stderr.push(t), env: {}, now: () => NOW };
+  return { stdout, stderr, out: (t) => void stdout.push(t), err: (t) => void stderr.push(t), env: commandEnv(), now: () => NOW };
 }
 
 describe('engine: refresh cost', function () {

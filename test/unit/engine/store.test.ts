@@ -7,6 +7,7 @@ import { HermesProcess } from '../../../server/demo/hermes';
 import { HomeBuilder } from '../../../server/demo/homeBuilder';
 import { promptHash } from '../../../server/hermes/store/promptHash';
 import { runCli } from '../../../server/cli/main';
+import { commandEnv } from '../../support/cliNow';
 import type { CommandIO } from '../../../server/cli/io';
 import { AnalysisCache } from '../../../server/hermes/engine/analysisCache';
 import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
@@ -44,7 +45,7 @@ function rawWrite(file: string, sql: string, ...params: unknown[]): void {
 function quietIO(): CommandIO & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  return { stdout, stderr, out: (t) => void stdout.push(t), err: (t) => void stderr.push(t), env: {}, now: () => NOW };
+  return { stdout, stderr, out: (t) => void stdout.push(t), err: (t) => void stderr.push(t), env: commandEnv(), now: () => NOW };
 }
 
 interface FileState {

@@ -34,7 +34,10 @@ export interface ModelOptions {
   readonly priceOverrides?: PriceOverrides;
   /** `hermesLens.hermesInstall`: the installation serving the home, where it would not be found. */
   readonly hermesInstall?: string;
-  /** Where `hermes` commands are looked for (PATH, HOME); default: the server's environment. */
+  /**
+   * The environment the server reads for everything it looks up there: the home (HERMES_HOME,
+   * HOME), the `hermes` command (PATH), the cache folder; default: the server's own.
+   */
   readonly env?: NodeJS.ProcessEnv;
 }
 
@@ -163,7 +166,7 @@ export class HermesModel {
     this.buildInfo = this.detectBuild();
     this.protocolInfo = this.protocolOf(this.buildInfo);
     try {
-      this.homeInfo = openHome({ home: this.options.home || undefined });
+      this.homeInfo = openHome({ home: this.options.home || undefined }, this.env);
       const profiles = selectedProfiles(this.homeInfo, this.options.profiles.length ? { profiles: this.options.profiles } : { allProfiles: true });
       this.problemText = undefined;
       for (const profile of profiles) this.analyze(profile.dir, profile, 'full', fromKept);
@@ -187,11 +190,16 @@ export class HermesModel {
   }
 
   private detectBuild(): HermesBuild {
-    return detectHermesBuild({ homeRoot: this.homeRoot(), explicit: this.options.hermesInstall, env: this.options.env ?? process.env });
+    return detectHermesBuild({ homeRoot: this.homeRoot(), explicit: this.options.hermesInstall, env: this.env });
+  }
+
+  /** The one environment the model reads (ModelOptions.env). */
+  private get env(): NodeJS.ProcessEnv {
+    return this.options.env ?? process.env;
   }
 
   private homeRoot(): string {
-    return this.homeInfo?.root ?? locateHome(this.options.home || undefined).root;
+    return this.homeInfo?.root ?? locateHome(this.options.home || undefined, this.env).root;
   }
 
   private protocolOf(build: HermesBuild): RefreshProtocol {
@@ -199,7 +207,7 @@ export class HermesModel {
   }
 
   private adoptions(): AdoptionFiles {
-    return (this.adoptionStore ??= adoptionFiles() ?? memoryAdoptionFiles());
+    return (this.adoptionStore ??= adoptionFiles(this.env) ?? memoryAdoptionFiles());
   }
 
   /**
@@ -420,7 +428,7 @@ export class HermesModel {
     this.evaluations++;
     const before = this.analyses.get(dir)?.report;
     const { cache, connection, verdicts, ledger } = this.keptFor(dir, profile);
-    const tee = fromKept ? alsoInMemory(diskVerdicts(profilePaths(profile).stateDb, this.fs), verdicts) : undefined;
+    const tee = fromKept ? alsoInMemory(diskVerdicts(profilePaths(profile).stateDb, this.fs, undefined, this.env), verdicts) : undefined;
     const now = this.clock();
     const analysis = analyzeProfile(profile, {
       now,
@@ -433,6 +441,7 @@ export class HermesModel {
       adoption: ledger,
       hermesVersion: this.buildInfo.kind === 'found' ? this.buildInfo.version : undefined,
       fs: this.fs,
+      env: this.env,
       verdicts: tee?.store ?? verdicts,
     });
     this.analyses.set(dir, analysis);

@@ -17,7 +17,8 @@ export type HermesErrorCode =
   | 'session-missing'
   | 'hermes-build'
   | 'native-unavailable'
-  | 'bad-input';
+  | 'bad-input'
+  | 'demo-busy';
 
 export class HermesError extends Error {
   constructor(

@@ -1,6 +1,8 @@
 // `hermes-lens demo`: the README's first command (`npm run demo` = `node dist/cli.js demo`) must show
 // the embedded demo home with fresh, stale and pending sessions and their refresh costs.
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { removeDir, tempDir } from '../demo/support';
 import { cli, runBinary, cliBinary } from './support';
@@ -56,5 +58,54 @@ describe('cli: hermes-lens demo', function () {
     const states = new Set(rows(run.stdout).map((r) => r.state));
     for (const state of ['fresh', 'stale', 'pending']) assert.ok(states.has(state), `${bin}: no ${state} session`);
     assert.match(run.stdout, /\$\d/);
+  });
+
+  describe('two demos at once', () => {
+    /** The demo home a run says it wrote. */
+    const writtenTo = (stdout: string) => /Demo Hermes home written to (\S+)/.exec(stdout)?.[1];
+    const tmp = () => ({ TMPDIR: dir, TMP: dir, TEMP: dir });
+
+    it('run together, each writes and shows a whole home of its own', async () => {
+      const runs = await Promise.all([runBinary(['demo'], tmp()), runBinary(['demo'], tmp())]);
+      for (const run of runs) {
+        assert.equal(run.code, 0, run.stderr);
+        assert.equal(run.stderr, '');
+        const states = new Set(rows(run.stdout).map((r) => r.state));
+        for (const state of ['fresh', 'stale', 'pending']) assert.ok(states.has(state), `no ${state} session in:\n${run.stdout}`);
+        assert.ok(fs.existsSync(path.join(writtenTo(run.stdout)!, 'state.db')), run.stdout);
+      }
+      assert.deepEqual(fs.readdirSync(dir).filter((name) => name.endsWith('.lock')), [], 'no lock left behind');
+    });
+
+    it('while another run holds the usual folder, the demo writes a folder of its own beside it and leaves that one alone', async () => {
+      const usual = path.join(dir, 'hermes-lens-demo');
+      fs.mkdirSync(usual);
+      fs.writeFileSync(path.join(usual, 'being-written'), '');
+      fs.writeFileSync(`${usual}.lock`, String(process.pid)); // a live process: this test's
+      const run = await runBinary(['demo'], tmp());
+      assert.equal(run.code, 0, run.stderr);
+      const home = writtenTo(run.stdout)!;
+      assert.ok(home.startsWith(`${usual}-`), home);
+      assert.match(run.stdout, new RegExp(`\\(another demo is using ${usual.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`));
+      assert.ok(fs.existsSync(path.join(usual, 'being-written')), 'the other run\'s folder is untouched');
+      assert.equal(fs.readFileSync(`${usual}.lock`, 'utf8'), String(process.pid), 'and so is its lock');
+    });
+
+    it('takes over the lock of a run that died, and refuses a --dir another live run holds', async () => {
+      const usual = path.join(dir, 'hermes-lens-demo');
+      const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+      fs.writeFileSync(`${usual}.lock`, String(gone));
+      const run = await runBinary(['demo'], tmp());
+      assert.equal(run.code, 0, run.stderr);
+      assert.ok(writtenTo(run.stdout)!.startsWith(`${usual}${path.sep}`), run.stdout);
+      assert.ok(fs.existsSync(path.join(writtenTo(run.stdout)!, 'state.db')), run.stdout);
+      assert.ok(!fs.existsSync(`${usual}.lock`), 'released');
+      const chosen = path.join(dir, 'mine');
+      fs.writeFileSync(`${chosen}.lock`, String(process.pid));
+      const refused = cli(['demo', '--dir', chosen]);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, new RegExp(`Another hermes-lens demo is writing ${chosen.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      assert.ok(!fs.existsSync(chosen));
+    });
   });
 });

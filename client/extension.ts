@@ -1,4 +1,5 @@
-// Entry point: wiring only. Each concern lives in its own file (see ANCHORS.md, rust-analyzer style).
+// Entry point: wiring only. Each concern (status item, tree, commands, confirmation, anatomy panel)
+// lives in its own file and is started from here; docs/ARCHITECTURE.md maps them.
 import type * as vscode from 'vscode';
 import { AnatomyPanel } from './anatomy/anatomyPanel';
 import { createApi, type HermesLensApi } from './api';

@@ -1,7 +1,9 @@
 // Paths as the lens compares them: the real path discovery and the walkers see (fs/recordingFs.ts
-// resolves with the same call), so a file reached through a link is the same file everywhere.
+// resolves with the same call), so a file reached through a link is the same file everywhere. A
+// Windows path keeps its flavour on any machine and gets an upper-case drive letter, as Hermes
+// writes it (pathFlavour.ts).
 import fs = require('node:fs');
-import path = require('node:path');
+import { flavourOf, resolvedPath, upperDrive } from './pathFlavour';
 
 /** realpath(3) in one call; on Windows the native call resolves drives and shares differently, so there the JavaScript one. */
 export function resolvedRealPath(file: string): string {
@@ -10,13 +12,14 @@ export function resolvedRealPath(file: string): string {
 
 /** The real path of `file`; for a file not on disk, its folder's real path and its name; else the resolved path. */
 export function canonicalPath(file: string): string {
+  const p = flavourOf(file);
   try {
-    return resolvedRealPath(file);
+    return upperDrive(resolvedRealPath(file));
   } catch {
     try {
-      return path.join(resolvedRealPath(path.dirname(path.resolve(file))), path.basename(file));
+      return upperDrive(p.join(resolvedRealPath(p.dirname(p.resolve(file))), p.basename(file)));
     } catch {
-      return path.resolve(file);
+      return resolvedPath(file);
     }
   }
 }

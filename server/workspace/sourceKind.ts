@@ -3,8 +3,8 @@
 // (even one with no session), a skill only where Hermes' walk of skills/ reaches it, else a project
 // context file by its name. Paths are compared as real paths: an editor may name a file through a
 // link; the answer spells it as the profile's analysis does, so it matches the sources' entries.
-import path = require('node:path');
 import { canonicalPath } from '../hermes/canonicalPath';
+import { flavourOf, relativeInside } from '../hermes/pathFlavour';
 import type { ProfileAnalysis } from '../hermes/engine/analyzeProfile';
 import { contextFileKind } from '../hermes/sources/projectContext';
 import { isIndexedSkillPath } from '../hermes/sources/skillTree';
@@ -19,12 +19,13 @@ export function classifySource(profiles: Iterable<ProfileAnalysis>, filePath: st
   const file = canonicalPath(filePath);
   for (const analysis of profiles) {
     const dir = analysis.profile.dir;
-    const rel = inside(canonicalPath(dir), file);
+    const rel = relativeInside(canonicalPath(dir), file);
     if (rel === undefined) {
       const external = externalSkill(analysis, file);
       if (external) return external;
       continue;
     }
+    const path = flavourOf(dir);
     const own = path.join(dir, rel);
     if (rel === 'SOUL.md') return { kind: 'soul', analysis, file: own };
     if (rel === path.join('memories', 'MEMORY.md')) return { kind: 'memory', analysis, file: own };
@@ -39,16 +40,9 @@ export function classifySource(profiles: Iterable<ProfileAnalysis>, filePath: st
 
 /** A SKILL.md or DESCRIPTION.md of one of the profile's external skills folders, where Hermes' walk reaches it. */
 function externalSkill(analysis: ProfileAnalysis, file: string): SourceTarget | undefined {
-  const name = path.basename(file);
+  const name = flavourOf(file).basename(file);
   if (name !== 'SKILL.md' && name !== 'DESCRIPTION.md') return undefined;
   const dir = externalFolderOf(analysis.sourcesFor(undefined).skills, file);
   if (dir === undefined || !isIndexedSkillPath(analysis.fs, dir, file)) return undefined;
   return { kind: name === 'SKILL.md' ? 'skill' : 'skill-category', analysis, file };
-}
-
-/** `child` relative to `dir` ('' for the directory itself), or undefined when it is not inside. */
-export function inside(dir: string, child: string): string | undefined {
-  const rel = path.relative(dir, child);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-  return rel;
 }

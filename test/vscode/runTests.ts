@@ -3,7 +3,8 @@
 //
 //   1. code-server 4.100.3 (VS Code 1.100.3's extension host on Node 20), through the workbench
 //      `payload` URL (extensionDevelopmentPath + extensionTestsPath as vscode-remote:// URIs) and
-//      a headless Chromium that connects so the extension host starts (REAL-VSCODE.md). Always,
+//      a headless Chromium that connects: code-server starts an extension host only for a
+//      connected workbench (the tiers: docs/TESTING.md). Always,
 //      unless HERMES_LENS_VSCODE_HOSTS excludes it.
 //   2. Desktop VS Code through @vscode/test-electron when one is available: $VSCODE_EXECUTABLE, or
 //      a download where Microsoft's update server answers (these machines cannot reach it: the run

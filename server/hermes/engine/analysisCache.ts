@@ -15,6 +15,7 @@ import { promptHash } from '../store/promptHash';
 import { INLINE_PROMPT_KEY } from '../store/promptLayout';
 import type { StateStore } from '../store/stateStore';
 import { canonicalPath } from '../canonicalPath';
+import { flavourOf, isAtOrInside, relativeInside, samePath } from '../pathFlavour';
 import type { Judgement } from './judgement';
 import { memo } from '../memo';
 import type { ReportWorld, ReusableReport } from './sessionReport';
@@ -182,12 +183,14 @@ export class AnalysisCache {
         continue;
       }
       // A project file feeds the cwds at or below its folder (discovery walks up from cwd to the git
-      // root; `.cursor/rules/*.mdc` is read in cwd only).
-      const folder = path.dirname(file);
-      const rulesOf = path.basename(folder) === 'rules' && path.basename(path.dirname(folder)) === '.cursor' ? path.dirname(path.dirname(folder)) : undefined;
+      // root; `.cursor/rules/*.mdc` is read in cwd only). Compared in the paths' own flavour: a
+      // Windows session's cwd matches whatever the case of its letters (pathFlavour.ts).
+      const p = flavourOf(file);
+      const folder = p.dirname(file);
+      const rulesOf = p.basename(folder) === 'rules' && p.basename(p.dirname(folder)) === '.cursor' ? p.dirname(p.dirname(folder)) : undefined;
       for (const key of this.projectContexts.keys()) {
         const cwd = key && canonicalPath(key);
-        if (cwd === folder || cwd.startsWith(folder + path.sep) || cwd === rulesOf) cwds.add(key);
+        if (cwd && (isAtOrInside(folder, cwd) || (rulesOf !== undefined && samePath(cwd, rulesOf)))) cwds.add(key);
       }
     }
     for (const cwd of cwds) {
@@ -363,18 +366,20 @@ function inlineSessionsByIdentity(listed: readonly SessionRecord[], identityOf: 
   return byIdentity;
 }
 
-/** Which of the profile's own sources `file` feeds, if any. */
+/** Which of the profile's own sources `file` feeds, if any (compared as pathFlavour.ts does: a Windows profile whatever the case). */
 function profileParts(profileDir: string, file: string): Array<keyof ProfileParts> {
-  const dir = path.resolve(profileDir);
-  const inside = (sub: string) => file === path.join(dir, sub) || file.startsWith(path.join(dir, sub) + path.sep);
-  if (file === path.join(dir, 'config.yaml')) return ['config'];
-  if (file === path.join(dir, 'SOUL.md')) return ['soul'];
-  if (file === path.join(dir, 'memories', 'MEMORY.md')) return ['memory'];
-  if (file === path.join(dir, 'memories', 'USER.md')) return ['user'];
-  if (inside('skills')) return ['skills'];
+  const rel = relativeInside(profileDir, file);
+  if (rel === undefined || rel === '') return [];
+  const [first, second, ...more] = rel.split(flavourOf(profileDir).sep);
+  const named = (name: string, wanted: string) => name === wanted || (flavourOf(profileDir) === path.win32 && name.toLowerCase() === wanted.toLowerCase());
+  if (second === undefined && named(first!, 'config.yaml')) return ['config'];
+  if (second === undefined && named(first!, 'SOUL.md')) return ['soul'];
+  if (named(first!, 'skills')) return ['skills'];
+  if (!named(first!, 'memories')) return [];
+  if (more.length === 0 && second !== undefined && named(second, 'MEMORY.md')) return ['memory'];
+  if (more.length === 0 && second !== undefined && named(second, 'USER.md')) return ['user'];
   // Anything else in the memories folder (a rename, an editor's temporary file): both memory files.
-  if (inside('memories')) return ['memory', 'user'];
-  return [];
+  return ['memory', 'user'];
 }
 
 /** The key Hermes stores a text under from v25 on (`hash:` and the sha256 of its UTF-8 bytes). */

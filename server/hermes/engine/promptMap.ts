@@ -7,6 +7,7 @@ import type { PromptAnatomy, PromptBlock, SkillIndexLine } from '../anatomy/type
 import { countTokens } from '../cost/tokens';
 import type { BlockKind, StaleReason, TierName } from '../model';
 import { memoryEntries } from './staleness';
+import { basenameOf, flavourOf, resolvedIn } from '../pathFlavour';
 import { frontmatterValueSpan } from '../text/frontmatter';
 import { positionsOf } from '../text/positions';
 import { readText } from '../fs/readText';
@@ -156,9 +157,9 @@ function projectParts(block: PromptBlock, { anatomy, sources, cwd }: PromptMapIn
   const parts: Draft[] = [];
   const headingEnd = trimNewlines(anatomy.text, block.start, sections[0]!.start);
   if (headingEnd > block.start) parts.push(sized({ ...whole, end: headingEnd }, anatomy.text));
-  const today = new Map(sources.projectContext.files.map((f) => [f.label ?? path.basename(f.path), f.path]));
+  const today = new Map(sources.projectContext.files.map((f) => [f.label ?? basenameOf(f.path), f.path]));
   for (const s of sections) {
-    const file = today.get(s.label) ?? (cwd ? path.resolve(cwd, s.label) : undefined);
+    const file = today.get(s.label) ?? (cwd ? resolvedIn(cwd, s.label) : undefined);
     parts.push(sized({ ...whole, start: s.start, end: s.end, label: s.label, origin: 'file', path: file, line: file ? lines.lineOf(file, s.body) : undefined }, anatomy.text));
   }
   return parts;
@@ -212,7 +213,7 @@ class FileLines {
 
   private text(file: string): string | undefined {
     if (!this.texts.has(file)) {
-      const read = path.isAbsolute(file) ? readText(this.fs, file, { dropBom: true }) : undefined;
+      const read = flavourOf(file).isAbsolute(file) ? readText(this.fs, file, { dropBom: true }) : undefined;
       this.texts.set(file, read?.ok ? read.text : undefined);
     }
     return this.texts.get(file);

@@ -8,6 +8,7 @@ import { mayReadSessionFolderOnly } from '../anatomy/hermesProse';
 import { hintIsIdentity } from '../anatomy/locate';
 import type { PromptAnatomy, SkillIndexLine } from '../anatomy/types';
 import { memo } from '../memo';
+import { basenameOf, resolvedIn } from '../pathFlavour';
 import type { ChangeKind, StaleReason } from '../model';
 import { MEMORY_RULE } from '../literals/containers';
 import { isParentFolderLabel } from '../sources/projectContext';
@@ -168,7 +169,7 @@ function projectContextReasons(stored: PromptAnatomy, { projectContext }: Render
   const reasons: StaleReason[] = [];
   const storedSections = new Map(stored.projectSections.map((s) => [s.label, s.body]));
   const todayByLabel = new Map<string, FileContribution>();
-  for (const file of contextAsReadBy(projectContext, stored).files) todayByLabel.set(file.label ?? path.basename(file.path), file);
+  for (const file of contextAsReadBy(projectContext, stored).files) todayByLabel.set(file.label ?? basenameOf(file.path), file);
   const parentFolders = loadsParentFolders(stored);
 
   for (const [label, file] of todayByLabel) {
@@ -181,7 +182,7 @@ function projectContextReasons(stored: PromptAnatomy, { projectContext }: Render
   }
   for (const label of storedSections.keys()) {
     if (!todayByLabel.has(label)) {
-      reasons.push({ source: 'project-context', path: cwd ? path.resolve(cwd, label) : label, change: 'removed', detail: label });
+      reasons.push({ source: 'project-context', path: cwd ? resolvedIn(cwd, label) : label, change: 'removed', detail: label });
     }
   }
   return reasons;
@@ -201,7 +202,7 @@ export function buildNoteOf(stored: PromptAnatomy, sources: RenderedSources): st
 
 function overrideNoteOf(stored: PromptAnatomy, today: ProjectContext): string | undefined {
   if (!today.otherReadings) return undefined;
-  const overrides = today.files.filter((f) => path.basename(f.path) === 'AGENTS.override.md').map((f) => f.label ?? f.path);
+  const overrides = today.files.filter((f) => basenameOf(f.path) === 'AGENTS.override.md').map((f) => f.label ?? f.path);
   switch (overrideReadingOf(storedReadingOf(stored))) {
     case 'ignored':
       return `it reads no AGENTS.override.md (Hermes up to 0.20.2 does not), so ${overrides.join(', ')} ${overrides.length === 1 ? 'is' : 'are'} not in its prompt`;

@@ -1,46 +1,57 @@
 // Questions about installation files that answer no rather than throw: a path that is missing,
-// unreadable or a loop is simply not what the caller looks for.
-import fs = require('node:fs');
+// unreadable or a loop is simply not what the caller looks for. The disk unless told otherwise.
+import { diskInstallFs, type InstallFs } from './installFs';
 
-export function isFile(file: string): boolean {
+export function isFile(file: string, fs: InstallFs = diskInstallFs): boolean {
   try {
-    return fs.statSync(file).isFile();
+    return fs.stat(file)?.isFile() ?? false;
   } catch {
     return false;
   }
 }
 
 /** A regular file of at most `maxBytes`: a launcher or script is small, a larger file is some other program. */
-export function isSmallFile(file: string, maxBytes: number): boolean {
+export function isSmallFile(file: string, maxBytes: number, fs: InstallFs = diskInstallFs): boolean {
   try {
-    const stat = fs.statSync(file);
-    return stat.isFile() && stat.size <= maxBytes;
+    const stat = fs.stat(file);
+    return stat !== undefined && stat.isFile() && stat.size <= maxBytes;
   } catch {
     return false;
   }
 }
 
-export function isDirectory(dir: string): boolean {
+export function isDirectory(dir: string, fs: InstallFs = diskInstallFs): boolean {
   try {
-    return fs.statSync(dir).isDirectory();
+    return fs.stat(dir)?.isDirectory() ?? false;
   } catch {
     return false;
   }
 }
 
-export function realPathOrUndefined(file: string): string | undefined {
+export function realPathOrUndefined(file: string, fs: InstallFs = diskInstallFs): string | undefined {
   try {
-    return fs.realpathSync(file);
+    return fs.realPath(file);
   } catch {
     return undefined;
   }
 }
 
 /** The names in `dir` (none when it cannot be listed). */
-export function listing(dir: string): string[] {
+export function listing(dir: string, fs: InstallFs = diskInstallFs): string[] {
   try {
-    return fs.readdirSync(dir);
+    return fs.listNames(dir);
   } catch {
     return [];
+  }
+}
+
+/** The bytes of a regular file of at most `maxBytes`, else undefined (missing, unreadable, larger, not a file). */
+export function smallFileBytes(file: string, maxBytes: number, fs: InstallFs = diskInstallFs): Buffer | undefined {
+  if (!isSmallFile(file, maxBytes, fs)) return undefined;
+  try {
+    const read = fs.read(file);
+    return read.bytes ?? Buffer.from(read.text, 'utf8');
+  } catch {
+    return undefined;
   }
 }

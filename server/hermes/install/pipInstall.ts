@@ -1,58 +1,19 @@
 // Hermes installed with pip or pipx instead of the installer: no checkout, but the wheel's files in
 // a `site-packages` folder — `hermes_agent-<version>.dist-info/METADATA` (the version) beside the
-// `agent/` package (the refresh protocol's module) — and a console script named `hermes` that pip
-// writes in the environment's `bin/` (pipx links it into ~/.local/bin). Found by reading the script
-// and listing folders, never by running Python (docs/HERMES-INSTALLS.md).
+// `agent/` package (the refresh protocol's module). Where that folder is, from the environment or
+// the console script pip wrote, is pipEnvironment.ts's and commandTarget.ts's to find; this reads
+// it, never running Python (docs/HERMES-INSTALLS.md).
 import path = require('node:path');
 import { diskFs } from '../fs/diskFs';
 import { utf8Of } from '../fs/sourceFs';
 import type { HermesBuild, InstallClue } from './hermesBuild';
-import { isDirectory, isFile, isSmallFile, listing, realPathOrUndefined } from './fileChecks';
+import { isFile, isSmallFile } from './fileChecks';
+import { distInfoIn } from './pipEnvironment';
 import { isVersionNumber } from './pyproject';
 
-/** A console script is a few lines; a larger file is some other program. */
-const MAX_SCRIPT_BYTES = 64 * 1024;
 const MAX_METADATA_BYTES = 1024 * 1024;
 /** The protocol module, as in a checkout (readInstall.ts), inside site-packages. */
 const PROTOCOL_MODULE = path.join('agent', 'prompt_refresh.py');
-
-/** The site-packages holding Hermes' wheel that the console script at `file` runs, if it is one. */
-export function sitePackagesOfCommand(file: string): string | undefined {
-  const script = realPathOrUndefined(file);
-  if (script === undefined || !isSmallFile(script, MAX_SCRIPT_BYTES)) return undefined;
-  let text: string;
-  try {
-    text = utf8Of(diskFs.read(script));
-  } catch {
-    return undefined;
-  }
-  // pip's console script for `hermes = "hermes_cli.main:main"`: a Python shebang, then the import.
-  const shebang = /^#!\s*(\S+)/.exec(text)?.[1];
-  if (!shebang || !/\bfrom hermes_cli\.main import main\b/.test(text)) return undefined;
-  // The script's own prefix (a venv, or ~/.local for `pip install --user`), then its interpreter's.
-  const prefixes = [path.dirname(path.dirname(script)), path.dirname(path.dirname(shebang))];
-  for (const prefix of prefixes) {
-    const found = sitePackagesUnder(prefix);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/**
- * `dir` itself, or `dir/lib/python3.*\/site-packages` (`dist-packages` where Debian's pip installs),
- * when it holds Hermes' wheel.
- */
-export function sitePackagesUnder(dir: string): string | undefined {
-  if (distInfoIn(dir)) return dir;
-  const lib = path.join(dir, 'lib');
-  for (const name of listing(lib).filter((n) => /^python3(\.\d+)?$/.test(n)).sort().reverse()) {
-    for (const packages of ['site-packages', 'dist-packages']) {
-      const site = path.join(lib, name, packages);
-      if (distInfoIn(site)) return site;
-    }
-  }
-  return undefined;
-}
 
 /** The build whose wheel `sitePackages` holds: its METADATA's version, and whether it has the protocol module. */
 export function readSitePackages(sitePackages: string, clue: InstallClue): Extract<HermesBuild, { kind: 'found' | 'unreadable' }> {
@@ -72,9 +33,4 @@ export function readSitePackages(sitePackages: string, clue: InstallClue): Extra
   const version = /^Version:\s*(.+?)\s*$/m.exec(headers)?.[1];
   if (version === undefined || !isVersionNumber(version)) return problem(`${metadata} gives no version number, ${what}.`);
   return { kind: 'found', dir: sitePackages, version, refreshPrompts: isFile(path.join(sitePackages, PROTOCOL_MODULE)), clue };
-}
-
-/** The name of Hermes' `.dist-info` folder in `dir` (pip writes the project name as `hermes_agent`), if any. */
-function distInfoIn(dir: string): string | undefined {
-  return listing(dir).find((n) => /^hermes[_.-]agent-[^/]+\.dist-info$/i.test(n) && isDirectory(path.join(dir, n)));
 }

@@ -6,7 +6,8 @@ import path = require('node:path');
 import { diskFs } from '../fs/diskFs';
 import { utf8Of } from '../fs/sourceFs';
 import type { HermesBuild, InstallClue } from './hermesBuild';
-import { readSitePackages, sitePackagesUnder } from './pipInstall';
+import { sitePackagesUnder } from './pipEnvironment';
+import { readSitePackages } from './pipInstall';
 import { projectOfPyproject } from './pyproject';
 
 /** pyproject.toml is a few kilobytes; a larger file is not one worth reading. */
@@ -52,16 +53,6 @@ export function readInstall(dir: string, clue: InstallClue): Extract<HermesBuild
     return problem(`${path.join(dir, PROTOCOL_MODULE)} ${why(module)}, so whether Hermes ${project.version} reads refresh requests cannot be told; fix the folder's permissions, or ${WHAT_TO_DO}.`);
   }
   return { kind: 'found', dir, version: project.version, refreshPrompts: !(module instanceof Error) && module.isFile(), clue };
-}
-
-/** Whether `dir` is there at all (a link counts, even one that loops): then it decides. */
-export function existsAsEntry(dir: string): boolean {
-  try {
-    fs.lstatSync(dir);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function statOf(file: string): fs.Stats | Error {

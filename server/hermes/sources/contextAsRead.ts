@@ -1,9 +1,9 @@
 // Today's project context as the build that wrote a stored prompt reads it. Builds differ in what
 // they make of a folder's AGENTS.override.md (AgentsOverrideReading), and a prompt is judged against
 // what its own build would load today: an override it never reads does not make it stale.
-import path = require('node:path');
 import { readsNoAgentsOverride } from '../anatomy/hermesProse';
 import type { PromptAnatomy } from '../anatomy/types';
+import { labelBasename, labelDirname } from '../pathFlavour';
 import type { AgentsOverrideReading } from './projectContext';
 import type { ProjectContext } from './types';
 
@@ -40,8 +40,9 @@ export function contextAsRead(today: ProjectContext, stored: StoredContextReadin
  */
 export function overrideReadingOf(stored: StoredContextReading): AgentsOverrideReading {
   const overrideFolders = new Set<string>();
-  for (const label of stored.labels) if (path.basename(label) === OVERRIDE) overrideFolders.add(path.dirname(label));
-  if (overrideFolders.size > 0 && stored.labels.some((label) => PLAIN.has(path.basename(label)) && overrideFolders.has(path.dirname(label)))) return 'appended';
+  // Labels are Hermes' relative paths: `../AGENTS.md`, or `..\AGENTS.md` from a Windows session.
+  for (const label of stored.labels) if (labelBasename(label) === OVERRIDE) overrideFolders.add(labelDirname(label));
+  if (overrideFolders.size > 0 && stored.labels.some((label) => PLAIN.has(labelBasename(label)) && overrideFolders.has(labelDirname(label)))) return 'appended';
   return stored.readsNoOverride ? 'ignored' : 'instead';
 }
 

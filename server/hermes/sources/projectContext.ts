@@ -1,11 +1,13 @@
 // Project context discovery (docs/HERMES-FORMATS.md §3): from the session's cwd, only the first
 // kind that exists loads — `.hermes.md`/`HERMES.md`, the AGENTS chain, `CLAUDE.md`, `.cursorrules`.
 // We also list the files that load nothing because another file won, since Hermes ignores them
-// silently.
+// silently. Paths are joined and compared in the cwd's own flavour (pathFlavour.ts): a session
+// Hermes ran on Windows has `C:\…\repo\pkg` as its cwd and `..\AGENTS.md` as a label, on any
+// machine the lens runs on.
 //
 // Rendering works on "runs" (pieces of text that remember which file offset they came from) so a
 // truncation's dropped middle and a BLOCKED match can be pointed at in the file's own lines.
-import path = require('node:path');
+import { flavourOf, upperDrive, type PathFlavour } from '../pathFlavour';
 import { stripHermesMdFrontmatter } from '../text/frontmatter';
 import { blockedMessage, locateFindings, scanContextContent } from './injectionScan';
 import { PROJECT_CONTEXT_PREFIX } from '../literals/containers';
@@ -71,7 +73,7 @@ const CLAUDE_NAMES = ['CLAUDE.md', 'claude.md'];
  */
 export function discoverProjectContext(fs: SourceFs, cwd: string, options: DiscoverOptions): ProjectContext {
   const context = discoverAs(fs, cwd, options, 'instead');
-  if (!context.files.some((f) => path.basename(f.path) === AGENTS_OVERRIDE)) return context;
+  if (!context.files.some((f) => flavourOf(f.path).basename(f.path) === AGENTS_OVERRIDE)) return context;
   return { ...context, otherReadings: { ignored: discoverAs(fs, cwd, options, 'ignored'), appended: discoverAs(fs, cwd, options, 'appended') } };
 }
 
@@ -79,12 +81,13 @@ function discoverAs(fs: SourceFs, cwd: string, options: DiscoverOptions, overrid
   const problems: SourceProblem[] = [];
   const here = realpath(fs, cwd);
   if (here === undefined) return { kind: 'none', files: [], shadowed: [], block: '', problems };
-  const stopAt = options.stopAt === undefined ? undefined : realpath(fs, options.stopAt) ?? path.resolve(options.stopAt);
-  const gitRoot = findGitRoot(fs, here, stopAt);
-  const ctx: Ctx = { fs, cwd: here, gitRoot, cap: options.maxChars, problems, cache: new Map() };
+  const p = flavourOf(here);
+  const stopAt = options.stopAt === undefined ? undefined : realpath(fs, options.stopAt) ?? p.resolve(options.stopAt);
+  const gitRoot = findGitRoot(fs, p, here, stopAt);
+  const ctx: Ctx = { fs, path: p, cwd: here, gitRoot, cap: options.maxChars, problems, cache: new Map() };
 
-  const hermesDirs = gitRoot ? ancestors(here, gitRoot) : [here];
-  const chainDirs = gitRoot && gitRoot !== here ? [...ancestors(here, gitRoot)].reverse() : [here];
+  const hermesDirs = gitRoot ? ancestors(p, here, gitRoot) : [here];
+  const chainDirs = gitRoot && gitRoot !== here ? [...ancestors(p, here, gitRoot)].reverse() : [here];
   const loaded = loadHermesMd(ctx, hermesDirs) ?? loadAgentsChain(ctx, chainDirs, override) ?? loadClaudeMd(ctx) ?? loadCursorRules(ctx);
   // The other readings judge what an older or other build loaded: the files' problems are told by the first alone.
   const shadowed = override === 'instead' ? findShadowed(ctx, loaded, hermesDirs, chainDirs) : [];
@@ -102,6 +105,8 @@ function discoverAs(fs: SourceFs, cwd: string, options: DiscoverOptions, overrid
 
 interface Ctx {
   readonly fs: SourceFs;
+  /** The cwd's path flavour: every path below is joined in it. */
+  readonly path: PathFlavour;
   readonly cwd: string;
   readonly gitRoot: string | undefined;
   readonly cap: number;
@@ -125,33 +130,34 @@ export function shadowedMessage(winner: string): string {
   );
 }
 
+/** The real path, a Windows drive letter in upper case as Hermes' `Path.resolve()` writes it. */
 function realpath(fs: SourceFs, p: string): string | undefined {
   try {
     // One realpath(3) call where the JavaScript version lstat()s every component; on Windows the
     // native call resolves drives and shares differently, so there the JavaScript one stays.
-    return fs.realPath(p);
+    return upperDrive(fs.realPath(p));
   } catch {
     return undefined;
   }
 }
 
 /** Nearest directory from `start` up (to `stopAt` at most) holding `.git`, a directory or a file. */
-function findGitRoot(fs: SourceFs, start: string, stopAt: string | undefined): string | undefined {
-  for (let dir = start; ; dir = path.dirname(dir)) {
+function findGitRoot(fs: SourceFs, p: PathFlavour, start: string, stopAt: string | undefined): string | undefined {
+  for (let dir = start; ; dir = p.dirname(dir)) {
     try {
-      if (fs.stat(path.join(dir, '.git'))) return dir;
+      if (fs.stat(p.join(dir, '.git'))) return dir;
     } catch {
       // not here (ENOTDIR, EACCES)
     }
-    if (dir === stopAt || path.dirname(dir) === dir) return undefined;
+    if (dir === stopAt || p.dirname(dir) === dir) return undefined;
   }
 }
 
 /** `from`, its parent, … up to and including `to` (which must be an ancestor of `from`). */
-function ancestors(from: string, to: string): string[] {
+function ancestors(p: PathFlavour, from: string, to: string): string[] {
   const dirs = [from];
-  for (let dir = from; dir !== to && path.dirname(dir) !== dir; ) {
-    dir = path.dirname(dir);
+  for (let dir = from; dir !== to && p.dirname(dir) !== dir; ) {
+    dir = p.dirname(dir);
     dirs.push(dir);
   }
   return dirs;
@@ -249,7 +255,7 @@ function loadHermesMd(ctx: Ctx, dirs: readonly string[]): Loaded | undefined {
   const found = nearestHermesMd(ctx, dirs);
   const file = found ? load(ctx, found) : undefined;
   if (!file || !file.content) return undefined;
-  const label = path.basename(file.path);
+  const label = ctx.path.basename(file.path);
   return { kind: 'hermes-md', runs: fileSection(ctx, file, 'hermes-md', label), files: [{ file, label }] };
 }
 
@@ -269,12 +275,13 @@ function fileSection(ctx: Ctx, file: LoadedFile, kind: Exclude<ProjectContextKin
     case 'claude-md':
       return truncateRuns(ctx, sectionRuns(ctx, file, label, file.content, file.contentStart), 'CLAUDE.md', file.path, label);
     case 'cursorrules':
-      return truncateRuns(ctx, [...sectionRuns(ctx, file, label, file.content, file.contentStart), { text: '\n\n' }], '.cursorrules', path.join(ctx.cwd, '.cursorrules'), label);
+      return truncateRuns(ctx, [...sectionRuns(ctx, file, label, file.content, file.contentStart), { text: '\n\n' }], '.cursorrules', ctx.path.join(ctx.cwd, '.cursorrules'), label);
   }
 }
 
 /** The kind of project context a file is by its name, and the directory it is loaded from as cwd's own. */
 export function contextFileKind(file: string): { kind: Exclude<ProjectContextKind, 'none'>; cwd: string; label: string } | undefined {
+  const path = flavourOf(file);
   const name = path.basename(file);
   const dir = path.dirname(file);
   if (HERMES_NAMES.includes(name)) return { kind: 'hermes-md', cwd: dir, label: name };
@@ -302,7 +309,7 @@ export function analyzeContextFileText(
   const kind = contextFileKind(file);
   const content = pyStrip(text);
   if (!kind || !content) return { rendered: '', problems };
-  const ctx: Ctx = { fs: new OverlayFs(fs, new Map([[file, text]])), cwd: kind.cwd, gitRoot: undefined, cap: options.maxChars, problems, cache: new Map() };
+  const ctx: Ctx = { fs: new OverlayFs(fs, new Map([[file, text]])), path: flavourOf(file), cwd: kind.cwd, gitRoot: undefined, cap: options.maxChars, problems, cache: new Map() };
   const loaded: LoadedFile = { path: file, text, content, contentStart: text.length - pyLstrip(text).length, id: file };
   const runs = fileSection(ctx, loaded, kind.kind, options.label ?? kind.label);
   return { rendered: pyRstrip(runs.map((r) => r.text).join('')), problems };
@@ -310,7 +317,7 @@ export function analyzeContextFileText(
 
 function nearestHermesMd(ctx: Ctx, dirs: readonly string[]): string | undefined {
   for (const dir of dirs) {
-    for (const name of HERMES_NAMES) if (present(ctx, path.join(dir, name))) return path.join(dir, name);
+    for (const name of HERMES_NAMES) if (present(ctx, ctx.path.join(dir, name))) return ctx.path.join(dir, name);
   }
   return undefined;
 }
@@ -330,11 +337,12 @@ function loadAgentsChain(ctx: Ctx, dirs: readonly string[], override: AgentsOver
   // The first non-empty file of `names` in `dir`, unless the same text came earlier in the chain.
   const addFirst = (dir: string, names: readonly string[]) => {
     for (const name of names) {
-      const file = load(ctx, path.join(dir, name));
+      const file = load(ctx, ctx.path.join(dir, name));
       if (!file || !file.content) continue;
       if (!seen.has(file.content)) {
         seen.add(file.content);
-        const label = dir === ctx.cwd ? name : path.relative(ctx.cwd, file.path);
+        // os.path.relpath: `../AGENTS.md`, or `..\AGENTS.md` where Hermes ran on Windows.
+        const label = dir === ctx.cwd ? name : ctx.path.relative(ctx.cwd, file.path);
         sections.push(fileSection(ctx, file, 'agents-chain', label));
         files.push({ file, label });
       }
@@ -346,7 +354,7 @@ function loadAgentsChain(ctx: Ctx, dirs: readonly string[], override: AgentsOver
   if (sections.length === 0) return undefined;
   let runs = sections.flatMap((s, i) => (i === 0 ? s : [{ text: '\n\n' }, ...s]));
   if (sections.length > 1) {
-    runs = truncateRuns(ctx, runs, 'AGENTS.md (directory chain)', path.join(ctx.cwd, 'AGENTS.md'), `The AGENTS chain (${sections.length} files)`);
+    runs = truncateRuns(ctx, runs, 'AGENTS.md (directory chain)', ctx.path.join(ctx.cwd, 'AGENTS.md'), `The AGENTS chain (${sections.length} files)`);
   }
   return { kind: 'agents-chain', runs, files };
 }
@@ -354,7 +362,7 @@ function loadAgentsChain(ctx: Ctx, dirs: readonly string[], override: AgentsOver
 /** Kind 3: `CLAUDE.md` or `claude.md`, in cwd only. */
 function loadClaudeMd(ctx: Ctx): Loaded | undefined {
   for (const name of CLAUDE_NAMES) {
-    const file = load(ctx, path.join(ctx.cwd, name));
+    const file = load(ctx, ctx.path.join(ctx.cwd, name));
     if (!file || !file.content) continue;
     return { kind: 'claude-md', runs: fileSection(ctx, file, 'claude-md', name), files: [{ file, label: name }] };
   }
@@ -365,23 +373,23 @@ function loadClaudeMd(ctx: Ctx): Loaded | undefined {
 function loadCursorRules(ctx: Ctx): Loaded | undefined {
   const runs: Run[] = [];
   const files: Array<{ file: LoadedFile; label: string }> = [];
-  for (const { file: p, label } of cursorCandidates(ctx.fs, ctx.cwd)) {
+  for (const { file: p, label } of cursorCandidates(ctx.fs, ctx.path, ctx.cwd)) {
     const file = load(ctx, p);
     if (!file || !file.content) continue;
     runs.push(...sectionRuns(ctx, file, label, file.content, file.contentStart), { text: '\n\n' });
     files.push({ file, label });
   }
   if (files.length === 0) return undefined;
-  return { kind: 'cursorrules', runs: truncateRuns(ctx, runs, '.cursorrules', path.join(ctx.cwd, '.cursorrules'), 'The cursor rules'), files };
+  return { kind: 'cursorrules', runs: truncateRuns(ctx, runs, '.cursorrules', ctx.path.join(ctx.cwd, '.cursorrules'), 'The cursor rules'), files };
 }
 
-function cursorCandidates(fs: SourceFs, cwd: string): Array<{ file: string; label: string }> {
+function cursorCandidates(fs: SourceFs, path: PathFlavour, cwd: string): Array<{ file: string; label: string }> {
   const out = [{ file: path.join(cwd, '.cursorrules'), label: '.cursorrules' }];
   const rulesDir = path.join(cwd, '.cursor', 'rules');
   let names: string[] = [];
   try {
-    // pathlib's glob matches dot-files too, case-sensitively except on Windows.
-    const mdc = process.platform === 'win32' ? /\.mdc$/i : /\.mdc$/;
+    // pathlib's glob matches dot-files too, case-sensitively except on Windows (a Windows cwd).
+    const mdc = path.sep === '\\' ? /\.mdc$/i : /\.mdc$/;
     names = fs.listNames(rulesDir).filter((n) => mdc.test(n));
   } catch {
     names = [];
@@ -428,7 +436,7 @@ function findShadowed(ctx: Ctx, loaded: Loaded | undefined, hermesDirs: readonly
   const nearest = nearestHermesMd(ctx, hermesDirs);
   if (nearest) {
     for (const dir of hermesDirs) for (const name of HERMES_NAMES) {
-      const p = path.join(dir, name);
+      const p = ctx.path.join(dir, name);
       if (p !== nearest && present(ctx, p)) add(load(ctx, p), nearest);
     }
   }
@@ -437,7 +445,7 @@ function findShadowed(ctx: Ctx, loaded: Loaded | undefined, hermesDirs: readonly
     for (const dir of chainDirs) {
       let chosen: string | undefined;
       for (const name of AGENTS_NAMES) {
-        const file = load(ctx, path.join(dir, name));
+        const file = load(ctx, ctx.path.join(dir, name));
         if (!file || !file.content) continue;
         if (chosen === undefined) {
           chosen = file.path;
@@ -448,12 +456,12 @@ function findShadowed(ctx: Ctx, loaded: Loaded | undefined, hermesDirs: readonly
       }
     }
   }
-  if (loaded?.kind === 'claude-md') for (const name of CLAUDE_NAMES) add(load(ctx, path.join(ctx.cwd, name)), loaded.files[0]!.file.path);
+  if (loaded?.kind === 'claude-md') for (const name of CLAUDE_NAMES) add(load(ctx, ctx.path.join(ctx.cwd, name)), loaded.files[0]!.file.path);
 
   // The kinds after the winner.
   if (winner === undefined) return shadowed;
-  if (rank < 1) for (const dir of chainDirs) for (const name of AGENTS_NAMES) add(load(ctx, path.join(dir, name)), winner);
-  if (rank < 2) for (const name of CLAUDE_NAMES) add(load(ctx, path.join(ctx.cwd, name)), winner);
-  if (rank < 3) for (const c of cursorCandidates(ctx.fs, ctx.cwd)) add(load(ctx, c.file), winner);
+  if (rank < 1) for (const dir of chainDirs) for (const name of AGENTS_NAMES) add(load(ctx, ctx.path.join(dir, name)), winner);
+  if (rank < 2) for (const name of CLAUDE_NAMES) add(load(ctx, ctx.path.join(ctx.cwd, name)), winner);
+  if (rank < 3) for (const c of cursorCandidates(ctx.fs, ctx.path, ctx.cwd)) add(load(ctx, c.file), winner);
   return shadowed;
 }

@@ -17,7 +17,8 @@ import { analyzeSoulText } from '../../hermes/sources/soul';
 import { contextFileCap } from '../../hermes/sources/truncate';
 import type { SourceProblem } from '../../hermes/sources/types';
 import type { HermesModel } from '../../workspace/hermesModel';
-import { inside, type SourceTarget } from '../../workspace/sourceKind';
+import type { SourceTarget } from '../../workspace/sourceKind';
+import { relativeInside } from '../../hermes/pathFlavour';
 import { uriToPath } from '../uri';
 
 /**
@@ -120,7 +121,7 @@ function contextProblems(model: HermesModel, file: string, text: string): Source
       if (!session.cwd || session.state === 'ended' || session.state === 'no-prompt') continue;
       if (!reaches.has(session.cwd)) {
         const cwd = canonicalPath(session.cwd);
-        const rel = inside(kind.cwd, cwd);
+        const rel = relativeInside(kind.cwd, cwd);
         reaches.set(session.cwd, rel === undefined || (!upward && rel !== '') ? undefined : cwd);
       }
       const cwd = reaches.get(session.cwd);

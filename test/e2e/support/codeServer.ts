@@ -1,6 +1,6 @@
 // Starts a real VS Code workbench (code-server 4.100.3 = VS Code 1.100.3) for end-to-end tests.
-// code-server is installed outside the repo by scripts/e2e-setup.sh (see test/e2e/README.md and
-// /work/shared/design/REAL-VSCODE.md); this module finds it, installs a VSIX, writes user settings,
+// code-server is installed in a cache folder by scripts/e2e-setup.sh (docs/TESTING.md, and
+// test/e2e/README.md for the set-up); this module finds it, installs a VSIX, writes user settings,
 // starts it on a free loopback port, waits until it answers HTTP, and stops its whole process group.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -105,6 +105,28 @@ describe('install: which Hermes build serves a home', () => {
     assert.equal(found(detect(sitePackages)).version, '0.23.0');
   });
 
+  it("follows Homebrew's link to its wrapper, the wrapper's exec line to the console script in libexec, and reads the wheel there", () => {
+    const cellar = path.join(dir, 'homebrew', 'Cellar', 'hermes-agent', '0.6.0');
+    const { sitePackages, script } = writePipInstall(path.join(cellar, 'libexec'), WITH_REFRESH);
+    fs.mkdirSync(path.join(cellar, 'bin'), { recursive: true });
+    // Homebrew's write_env_script: the variables, then exec, on one line.
+    fs.writeFileSync(path.join(cellar, 'bin', 'hermes'), `#!/bin/bash\nHERMES_BUNDLED_SKILLS="${cellar}/share/hermes-agent/skills" HERMES_MANAGED="homebrew" exec "${script}" "$@"\n`, { mode: 0o755 });
+    fs.mkdirSync(path.join(dir, 'homebrew', 'bin'), { recursive: true });
+    fs.symlinkSync(path.join(cellar, 'bin', 'hermes'), path.join(dir, 'homebrew', 'bin', 'hermes'));
+    env.PATH = path.join(dir, 'homebrew', 'bin');
+    const build = found(detect());
+    assert.deepEqual([build.dir, build.version, build.refreshPrompts, build.clue], [sitePackages, '0.23.0', true, 'command']);
+  });
+
+  it("reads a venv's wheel when the project around the venv is not Hermes (a project that depends on it)", () => {
+    const project = path.join(dir, 'myproject');
+    const { sitePackages, script } = writePipInstall(path.join(project, '.venv'), WITHOUT_REFRESH);
+    fs.writeFileSync(path.join(project, 'pyproject.toml'), '[project]\nname = "my-bot"\nversion = "1.0"\n');
+    fs.mkdirSync(path.join(dir, 'bin'));
+    fs.symlinkSync(script, path.join(dir, 'bin', 'hermes'));
+    assert.deepEqual([found(detect()).dir, found(detect()).version], [sitePackages, '0.22.5']);
+  });
+
   it('says none was found (a remote gateway) when no folder exists and no command leads to a checkout', () => {
     fs.mkdirSync(path.join(dir, 'bin'));
     fs.writeFileSync(path.join(dir, 'bin', 'hermes'), '#!/bin/sh\ncurl https://gateway.example/run "$@"\n', { mode: 0o755 });

@@ -62,7 +62,8 @@ TZ = ZoneInfo("Europe/Berlin")
 DEFAULT_STAGE = "/tmp/hermes-prompt-lens-corpus"
 
 # The builds this corpus covers.  day0 is the first scenario day of the build
-# (the day after its commit), so each build's prompts carry dates of its own.
+# (the day after its commit), so each build's prompts carry dates of its own.  kind: a Hermes
+# release (the default), a fork's build, or a build derived by us (derive.py).
 KNOWN_BUILDS: Dict[str, dict] = {
     "v0.19.1-schema24": {"commit": "41cc4a13fe8494652451225cdc6af3c279de3543", "day0": "2026-08-04"},
     "v0.20.0-schema25": {"commit": "01a1037d1e6d7b6eb96a786ef282c3aea4818194", "day0": "2026-08-06"},
@@ -70,12 +71,12 @@ KNOWN_BUILDS: Dict[str, dict] = {
     # Not a Hermes release: the newest commit (2026-08-22, pyproject 0.20.4) of a fork that merged
     # upstream 0.20.3 and later upstream work, with about a thousand commits of its own that change
     # the prompt's prose: a derivative build the lens must read by its inputs alike.
-    "fork-0.20.4-schema26": {"commit": "b15f898e6130ac450c77e3d310ac248c0d269b95", "day0": "2026-08-23"},
+    "fork-0.20.4-schema26": {"commit": "b15f898e6130ac450c77e3d310ac248c0d269b95", "day0": "2026-08-23", "kind": "fork"},
     # Not a Hermes release either: upstream 0.20.3 with the change Hermes made on 2026-09-28 (the
     # profile line moved to the end of the volatile tier) applied by derive.py, as no source of that
     # date can be fetched.  Made whenever its base build's checkout is at hand.
     "derived-0.20.3-profile-line-volatile": {"commit": "7339f5f160db5c96657a3bab60151227cc61f66c", "day0": "2026-09-29",
-                                             "base": "v0.20.3-schema26", "change": "profile-line-volatile"},
+                                             "base": "v0.20.3-schema26", "change": "profile-line-volatile", "kind": "derived"},
 }
 DEFAULT_MIXED = ("mixed-v0.19.1-then-v0.20.3", "v0.19.1-schema24", "v0.20.3-schema26")
 

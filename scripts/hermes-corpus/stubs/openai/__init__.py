@@ -117,6 +117,9 @@ class _FakeLLM:
         self.counter = itertools.count(1)
         # The session the driver is playing a turn of: it tags the requests that turn makes.
         self.session_id: Optional[str] = None
+        # The last turn's tools array itself, kept only when a measuring job asks (measure_worker.py).
+        self.keep_tools = False
+        self.last_tools: Optional[list] = None
 
     def reply_for(self, kwargs: Dict[str, Any]) -> str:
         messages = kwargs.get("messages") or []
@@ -127,6 +130,8 @@ class _FakeLLM:
             call = {"n": n, "kind": kind, "model": kwargs.get("model"), "messages": len(messages)}
             if kind == "turn":
                 call.update(session_id=self.session_id, **wire_prefix(kwargs))
+                if self.keep_tools:
+                    self.last_tools = list(kwargs.get("tools") or [])
             self.calls.append(call)
             if kind == "title-json":
                 return json.dumps({"title": self.title or "Untitled session"})

@@ -29,7 +29,7 @@ import { NearPosition } from './nearPosition';
 import { memoryPartDigest, soulPartDigest, sourcesDigest } from './judgingDigest';
 import type { ApartPart } from './keptReads';
 import { transcriptFingerprint } from './persistedAnalyses';
-import { factsOf, type PromptVerdict } from './promptFacts';
+import { factsOf, type PromptFacts, type PromptVerdict } from './promptFacts';
 import { oneShot, type SessionSource } from './sessionSource';
 import { memoryVerdicts, type VerdictStore } from './verdictStore';
 import { sessionReport, stillGood, type ReportContext, type ReportInputs, type ReusableReport } from './sessionReport';
@@ -82,6 +82,15 @@ export interface ProfileAnalysis {
   sourcesFor(cwd: string | undefined, source?: string): RenderedSources;
   /** The anatomy of a session's stored prompt, if it has one. */
   anatomyOf(sessionId: string): PromptAnatomy | undefined;
+  /** What a listed session's report was made from: its row, its stored prompt's facts and identity (prefix families read these, not the prompt). */
+  inputsOf(sessionId: string): SessionInputs | undefined;
+}
+
+/** A listed session's row, the facts of its stored prompt (none: it holds none) and that prompt's identity (AnalysisCache.knownIdentity). */
+export interface SessionInputs {
+  readonly record: SessionRecord;
+  readonly prompt: PromptFacts | undefined;
+  readonly identity: string | undefined;
 }
 
 export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): ProfileAnalysis {
@@ -227,6 +236,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       changedSessions,
       sourcesFor,
       anatomyOf: (id) => cache.anatomyOfKey(reports.get(id)?.inputs.record.promptKey),
+      inputsOf: (id) => inputsOfReport(reports.get(id), cache),
     };
   } catch (error) {
     source.failed();
@@ -555,5 +565,12 @@ function unavailableAnalysis(
     changedSessions: 0,
     sourcesFor,
     anatomyOf: () => undefined,
+    inputsOf: () => undefined,
   };
+}
+
+function inputsOfReport(report: ReusableReport | undefined, cache: AnalysisCache): SessionInputs | undefined {
+  if (!report) return undefined;
+  const { record, prompt } = report.inputs;
+  return { record, prompt, identity: record.promptKey === undefined ? undefined : cache.knownIdentity(record.promptKey) };
 }

@@ -50,6 +50,8 @@ import {
   type RefreshParams,
 } from '../shared/protocol';
 import type { HermesLensSettings } from '../shared/settings';
+import { PrefixFamiliesRequest } from '../shared/prefixFamilies';
+import { familiesJson } from './hermes/families/familiesJson';
 
 export function startServer(connection: Connection): void {
   // Text no cache knows is counted in a helper process: the tokenizer's tables never stay in the server.
@@ -208,6 +210,7 @@ export function startServer(connection: Connection): void {
   connection.onRequest(PromptAnatomyRequest, (params) => afterFirstAnalysis(() => asResponse(() => anatomyDto(model, params))));
   connection.onRequest(PromptDiffRequest, (params) => afterFirstAnalysis(() => asResponse(() => diffDto(model, params))));
   connection.onRequest(PromptMapRequest, (params) => afterFirstAnalysis(() => asResponse(() => mapDto(model, params))));
+  connection.onRequest(PrefixFamiliesRequest, () => afterFirstAnalysis(() => asResponse(() => familiesJson(model.prefixes.report()))));
 
   /** A request about the sessions, once the first analysis has finished; past the wait, an error that says it is still running. */
   function afterFirstAnalysis<T>(work: () => T | ResponseError<void>): T | ResponseError<void> | Promise<T | ResponseError<void>> {

@@ -56,7 +56,7 @@ export function createClient(setup: ClientSetup): { client: LanguageClient; disp
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     diagnosticCollectionName: 'hermes',
     // Hovers link to the prompt anatomy view; no other command runs from them.
-    markdown: { isTrusted: { enabledCommands: [COMMANDS.showPromptAnatomy] }, supportThemeIcons: true },
+    markdown: { isTrusted: { enabledCommands: [COMMANDS.showPromptAnatomy, COMMANDS.clearSessionPrompt] }, supportThemeIcons: true },
     middleware: {
       executeCommand: (command, args, next) => setup.executeCommand(command, args, next),
     },

@@ -3,6 +3,7 @@
 import type * as vscode from 'vscode';
 import { AnatomyPanel } from './anatomy/anatomyPanel';
 import { createApi, type HermesLensApi } from './api';
+import { registerAdoptionNotice } from './adoptionNotice';
 import { registerCommands } from './commands/index';
 import { restartOnRuntimeChange } from './config';
 import { Ctx, errorMessage } from './ctx';
@@ -31,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): HermesLensApi {
     ...registerStatus(c, previews),
     ...registerCommands({ ctx: c, prompts, anatomy }),
     registerTrust(c),
+    registerAdoptionNotice(c),
     restartOnRuntimeChange(c),
   );
   registerSaveNotification(c);

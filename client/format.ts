@@ -1,4 +1,5 @@
 // Small text helpers for the views and messages. No vscode import (unit-tested).
+import { NOT_ADOPTED } from '../shared/adoptionWords';
 
 /** `$0.84`, `$12.30`, `< $0.01`, `$0.00`; `unknown` for null/undefined. */
 export function formatUsd(usd: number | null | undefined): string {
@@ -79,4 +80,9 @@ export function savedSourceMessage(p: { uri: string; profile: string; newlyStale
   const cost = formatUsd(p.staleRefreshCostUsd);
   const costText = cost === 'unknown' ? 'refresh cost unknown' : `${cost.startsWith('<') ? cost : `≈ ${cost}`} to refresh now`;
   return `Saving ${baseName(p.uri)} made ${plural(p.newlyStale, 'session')} stale in profile ${p.profile} (${costText}).`;
+}
+
+/** The notification for `n` sessions newly seen taking a turn without adopting their refresh request. */
+export function notAdoptedMessage(n: number): string {
+  return `Hermes: ${n === 1 ? 'a session' : `${n} sessions`} ${NOT_ADOPTED}. Its menu in the Sessions view offers clearing the stored prompt instead.`;
 }

@@ -12,6 +12,7 @@ export const COMMANDS = {
   restartServer: 'hermesLens.restartServer',
   showPromptAnatomy: 'hermesLens.showPromptAnatomy',
   cancelRefreshWhenFree: 'hermesLens.cancelRefreshWhenFree',
+  clearSessionPrompt: 'hermesLens.clearSessionPrompt',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

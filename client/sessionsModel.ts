@@ -83,9 +83,13 @@ export function profileContextValue(p: ProfileDto): string {
   return p.stale > 0 ? 'profile.stale' : 'profile';
 }
 
-/** `session.<state>`; an ended session whose conversation continues elsewhere is `session.ended.tip`. */
+/**
+ * `session.<state>`; an ended session whose conversation continues elsewhere is `session.ended.tip`;
+ * one that took a turn without adopting its refresh request ends in `.notAdopted` (the menu offers clearing its prompt).
+ */
 export function sessionContextValue(s: SessionDto): string {
-  return `session.${s.state}${s.state === 'ended' && s.tipSessionId && s.tipSessionId !== s.id ? '.tip' : ''}`;
+  const tip = s.state === 'ended' && s.tipSessionId && s.tipSessionId !== s.id ? '.tip' : '';
+  return `session.${s.state}${tip}${s.adoption?.state === 'not-adopted' ? '.notAdopted' : ''}`;
 }
 
 /** The session a refresh of `s` must target: the tip of a compacted conversation, else itself. */
@@ -116,9 +120,34 @@ export function sessionLabel(s: SessionDto): string {
 /** What a session carrying a request its Hermes build cannot adopt shows (it is never "pending"). */
 export const UNADOPTABLE_REQUEST = 'requested, but this Hermes build cannot adopt it';
 
+/** What the tree's description says of a watched refresh request once its turn decided it. */
+export const ADOPTION_WORDS: Record<NonNullable<SessionDto['adoption']>['state'], string | undefined> = {
+  pending: undefined, // the state says it
+  adopted: 'adopted',
+  'adopted-stamp-unread': 'adopted (stamp unread)',
+  'not-adopted': 'not adopted',
+};
+
+export { CLEAR_INSTEAD } from '../shared/adoptionWords';
+
+/** The lens's prediction for the rebuild beside what Hermes recorded for the turn that decided it. */
+export function adoptionEstimate(a: NonNullable<SessionDto['adoption']>): string | undefined {
+  const predicted = a.predicted ? `Predicted: ${formatCost(a.predicted.costUsd)} (≈ ${a.predicted.prefixTokens.toLocaleString('en-US')} tokens written to the cache).` : undefined;
+  const r = a.recorded;
+  const recorded = r
+    ? `Hermes recorded for that turn: ${signed(r.cacheWriteTokens)} cache-write, ${signed(r.cacheReadTokens)} cache-read, ${signed(r.inputTokens)} input tokens.`
+    : undefined;
+  return predicted || recorded ? [predicted, recorded].filter(Boolean).join(' ') : undefined;
+}
+
+function signed(n: number): string {
+  return `${n < 0 ? '−' : '+'}${Math.abs(n).toLocaleString('en-US')}`;
+}
+
 /**
  * `claude-sonnet-4 · 2h ago · ≈ $0.12` (the cost only for stale sessions), a request the build cannot
- * adopt, and `other build` when another Hermes build wrote the prompt.
+ * adopt, how its last refresh request was taken up (`adopted`, `not adopted`), and `other build`
+ * when another Hermes build wrote the prompt.
  */
 export function sessionDescription(s: SessionDto, nowMs = Date.now()): string {
   const parts: string[] = [];
@@ -126,6 +155,8 @@ export function sessionDescription(s: SessionDto, nowMs = Date.now()): string {
   parts.push(formatAgo(s.lastActivityAt, nowMs));
   if (s.state === 'stale') parts.push(formatCost(s.refreshCostUsd));
   if (s.unadoptableRequest) parts.push(UNADOPTABLE_REQUEST);
+  const adoption = s.adoption && ADOPTION_WORDS[s.adoption.state];
+  if (adoption) parts.push(adoption);
   if (s.otherBuild) parts.push('other build');
   return parts.join(' · ');
 }

@@ -24,6 +24,8 @@ import {
   STATE_ICONS,
   staleTotal,
   UNADOPTABLE_REQUEST,
+  adoptionEstimate,
+  CLEAR_INSTEAD,
   treeItemId,
   type SessionsTreeNode,
 } from './sessionsModel';
@@ -138,6 +140,7 @@ function sessionTooltip(s: SessionDto): vscode.MarkdownString {
   md.appendMarkdown(`**${escapeMd(sessionLabel(s))}**\n\n`);
   md.appendMarkdown(`$(${STATE_ICONS[s.state].icon}) ${STATE_ICONS[s.state].label}\n\n`);
   if (s.unadoptableRequest) md.appendMarkdown(`$(circle-slash) Refresh ${UNADOPTABLE_REQUEST}: it keeps its stored prompt. Clear the stored prompt instead (the refresh offers it).\n\n`);
+  if (s.adoption) appendAdoption(md, s);
   if (s.reasons.length > 0) {
     for (const r of s.reasons) md.appendMarkdown(`- ${escapeMd(r.source)} ${r.change}: \`${r.path}\`${r.detail ? ` — ${escapeMd(r.detail)}` : ''}\n`);
     md.appendMarkdown('\n');
@@ -157,6 +160,17 @@ function sessionTooltip(s: SessionDto): vscode.MarkdownString {
   }
   if (s.tipSessionId && s.tipSessionId !== s.id) md.appendMarkdown(`- Continues in \`${s.tipSessionId}\` (a refresh targets it)\n`);
   return md;
+}
+
+/** How the session's last refresh request was taken up: the phrase, the lens's estimate beside what Hermes recorded, and for one not adopted the older way. */
+function appendAdoption(md: vscode.MarkdownString, s: SessionDto): void {
+  const a = s.adoption!;
+  const icon = a.state === 'not-adopted' ? 'error' : a.state === 'pending' ? 'sync' : 'check';
+  const requested = a.requestedAt === null ? '' : `, requested ${formatTimestamp(a.requestedAt)}`;
+  md.appendMarkdown(`$(${icon}) Refresh (epoch ${a.epoch}${requested}): ${escapeMd(a.summary)}${a.turn ? ` at its turn of ${formatTimestamp(a.turn.lastActivityAt)}` : ''}.\n\n`);
+  const estimate = adoptionEstimate(a);
+  if (estimate) md.appendMarkdown(`${escapeMd(estimate)}\n\n`);
+  if (a.state === 'not-adopted') md.appendMarkdown(`${escapeMd(CLEAR_INSTEAD)} (Clear Stored Prompt in the menu.)\n\n`);
 }
 
 function escapeMd(text: string): string {

@@ -14,6 +14,41 @@ export interface StaleReasonDto {
 
 export { OTHER_BUILD } from './otherBuild';
 
+export type AdoptionStateName = 'pending' | 'adopted' | 'adopted-stamp-unread' | 'not-adopted';
+
+/**
+ * How the session's latest refresh request stands, as the lens watched it land: pending (no turn
+ * yet), adopted (its stamp reached the epoch), adopted with a stamp the lens did not read (its
+ * prompt was rebuilt, or another model_config key took the epoch: `stampKey`, learned), or not
+ * adopted (a turn on the very same prompt, no stamp moved).
+ */
+export interface AdoptionDto {
+  state: AdoptionStateName;
+  epoch: number;
+  /** When the lens recorded the request (epoch seconds); null for one found in state_meta (Hermes' own command, another window's lens before this one watched). */
+  requestedAt: number | null;
+  by: 'lens' | 'seen';
+  /** The turn that decided it: messages at the read before and after it, and Hermes' last_activity_at then. */
+  turn: { messagesBefore: number; messagesAfter: number; lastActivityAt: number | null } | null;
+  decidedAt: number | null;
+  stampKey: string | null;
+  note: string | null;
+  /** What the lens predicted the rebuild would cost, when the request was made. */
+  predicted: { costUsd: number | null; prefixTokens: number; cacheWarm: boolean } | null;
+  /** What Hermes recorded for the deciding turn: the change of its counters between the last read before and the first read after. */
+  recorded: { cacheWriteTokens: number; cacheReadTokens: number; inputTokens: number } | null;
+  /** One phrase for the views. */
+  summary: string;
+}
+
+/** Watched requests of live sessions, by how each stands. */
+export interface AdoptionCountsDto {
+  adopted: number;
+  adoptedStampUnread: number;
+  waiting: number;
+  notAdopted: number;
+}
+
 export interface SessionDto {
   profile: string;
   id: string;
@@ -34,6 +69,8 @@ export interface SessionDto {
   stampedEpoch: number;
   /** A refresh was requested that the Hermes build serving the home cannot adopt ("requested, but this Hermes build cannot adopt it"). */
   unadoptableRequest: boolean;
+  /** The session's latest refresh request as watched (null when none is). */
+  adoption: AdoptionDto | null;
   systemPromptTokens: number;
   prefixTokens: number;
   tokensExact: boolean;
@@ -61,6 +98,8 @@ export interface ProfileSummaryDto {
    */
   storedPromptSessions: number;
   requestedEpoch: number;
+  /** The live sessions' watched refresh requests. */
+  adoption: AdoptionCountsDto;
   problems: string[];
   totals: { sessions: number; stale: number; pending: number; fresh: number; staleRefreshCostUsd: number; unknownCost: number };
   stale: number;
@@ -162,6 +201,27 @@ export interface HermesBuildDto {
   problem: string | null;
   /** One sentence for the views. */
   summary: string;
+  /** The refresh protocol's names in use and where they came from. */
+  protocol: RefreshProtocolDto;
+}
+
+/** The names of the refresh protocol in use (`hermes.protocol` of `status --json`). */
+export interface RefreshProtocolDto {
+  /** What shows the build has refresh-prompts: its CLI registers it, only a help text names it, only the guessed module is there, nothing, or no installation was read. */
+  found: 'cli-text' | 'help-text' | 'module' | 'none' | 'unknown';
+  /** The file that shows it. */
+  where: string | null;
+  requestKey: string;
+  sessionKeyPrefix: string;
+  stampKey: string;
+  /** `install`: read from its sources; `learned`: a session was seen stamping it; `default`: this project's reading; `mixed`: not all from one. */
+  keysFrom: 'install' | 'learned' | 'default' | 'mixed';
+  requestKeyFrom: 'install' | 'default';
+  stampKeyFrom: 'install' | 'learned' | 'default';
+  learned: { stampKey: string; profile: string; sessionId: string; epoch: number; at: number } | null;
+  /** Why names were not taken from the sources, or what could not be read. */
+  notes: string[];
+  summary: string;
 }
 
 export interface RefreshParams {
@@ -186,8 +246,10 @@ export interface RefreshResultDto {
   storedPromptSessions: number;
   strategy: 'epoch' | 'clear-prompt';
   dryRun: boolean;
-  /** The Hermes-style message. */
+  /** The Hermes-style message, with how the request stands for the sessions it concerns. */
   message: string;
+  /** The sessions the request concerns, by how it stands for each (all waiting right after it). */
+  adoption: AdoptionCountsDto | null;
 }
 
 /** client → server: record a refresh request (refused in untrusted workspaces). */
@@ -315,6 +377,8 @@ export interface StatusParams {
   driver: string | null;
   /** The Hermes build that serves the home (its summary is also in `detail`). */
   hermes: HermesBuildDto;
+  /** Watched refresh requests of every profile's live sessions. */
+  adoption: AdoptionCountsDto;
 }
 
 /** server → client: the language status item's content. */
@@ -353,6 +417,8 @@ export const ClientCommands = {
   showSessions: 'hermesLens.showSessions',
   /** Open the prompt anatomy view. args: [{ profile, sessionId?, path? }] (path: the file whose part to select). */
   showPromptAnatomy: 'hermesLens.showPromptAnatomy',
+  /** Clear a session's stored prompt, the older way, after a confirmation naming its drawbacks. args: [{ profile, sessionId }] */
+  clearSessionPrompt: 'hermesLens.clearSessionPrompt',
 } as const;
 
 /** client → server: workspace trust changed (the server starts with `initializationOptions.isTrusted`). */

@@ -84,6 +84,7 @@ function copyOf(s: SessionDto): SessionDto {
     requestedEpoch: s.requestedEpoch,
     stampedEpoch: s.stampedEpoch,
     unadoptableRequest: s.unadoptableRequest,
+    adoption: s.adoption,
     systemPromptTokens: s.systemPromptTokens,
     prefixTokens: s.prefixTokens,
     tokensExact: s.tokensExact,

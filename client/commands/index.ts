@@ -8,7 +8,7 @@ import { COMMANDS, FOCUS_SESSIONS_COMMAND, type CommandName } from '../ids';
 import type { PromptDocuments } from '../promptDocuments';
 import { showPromptAnatomy } from './anatomy';
 import { diffPrompt, showPrompt, showPromptSize } from './prompt';
-import { interceptServerRefresh, refreshProfile, refreshSession } from './refresh';
+import { clearSessionPrompt, interceptServerRefresh, refreshProfile, refreshSession } from './refresh';
 import { cancelRefreshWhenFree } from './refreshWhenFree';
 import { reloadSessions, restartServer, showOutput } from './server';
 
@@ -32,6 +32,7 @@ const factories: Record<CommandName, CmdFactory> = {
   restartServer,
   showPromptAnatomy,
   cancelRefreshWhenFree,
+  clearSessionPrompt,
 };
 
 export function registerCommands(c: CommandContext): vscode.Disposable[] {

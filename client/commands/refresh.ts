@@ -47,6 +47,20 @@ export function refreshSession({ ctx }: CommandContext) {
 }
 
 /**
+ * Clears one session's stored prompt, the older way, offered where the session took a turn
+ * without adopting its refresh request: always confirmed, as it fires hooks and a gateway's agent
+ * keeps its prompt until restarted.
+ */
+export function clearSessionPrompt({ ctx }: CommandContext) {
+  return async (arg?: unknown): Promise<RefreshResultDto | undefined> => {
+    if (!ensureTrusted()) return undefined;
+    const ref = sessionFromArg(arg) ?? (await pickSession(ctx, 'Clear the stored prompt of which session?', (s) => s.state !== 'no-prompt' && s.state !== 'ended'));
+    if (!ref) return undefined;
+    return runRefresh(ctx, { profile: ref.profile, sessionIds: [ref.sessionId], strategy: 'clear-prompt' }, { alwaysConfirm: true });
+  };
+}
+
+/**
  * Code lenses and code actions of the server run `hermesLens.server.refresh` through
  * workspace/executeCommand: send them through the same trust check and confirmation.
  */
@@ -62,7 +76,7 @@ export function interceptServerRefresh(ctx: Ctx) {
  * Confirms (unless turned off), records the refresh request, and reports Hermes' message. Where the
  * Hermes build cannot adopt a request, offers the older way instead (always asked).
  */
-export async function runRefresh(ctx: Ctx, params: RefreshParams): Promise<RefreshResultDto | undefined> {
+export async function runRefresh(ctx: Ctx, params: RefreshParams, options: { alwaysConfirm?: boolean } = {}): Promise<RefreshResultDto | undefined> {
   if (!ensureTrusted()) return undefined;
   const settings = ctx.config.get();
   let request: RefreshParams = { ...params, strategy: params.strategy ?? settings.refreshStrategy };
@@ -87,7 +101,7 @@ export async function runRefresh(ctx: Ctx, params: RefreshParams): Promise<Refre
     if (!clearing) return undefined;
     question = olderWayOffer(request, preview.requestBlocked, clearing, subject);
     request = older;
-  } else if (settings.confirmRefresh) {
+  } else if (settings.confirmRefresh || options.alwaysConfirm) {
     question = refreshConfirmation(request, preview, subject);
     // Waiting saves something only where a stale session's cache is still warm.
     const plan = preview.warm > 0 ? await planWhenFree(ctx, request) : undefined;

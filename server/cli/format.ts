@@ -2,6 +2,8 @@
 import { formatUsd } from '../hermes/cost/refreshCost';
 import { NO_CACHE } from '../hermes/cost/ttl';
 import type { SessionReport } from '../hermes/engine/types';
+import { recordedByHermes } from '../hermes/refresh/adoption';
+import { adoptionPhrase, CLEAR_INSTEAD } from '../hermes/refresh/adoptionWords';
 
 /**
  * Text from a state.db or a file made safe for a terminal: control characters (an ANSI escape in a
@@ -58,4 +60,28 @@ export function tokensText(session: SessionReport): string {
 export function truncate(text: string, max: number): string {
   const chars = [...text];
   return chars.length <= max ? text : chars.slice(0, max - 1).join('') + '…';
+}
+
+/**
+ * What `status` says under a session of its watched refresh request once decided: how it stood,
+ * the lens's estimate beside what Hermes recorded for the turn, and for a request not adopted the
+ * older way with its command.
+ */
+export function adoptionLines(session: SessionReport): string[] {
+  const w = session.adoption;
+  if (!w || w.state === 'pending') return [];
+  const lines = [`epoch ${w.epoch}: ${adoptionPhrase(w)}`];
+  const recorded = recordedByHermes(w);
+  const predicted = w.predicted ? `predicted ${formatUsd(w.predicted.costUsd ?? undefined, true)} (≈${shortCount(w.predicted.prefixTokens)} tokens written to the cache)` : 'no prediction kept';
+  if (recorded) {
+    lines.push(
+      `${predicted}; Hermes recorded ${signed(recorded.cacheWriteTokens)} cache-write, ${signed(recorded.cacheReadTokens)} cache-read, ${signed(recorded.inputTokens)} input tokens over that turn`,
+    );
+  }
+  if (w.state === 'not-adopted') lines.push(`${CLEAR_INSTEAD} hermes-lens refresh --session ${session.id} --strategy clear-prompt -p ${session.profile}`);
+  return lines;
+}
+
+function signed(n: number): string {
+  return `${n < 0 ? '-' : '+'}${shortCount(Math.abs(n))}`;
 }

@@ -1,14 +1,21 @@
 // Fake Hermes installations for tests and the demo: the files the lens reads to tell a build (a
-// checkout's pyproject.toml, and agent/prompt_refresh.py where the build has the refresh-prompts
-// protocol), laid out as Hermes' installer lays them out, with either kind of `hermes` command.
+// checkout's pyproject.toml, and the CLI sources that offer the refresh-prompts protocol, or not:
+// hermesCliSources.ts), laid out as Hermes' installer lays them out, with either kind of `hermes` command.
 import fs = require('node:fs');
 import path = require('node:path');
+import { ARGPARSE_PROTOCOL, writeCliSources, type FakeProtocol } from './hermesCliSources';
 
 export interface FakeInstall {
   /** pyproject.toml's version, e.g. `0.22.5`. */
   readonly version: string;
-  /** Whether agent/prompt_refresh.py exists (builds after v0.22.5). */
+  /** Whether its CLI offers refresh-prompts (builds after v0.22.5). */
   readonly refreshPrompts: boolean;
+  /** How its sources show the protocol (with refreshPrompts; default ARGPARSE_PROTOCOL). */
+  readonly protocol?: FakeProtocol;
+}
+
+function protocolOf(install: FakeInstall): FakeProtocol | undefined {
+  return install.refreshPrompts ? (install.protocol ?? ARGPARSE_PROTOCOL) : undefined;
 }
 
 /** A build with the protocol and one without, as tests name them. */
@@ -27,9 +34,7 @@ export function writeHermesInstall(dir: string, install: FakeInstall): string {
   );
   fs.writeFileSync(path.join(dir, 'agent', '__init__.py'), '');
   fs.writeFileSync(path.join(dir, 'agent', 'prompt_builder.py'), '# stand-in\n');
-  const module = path.join(dir, 'agent', 'prompt_refresh.py');
-  if (install.refreshPrompts) fs.writeFileSync(module, '# stand-in for the refresh-prompts protocol\n');
-  else fs.rmSync(module, { force: true });
+  writeCliSources(dir, protocolOf(install));
   fs.writeFileSync(path.join(dir, 'venv', 'bin', 'hermes'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
   return dir;
 }
@@ -65,7 +70,7 @@ export function writePipInstall(prefix: string, install: FakeInstall, python = p
   fs.writeFileSync(path.join(distInfo, 'METADATA'), `Metadata-Version: 2.4\nName: hermes-agent\nVersion: ${install.version}\nSummary: The self-improving AI agent\nRequires-Python: <3.14,>=3.11\n\nVersion: 9.9.9 in the description is not the version\n`);
   fs.writeFileSync(path.join(distInfo, 'entry_points.txt'), '[console_scripts]\nhermes = hermes_cli.main:main\n');
   fs.writeFileSync(path.join(sitePackages, 'agent', '__init__.py'), '');
-  if (install.refreshPrompts) fs.writeFileSync(path.join(sitePackages, 'agent', 'prompt_refresh.py'), '# stand-in for the refresh-prompts protocol\n');
+  writeCliSources(sitePackages, protocolOf(install));
   fs.mkdirSync(path.join(prefix, 'bin'), { recursive: true });
   const script = path.join(prefix, 'bin', 'hermes');
   // pip's console-script template.

@@ -172,6 +172,8 @@ export interface UsageContext {
   readonly reportsCacheWrites: boolean;
   /** A local model without prompt caching: everything is plain input. */
   readonly caches?: boolean;
+  /** The cached prefix is gone (the system prompt was rebuilt with other bytes): the first call writes it all again. */
+  readonly cacheMiss?: boolean;
 }
 
 /** The counters Hermes adds for `messages` (one API call per assistant message). */
@@ -179,7 +181,7 @@ export function usageFor(messages: readonly StoredMessage[], ctx: UsageContext):
   const caches = ctx.caches ?? true;
   let transcript = ctx.priorTranscriptTokens ?? 0;
   // What the provider has cached from the previous call (an append assumes a warm cache).
-  let cached = transcript > 0 ? ctx.headTokens + transcript : 0;
+  let cached = transcript > 0 && !ctx.cacheMiss ? ctx.headTokens + transcript : 0;
   let sinceLastCall = 0;
   const usage: { -readonly [K in keyof UsageCounters]: number } = { ...ZERO_USAGE, messageCount: messages.length };
   for (const m of messages) {

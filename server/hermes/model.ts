@@ -48,6 +48,13 @@ export interface SessionRecord {
   readonly lastActivityAt: number | undefined;
   /** Tool names pinned for the session (`tool_names`, JSON list or comma text). */
   readonly toolNames: readonly string[];
+  /**
+   * Hermes' token counters of the session (`input_tokens`, `cache_read_tokens`, `cache_write_tokens`):
+   * what a turn that rebuilt its prompt recorded is their change (refresh/adoption.ts).
+   */
+  readonly inputTokens: number | undefined;
+  readonly cacheReadTokens: number | undefined;
+  readonly cacheWriteTokens: number | undefined;
 }
 
 /** A message of the live transcript (`active=1`), content decoded (§2). */

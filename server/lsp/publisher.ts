@@ -37,6 +37,9 @@ export interface PublisherParts {
   readonly guard: <T>(work: () => T, fallback: T) => T;
 }
 
+/** How long moved watches of refresh requests wait to be written (keepAdoptionSoon). */
+const ADOPTION_KEPT_AFTER_MS = 1000;
+
 export class Publisher {
   /** Saves already evaluated, so the watcher's echo of the same write is skipped. */
   private readonly handledSaves = new Map<string, number>();
@@ -44,6 +47,7 @@ export class Publisher {
   private whenFree: WhenFreeService | undefined;
   /** Settles once the last session list change published is written out. */
   private listSent: Promise<void> = Promise.resolve();
+  private adoptionTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly parts: PublisherParts) {}
 
@@ -138,6 +142,8 @@ export class Publisher {
         this.refreshLenses();
         // A session current, refreshed, ended or active again: its refresh when free is settled.
         this.whenFree?.reconcile();
+        for (const line of model.takeAdoptionNews()) this.parts.log.info(line);
+        this.keepAdoptionSoon();
         for (const document of this.parts.documents.all()) {
           if (changed === 'everything' || diagnosticsFollowSessions(model, document)) this.publishDiagnostics(document);
         }
@@ -146,6 +152,20 @@ export class Publisher {
         then?.(sessions);
       }, undefined),
     );
+  }
+
+  /**
+   * Watches of refresh requests that moved are kept for status and the other windows: written at
+   * most once a second, whatever the number of Hermes writes meanwhile (each file holds every
+   * watched session of a profile).
+   */
+  private keepAdoptionSoon(): void {
+    if (this.adoptionTimer) return;
+    this.adoptionTimer = setTimeout(() => {
+      this.adoptionTimer = undefined;
+      this.parts.guard(() => this.parts.model.persistAdoption(), undefined);
+    }, ADOPTION_KEPT_AFTER_MS);
+    this.adoptionTimer.unref?.();
   }
 
   /** Brings the watched folders up to date with the model's profiles and session cwds. */

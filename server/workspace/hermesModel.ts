@@ -22,6 +22,11 @@ import type { FileContribution, ProjectContext } from '../hermes/sources/types';
 import { contextAsReadBy } from '../hermes/sources/contextAsRead';
 import { classifySource, type SourceTarget } from './sourceKind';
 import { PrefixFamilies } from './prefixFamilies';
+import { AdoptionLedger, type AdoptionCounts, countsOf } from '../hermes/refresh/adoptionLedger';
+import { adoptionFiles, memoryAdoptionFiles, type AdoptionFiles } from '../hermes/refresh/adoptionFiles';
+import { refreshProtocolOf, type RefreshProtocol } from '../hermes/refresh/refreshProtocol';
+import { adoptionPhrase } from '../hermes/refresh/adoptionWords';
+import { watchRequest } from '../hermes/engine/requestWatches';
 
 export interface ModelOptions {
   readonly home: string;
@@ -66,6 +71,11 @@ export class HermesModel {
   private problemText: string | undefined;
   private options: ModelOptions = { home: '', profiles: [] };
   private buildInfo: HermesBuild = { kind: 'not-found', looked: [] };
+  private protocolInfo: RefreshProtocol = refreshProtocolOf(this.buildInfo);
+  /** Where the watches of refresh requests and learned stamp keys are kept (the cache folder, else memory). */
+  private adoptionStore: AdoptionFiles | undefined;
+  /** Watches decided since the last takeAdoptionNews, as lines for the output (ids and words, no prompt text). */
+  private adoptionNews: string[] = [];
   /** Bumped by every evaluation (see `revision`). */
   private evaluations = 0;
   /** Profiles whose reports came in part from what an earlier run kept on disk (completeAnalyses). */
@@ -101,6 +111,11 @@ export class HermesModel {
     return this.buildInfo;
   }
 
+  /** The refresh protocol's names in use for the home, and where they came from. */
+  get protocol(): RefreshProtocol {
+    return this.protocolInfo;
+  }
+
   /** Changes whenever a report may have: what was worked out of the reports before is out of date. */
   get revision(): number {
     return this.evaluations;
@@ -113,6 +128,7 @@ export class HermesModel {
 
   configure(options: ModelOptions): void {
     this.options = options;
+    this.adoptionStore = undefined;
     this.dispose();
     this.reloadAll();
   }
@@ -125,6 +141,7 @@ export class HermesModel {
    */
   configureFromKept(options: ModelOptions): void {
     this.options = options;
+    this.adoptionStore = undefined;
     this.dispose();
     this.reloadAll(true);
   }
@@ -159,6 +176,7 @@ export class HermesModel {
     this.analyses.clear();
     this.fromKept.clear();
     this.buildInfo = this.detectBuild();
+    this.protocolInfo = this.protocolOf(this.buildInfo);
     try {
       this.homeInfo = openHome({ home: this.options.home || undefined });
       const profiles = selectedProfiles(this.homeInfo, this.options.profiles.length ? { profiles: this.options.profiles } : { allProfiles: true });
@@ -178,12 +196,58 @@ export class HermesModel {
     const build = this.detectBuild();
     if (sameBuild(build, this.buildInfo)) return false;
     this.buildInfo = build;
+    this.protocolInfo = this.protocolOf(build);
     for (const [dir, analysis] of [...this.analyses]) this.analyze(dir, analysis.profile);
     return true;
   }
 
   private detectBuild(): HermesBuild {
-    return detectHermesBuild({ homeRoot: locateHome(this.options.home || undefined).root, explicit: this.options.hermesInstall, env: this.options.env ?? process.env });
+    return detectHermesBuild({ homeRoot: this.homeRoot(), explicit: this.options.hermesInstall, env: this.options.env ?? process.env });
+  }
+
+  private homeRoot(): string {
+    return this.homeInfo?.root ?? locateHome(this.options.home || undefined).root;
+  }
+
+  private protocolOf(build: HermesBuild): RefreshProtocol {
+    return refreshProtocolOf(build, this.adoptions().learned(this.homeRoot()));
+  }
+
+  private adoptions(): AdoptionFiles {
+    return (this.adoptionStore ??= adoptionFiles() ?? memoryAdoptionFiles());
+  }
+
+  /**
+   * A refresh request of `epoch` was recorded in this profile, for these sessions or (none given)
+   * every session: each live session holding a prompt is watched from its row as last read, with
+   * what its report said refreshing it would cost. Call before reading the database again.
+   */
+  watchRequest(profileDir: string, epoch: number, sessionIds: readonly string[] | undefined): void {
+    const analysis = this.byDir(profileDir);
+    if (!analysis) return;
+    const { cache, ledger } = this.keptFor(analysis.profile.dir);
+    watchRequest(cache, ledger, epoch, sessionIds, this.protocolInfo.keys, this.clock());
+  }
+
+  /** How the request of `epoch` stands for the sessions of this profile it concerns. */
+  adoptionOfRequest(profileDir: string, epoch: number): AdoptionCounts {
+    const analysis = this.byDir(profileDir);
+    if (!analysis) return countsOf([]);
+    return countsOf(this.keptFor(analysis.profile.dir).ledger.all().filter((w) => w.epoch === epoch));
+  }
+
+  /** The watches decided since the last call, one line each. */
+  takeAdoptionNews(): string[] {
+    return this.adoptionNews.splice(0);
+  }
+
+  /** Keeps what changed in the watches of refresh requests (in the cache folder, for status and the other windows). */
+  persistAdoption(): void {
+    for (const [dir, { ledger }] of this.kept) {
+      if (!ledger.unsaved) continue;
+      const analysis = this.analyses.get(dir);
+      ledger.persist(analysis && !analysis.report.unavailable ? new Set(analysis.report.sessions.map((s) => s.id)) : undefined);
+    }
   }
 
   /**
@@ -345,8 +409,13 @@ export class HermesModel {
     return changed;
   }
 
-  /** Closes the read connections kept between evaluations and forgets every cache. */
+  /** Closes the read connections kept between evaluations and forgets every cache (the watches of refresh requests kept first). */
   dispose(): void {
+    try {
+      this.persistAdoption();
+    } catch {
+      /* kept at the next change, or found again by the next reader */
+    }
     for (const { connection } of this.kept.values()) connection.close();
     this.kept.clear();
   }
@@ -355,19 +424,27 @@ export class HermesModel {
   private analyze(dir: string, profile: ProfileAnalysis['profile'], sessionScan: SessionScan = 'full', fromKept = false): boolean {
     this.evaluations++;
     const before = this.analyses.get(dir)?.report;
-    const { cache, connection, verdicts } = this.keptFor(dir);
+    const { cache, connection, verdicts, ledger } = this.keptFor(dir, profile);
     const tee = fromKept ? alsoInMemory(diskVerdicts(profilePaths(profile).stateDb, this.fs), verdicts) : undefined;
+    const now = this.clock();
     const analysis = analyzeProfile(profile, {
-      now: this.clock(),
+      now,
       cache,
       priceOverrides: this.options.priceOverrides,
       // Published first; the count over every session follows (settleStoredPromptCounts).
       sessions: connection.reading(sessionScan, true),
       adoptsRefreshRequests: adoptsRefreshRequests(this.buildInfo),
+      refreshKeys: this.protocolInfo.keys,
+      adoption: ledger,
       fs: this.fs,
       verdicts: tee?.store ?? verdicts,
     });
     this.analyses.set(dir, analysis);
+    for (const id of ledger.moved) {
+      const w = ledger.of(id);
+      if (w && w.state !== 'pending' && w.decidedAt === now) this.adoptionNews.push(`Refresh epoch ${w.epoch} in profile ${profile.name}: session ${id} ${adoptionPhrase(w)}.`);
+    }
+    if (ledger.stampSeen) this.learnStamp(profile.name, ledger.stampSeen);
     // Judged from what an earlier run kept: evaluated again once the list is out (completeAnalyses).
     if (tee?.tookFromDisk()) this.fromKept.add(dir);
     return !before || analysis.changedSessions > 0 || !sameReport(before, analysis.report);
@@ -377,9 +454,24 @@ export class HermesModel {
     return this.analyses.get(dir) ?? this.analyses.get(path.resolve(dir));
   }
 
-  private keptFor(dir: string): KeptForProfile {
+  /**
+   * A session stamped a request's epoch under another model_config key than the one in use: that
+   * key is kept for the home and used from now on; every profile is judged again with it.
+   */
+  private learnStamp(profile: string, seen: { readonly stampKey: string; readonly sessionId: string; readonly epoch: number }): void {
+    if (seen.stampKey === this.protocolInfo.keys.stampKey) return;
+    this.adoptions().learn(this.homeRoot(), { ...seen, profile, at: this.clock() });
+    this.protocolInfo = this.protocolOf(this.buildInfo);
+    for (const [dir, analysis] of [...this.analyses]) this.analyze(dir, analysis.profile);
+  }
+
+  private keptFor(dir: string, profile?: ProfileAnalysis['profile']): KeptForProfile {
     let kept = this.kept.get(dir);
-    if (!kept) this.kept.set(dir, (kept = { cache: new AnalysisCache(ANATOMIES_KEPT), verdicts: keptVerdicts(), connection: new KeptConnection() }));
+    if (!kept) {
+      const dbFile = profilePaths(profile ?? this.analyses.get(dir)!.profile).stateDb;
+      kept = { cache: new AnalysisCache(ANATOMIES_KEPT), verdicts: keptVerdicts(), connection: new KeptConnection(), ledger: new AdoptionLedger(dbFile, this.adoptions()) };
+      this.kept.set(dir, kept);
+    }
     return kept;
   }
 }
@@ -388,6 +480,8 @@ interface KeptForProfile {
   readonly cache: AnalysisCache;
   readonly verdicts: KeptVerdicts;
   readonly connection: KeptConnection;
+  /** The watches of the profile's refresh requests. */
+  readonly ledger: AdoptionLedger;
 }
 
 /**
@@ -442,6 +536,10 @@ function sameBuild(a: HermesBuild, b: HermesBuild): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+function sameCounts(a: AdoptionCounts, b: AdoptionCounts): boolean {
+  return a.adopted === b.adopted && a.adoptedStampUnread === b.adoptedStampUnread && a.waiting === b.waiting && a.notAdopted === b.notAdopted;
+}
+
 function majorityTier(tiers: ReadonlyArray<TierName | undefined>): TierName | undefined {
   const counts = new Map<TierName, number>();
   for (const t of tiers) if (t) counts.set(t, (counts.get(t) ?? 0) + 1);
@@ -457,6 +555,7 @@ function sameReport(a: ProfileReport, b: ProfileReport): boolean {
     a.unavailable === b.unavailable &&
     a.storedPromptSessions === b.storedPromptSessions &&
     a.requestedEpoch === b.requestedEpoch &&
+    sameCounts(a.adoption, b.adoption) &&
     a.problems.join('\n') === b.problems.join('\n') &&
     a.sessions.length === b.sessions.length &&
     a.sessions.every((s, i) => s === b.sessions[i])

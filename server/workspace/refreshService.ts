@@ -3,7 +3,8 @@
 // in an untrusted workspace.
 import { HermesError } from '../hermes/errors';
 import type { SessionReport } from '../hermes/engine/types';
-import { hermesBuildJson } from '../hermes/install/describeBuild';
+import { hermesJson } from '../hermes/refresh/refreshProtocol';
+import { adoptionCountsText } from '../hermes/refresh/adoptionWords';
 import { refreshEffect, requestBlockedBy } from '../hermes/refresh/refreshWording';
 import { requestRefresh, type RefreshStrategy } from '../hermes/refresh/requestRefresh';
 import type { RefreshParams, RefreshPreviewDto, RefreshResultDto } from '../../shared/protocol';
@@ -54,7 +55,7 @@ export class RefreshService {
       apiEquivalent: sessions.some((s) => s.apiEquivalent),
       alsoRebuiltFresh,
       effect: refreshEffect(strategy, profileWide ? 'profile' : 'session', alsoRebuiltFresh, otherBuildFresh),
-      hermes: hermesBuildJson(this.model.build),
+      hermes: hermesJson(this.model.build, this.model.protocol),
       requestBlocked: requestBlockedBy(this.model.build) ?? null,
     };
   }
@@ -75,11 +76,16 @@ export class RefreshService {
       profileDir: analysis.profile.dir,
       homeRoot: this.model.home?.root,
       build: this.model.build,
+      keys: this.model.protocol.keys,
     });
+    // Every session the request concerns is watched from its row as read before it (refresh/adoption.ts).
+    if (!result.dryRun && result.epoch !== undefined) this.model.watchRequest(analysis.profile.dir, result.epoch, result.scope === 'session' ? result.sessionIds : undefined);
     // An epoch request changes state_meta alone, which every read takes in full: the touched scan
     // shows it (the full scan, ~40 ms on 20,000 sessions, follows once Hermes' writes settle). A
     // clear-prompt refresh changes session rows without a message: read every row again.
     if (!result.dryRun) this.model.databaseChanged([analysis.profile.dir], result.strategy === 'clear-prompt' ? 'full' : 'touched');
+    const adoption = !result.dryRun && result.epoch !== undefined ? this.model.adoptionOfRequest(analysis.profile.dir, result.epoch) : null;
+    const watched = adoption ? adoptionCountsText(adoption) : '';
     return {
       profile: result.profile,
       scope: result.scope,
@@ -88,7 +94,8 @@ export class RefreshService {
       storedPromptSessions: result.storedPromptSessions,
       strategy: result.strategy,
       dryRun: result.dryRun,
-      message: result.lines.join(' '),
+      message: result.lines.join(' ') + (watched ? ` The lens watches each: ${watched}.` : ''),
+      adoption,
     };
   }
 

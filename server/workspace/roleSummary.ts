@@ -1,6 +1,7 @@
 // Figures about one source file that hover, code lens and code actions all show: how many
 // sessions it feeds, how many are stale because of it, and what refreshing those costs now.
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
+import { countsOf, type AdoptionCounts } from '../hermes/refresh/adoptionLedger';
 import type { SourceRole } from './hermesModel';
 
 export interface ProfileStale {
@@ -24,6 +25,10 @@ export interface RoleSummary {
   readonly warm: number;
   /** Sessions carrying the file whose prompt another Hermes build wrote (not stale for that). */
   readonly otherBuild: number;
+  /** Their watched refresh requests, by how each stands. */
+  readonly adoption: AdoptionCounts;
+  /** The sessions among them that took a turn without adopting their refresh request. */
+  readonly notAdopted: ReadonlyArray<{ readonly profile: string; readonly session: SessionReport }>;
   readonly byProfile: readonly ProfileStale[];
 }
 
@@ -53,6 +58,8 @@ export function summarizeRole(role: SourceRole): RoleSummary {
     unknownCost: byProfile.reduce((n, p) => n + p.unknownCost, 0),
     warm: all.filter((s) => s.cacheWarm).length,
     otherBuild: role.uses.reduce((n, u) => n + u.sessions.filter((s) => s.otherBuild !== undefined).length, 0),
+    adoption: countsOf(role.uses.flatMap((u) => u.sessions.map((s) => s.adoption))),
+    notAdopted: role.uses.flatMap((u) => u.sessions.filter((s) => s.adoption?.state === 'not-adopted').map((session) => ({ profile: u.analysis.profile.name, session }))),
     byProfile,
   };
 }

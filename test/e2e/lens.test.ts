@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { savedSourceMessage } from '../../client/format';
 import { writeHermesInstall, WITH_REFRESH, WITHOUT_REFRESH } from '../../server/demo/hermesInstall';
-import { adoptRefresh, appendMessages, startSession } from '../../server/demo/hermes';
+import { appendMessages, startSession, takeTurn } from '../../server/demo/hermes';
 import {
   answerDialog,
   beforeDecorations,
@@ -256,6 +256,8 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
 
     const message = await waitForNotification(page(), /^Requested a system prompt refresh/);
     assert.match(message, /^Requested a system prompt refresh for every session in this profile \(\d+ session\(s\) with a stored prompt\)/);
+    // The confirmation counts how the request stands: every session it concerns waits for its turn.
+    assert.match(message, /The lens watches each: \d+ waiting for a turn\.$/);
 
     // The tree follows by itself: the sessions turn pending.
     await waitForTreeStates(page(), 'default', [...stale.sessions.map((s) => s.title!), 'Started after the edit'], 'pending');
@@ -275,16 +277,27 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
     assert.equal(text, expectedStatusText(after), 'the status item');
   });
 
-  it('5. when Hermes adopts the refresh (stamps the epoch, rebuilds the prompt) the tree shows the session fresh', async () => {
+  it('5. when Hermes takes a turn that adopts the refresh (rebuilds the prompt, stamps the epoch) the tree shows the session fresh and adopted', async () => {
     const def = home().profile('default');
     const id = home().id('atlas-tui');
-    const adopted = adoptRefresh(def.dbFile, id, def.dir);
-    assert.ok(adopted.epoch > 0);
+    const { adopted } = takeTurn(def.dbFile, id, def.dir, { now: Date.now() / 1000, seed: 5 });
+    assert.ok(adopted && adopted.epoch > 0);
     assert.equal(readModelConfig(def.dbFile, id).prompt_refresh_epoch, adopted.epoch);
-    // No click, no command: the server watches state.db and pushes the new list.
-    await waitForTreeStates(page(), 'default', ['Review the deploy pipeline'], 'fresh');
-    const after = cliStatus(home().root);
-    assert.equal(cliProfile(after, 'default').sessions.find((s) => s.id === id)?.state, 'fresh');
+    // No click, no command: the server watches state.db, sees the turn, and pushes the new list.
+    const rows = await waitForTreeStates(page(), 'default', ['Review the deploy pipeline'], 'fresh');
+    const row = await pollUntil('the row to say adopted', async () => {
+      const found = sessionRows(await treeItems(page(), SESSIONS_VIEW, { minItems: 2 }), 'default').find((r) => r.label === 'Review the deploy pipeline');
+      return found && / · adopted$/.test(found.ariaLabel) ? found : undefined;
+    }).catch((e) => {
+      throw new Error(`${(e as Error).message}: ${JSON.stringify(rows.map((r) => r.ariaLabel))}`);
+    });
+    assert.match(row.ariaLabel, /^Review the deploy pipeline, fresh, .* · adopted$/);
+    // status follows from what the editor's server keeps in the cache folder (written within a second): the same verdict.
+    const after = await pollUntil('status to tell the adoption', async () => {
+      const status = cliStatus(home().root);
+      return cliProfile(status, 'default').sessions.find((x) => x.id === id)?.adoption?.state === 'adopted' ? status : undefined;
+    });
+    assert.equal(cliProfile(after, 'default').sessions.find((x) => x.id === id)!.state, 'fresh');
     await parkMouse(page());
     await screenshot(page(), 'lens-09-adopted-fresh');
     const text = await waitForStatusBarItem(page(), STATUS_ITEM, new RegExp(`\\b${totals(after).pending} pending\\b`));
@@ -379,7 +392,7 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
     // Hermes (now 0.22.5) runs a turn: once its writes settle, the lens reads the build again.
     appendMessages(def.dbFile, home().id('atlas-tui'), 2);
     const cli = cliStatus(home().root);
-    assert.equal(cli.hermes.summary, `Hermes 0.22.5 (${home().hermesInstall}) cannot adopt a refresh request: refresh-prompts came after v0.22.5.`);
+    assert.equal(cli.hermes.summary, `Hermes 0.22.5 (${home().hermesInstall}) cannot adopt a refresh request: its CLI does not offer refresh-prompts, which came after v0.22.5.`);
     const tooltip = await statusBarItemTooltip(page(), STATUS_ITEM, (t) => t.includes('Hermes 0.22.5'));
     assert.ok(tooltip.includes(cli.hermes.summary), tooltip);
 

@@ -5,7 +5,11 @@ import { HermesError } from '../../hermes/errors';
 import { profilePaths } from '../../hermes/profile/home';
 import { requestRefresh, type RefreshStrategy } from '../../hermes/refresh/requestRefresh';
 import { requestBlockedBy, requestRefused } from '../../hermes/refresh/refreshWording';
-import { buildSummary, hermesBuildJson } from '../../hermes/install/describeBuild';
+import { buildSummary } from '../../hermes/install/describeBuild';
+import { adoptionFiles, memoryAdoptionFiles } from '../../hermes/refresh/adoptionFiles';
+import { adoptionCountsText } from '../../hermes/refresh/adoptionWords';
+import { hermesJson, refreshProtocolOf } from '../../hermes/refresh/refreshProtocol';
+import { watchedRefresh } from '../requestWatch';
 import { buildOptions, commonOptions, parse, UsageError } from '../args';
 import { hermesBuildOf } from '../hermesBuild';
 import { outJson, type CommandIO } from '../io';
@@ -34,25 +38,44 @@ export function refreshCommand(argv: string[], io: CommandIO): number | Promise<
     throw new HermesError('postgres-backend', `${paths.config} sets database.backend: postgres; run "hermes sessions refresh-prompts" there instead.`, paths.config);
   }
   const build = hermesBuildOf(home, args, io);
+  const files = adoptionFiles() ?? memoryAdoptionFiles();
+  const protocol = refreshProtocolOf(build, files.learned(home.root));
   if (args['schedule-only'] && !args['when-free']) throw new UsageError('--schedule-only goes with --when-free');
   if (args['when-free']) {
     if (args['dry-run']) throw new UsageError('--when-free --schedule-only prints what --dry-run would; use that');
     // Refused before anything is scheduled, not at each write: a build that cannot read the request never will.
     const blocked = strategy === 'epoch' ? requestBlockedBy(build) : undefined;
     if (blocked) throw new HermesError('hermes-build', requestRefused(blocked));
-    const target = { profile: profile!, dbFile: paths.stateDb, homeRoot: home.root, sessionId: args.session, strategy, build, scheduleOnly: args['schedule-only'] === true, json: args.json === true };
+    const target = {
+      profile: profile!,
+      dbFile: paths.stateDb,
+      homeRoot: home.root,
+      sessionId: args.session,
+      strategy,
+      build,
+      keys: protocol.keys,
+      scheduleOnly: args['schedule-only'] === true,
+      json: args.json === true,
+    };
     return refreshWhenFree(target, io);
   }
-  const result = requestRefresh({
-    dbFile: paths.stateDb,
-    profileName: profile!.name,
-    sessionIds: args.session ? [args.session] : undefined,
-    strategy,
-    dryRun: args['dry-run'],
-    profileDir: profile!.dir,
-    homeRoot: home.root,
-    build,
-  });
+  const write = () =>
+    requestRefresh({
+      dbFile: paths.stateDb,
+      profileName: profile!.name,
+      sessionIds: args.session ? [args.session] : undefined,
+      strategy,
+      dryRun: args['dry-run'],
+      profileDir: profile!.dir,
+      homeRoot: home.root,
+      build,
+      keys: protocol.keys,
+    });
+  // Refused before anything is read: a build that cannot read the request never will.
+  const blocked = strategy === 'epoch' ? requestBlockedBy(build) : undefined;
+  if (blocked) throw new HermesError('hermes-build', requestRefused(blocked));
+  const watched = strategy === 'epoch' && !args['dry-run'] ? watchedRefresh(profile!, build, protocol, files, io.now(), write) : { result: write(), adoption: undefined };
+  const result = watched.result;
   if (args.json) {
     outJson(io, {
       profile: result.profile,
@@ -63,11 +86,14 @@ export function refreshCommand(argv: string[], io: CommandIO): number | Promise<
       storedPromptSessions: result.storedPromptSessions,
       strategy: result.strategy,
       dryRun: result.dryRun,
-      hermes: hermesBuildJson(build),
+      adoption: watched.adoption ?? null,
+      hermes: hermesJson(build, protocol),
     });
   } else {
     for (const [named, tip] of result.redirected) io.out(`Session ${named} was compacted; its conversation continues in ${tip}.`);
     io.out(result.lines.join('\n'));
+    const counts = watched.adoption && adoptionCountsText(watched.adoption);
+    if (counts) io.out(`The lens watches each session it concerns: ${counts}. "hermes-lens status" tells how each took it up.`);
     // Hermes may run elsewhere (a remote gateway): the request is recorded, and the user told why it is the default.
     if (build.kind === 'not-found' && result.strategy === 'epoch') io.out(buildSummary(build));
   }

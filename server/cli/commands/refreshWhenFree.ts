@@ -11,6 +11,7 @@ import { requestRefresh, type RefreshStrategy } from '../../hermes/refresh/reque
 import { CANCEL_WORDS, planWhenFree, type CancelReason, type SessionNow, type WhenFreePlan } from '../../hermes/refresh/whenFree';
 import { systemTimers, type Clock } from '../../hermes/timers';
 import type { HermesBuild } from '../../hermes/install/hermesBuild';
+import type { RefreshKeys } from '../../hermes/refresh/epochs';
 import { formatWait } from '../../../shared/waitText';
 import { outJson, type CommandIO } from '../io';
 
@@ -23,6 +24,8 @@ export interface WhenFreeTarget {
   readonly strategy: RefreshStrategy;
   /** The Hermes build that serves the home: no request is written that it would never read. */
   readonly build: HermesBuild;
+  /** The refresh protocol's names in use. */
+  readonly keys: RefreshKeys;
   readonly scheduleOnly: boolean;
   readonly json: boolean;
 }
@@ -89,7 +92,7 @@ function waitAndWrite(target: WhenFreeTarget, ids: readonly string[], clock: Clo
       clock,
       sessions: () => sessionsNow(),
       write: (dbFile, sessionIds) =>
-        void requestRefresh({ dbFile, profileName: target.profile.name, sessionIds, strategy: target.strategy, profileDir: target.profile.dir, homeRoot: target.homeRoot, build: target.build }),
+        void requestRefresh({ dbFile, profileName: target.profile.name, sessionIds, strategy: target.strategy, profileDir: target.profile.dir, homeRoot: target.homeRoot, build: target.build, keys: target.keys }),
       onEvent: (event) => {
         record(event, clock.now(), { written, dropped, failed });
         progress.event(event);

@@ -8,11 +8,15 @@ import { profileSummaryJson, sessionJson } from '../../hermes/engine/reportJson'
 import type { ProfileReport } from '../../hermes/engine/types';
 import { openHome, selectedProfiles } from '../../hermes/profile/selection';
 import { formatUsd } from '../../hermes/cost/refreshCost';
-import { buildSummary, hermesBuildJson, UNADOPTABLE_REQUEST } from '../../hermes/install/describeBuild';
+import { buildSummary, UNADOPTABLE_REQUEST } from '../../hermes/install/describeBuild';
 import { adoptsRefreshRequests } from '../../hermes/install/hermesBuild';
+import { AdoptionLedger } from '../../hermes/refresh/adoptionLedger';
+import { adoptionFiles, memoryAdoptionFiles } from '../../hermes/refresh/adoptionFiles';
+import { adoptionCountsText } from '../../hermes/refresh/adoptionWords';
+import { hermesJson, protocolSummary, refreshProtocolOf } from '../../hermes/refresh/refreshProtocol';
 import { buildOptions, commonOptions, parse } from '../args';
 import { hermesBuildOf } from '../hermesBuild';
-import { cacheText, costText, printable, relativeTime, table, tokensText, truncate } from '../format';
+import { adoptionLines, cacheText, costText, printable, relativeTime, table, tokensText, truncate } from '../format';
 import { OTHER_BUILD } from '../../../shared/protocol';
 import { outJson, type CommandIO } from '../io';
 import { MappedItems } from '../jsonPieces';
@@ -30,12 +34,24 @@ export function statusCommand(argv: string[], io: CommandIO): number {
   // (ended sessions, whose compaction tips depend on every session) everything is worked out now.
   const adopts = adoptsRefreshRequests(build);
   const verdictsOf = (p: Profile) => (args.all ? memoryVerdicts : diskVerdicts(profilePaths(p).stateDb));
-  const reports = profiles.map((p) => analyzeProfile(p, { includeEnded: args.all, now, verdicts: verdictsOf(p), adoptsRefreshRequests: adopts }).report);
+  // The watches of refresh requests the lens keeps (its editor windows and earlier runs), brought up to date and kept again.
+  const files = adoptionFiles() ?? memoryAdoptionFiles();
+  let protocol = refreshProtocolOf(build, files.learned(home.root));
+  const reports = profiles.map((p) => {
+    const ledger = new AdoptionLedger(profilePaths(p).stateDb, files);
+    const report = analyzeProfile(p, { includeEnded: args.all, now, verdicts: verdictsOf(p), adoptsRefreshRequests: adopts, refreshKeys: protocol.keys, adoption: ledger }).report;
+    if (ledger.stampSeen && ledger.stampSeen.stampKey !== protocol.keys.stampKey) {
+      files.learn(home.root, { ...ledger.stampSeen, profile: p.name, at: now });
+      protocol = refreshProtocolOf(build, files.learned(home.root));
+    }
+    if (!report.unavailable) ledger.persist(new Set(report.sessions.filter((s) => s.state !== 'ended').map((s) => s.id)));
+    return report;
+  });
   if (args.json) {
     // Each session's JSON is made as it is written out, and is garbage right after.
-    outJson(io, { home: home.root, hermes: hermesBuildJson(build), profiles: reports.map((r) => ({ ...profileSummaryJson(r), sessions: new MappedItems(r.sessions, sessionJson) })) });
+    outJson(io, { home: home.root, hermes: hermesJson(build, protocol), profiles: reports.map((r) => ({ ...profileSummaryJson(r), sessions: new MappedItems(r.sessions, sessionJson) })) });
   } else {
-    io.out([printable(buildSummary(build)), ...reports.map((r) => renderProfile(r, now))].join('\n\n'));
+    io.out([[printable(buildSummary(build)), printable(protocolSummary(protocol))].join('\n'), ...reports.map((r) => renderProfile(r, now))].join('\n\n'));
   }
   return 0;
 }
@@ -43,7 +59,8 @@ export function statusCommand(argv: string[], io: CommandIO): number {
 function renderProfile(report: ProfileReport, now: number): string {
   const title = `Profile ${report.name}${report.isActive ? ' (active)' : ''} — ${report.home}`;
   if (report.unavailable) return `${title}\n  ${printable(report.unavailable)}`;
-  const header = `${title}\n  ${report.storedPromptSessions} session(s) with a stored prompt · requested refresh epoch ${report.requestedEpoch}`;
+  const watched = adoptionCountsText(report.adoption);
+  const header = `${title}\n  ${report.storedPromptSessions} session(s) with a stored prompt · requested refresh epoch ${report.requestedEpoch}${watched ? `\n  Refresh requests: ${watched}` : ''}`;
   const problems = report.problems.map((p) => `  ! ${printable(p)}`);
   if (report.sessions.length === 0) return [header, ...problems, '  No live sessions (use --all to include ended ones).'].join('\n');
   const rows: string[][] = [['STATE', 'SESSION', 'TITLE', 'SOURCE', 'MODEL', 'ACTIVE', 'PREFIX', 'CACHE', 'REFRESH NOW']];
@@ -67,6 +84,7 @@ function renderProfile(report: ProfileReport, now: number): string {
     lines.push(rendered[i + 1]!);
     for (const r of s.reasons) lines.push(printable(`      ↳ ${r.source} ${r.change}: ${r.detail} (${r.path})`));
     if (s.unadoptableRequest) lines.push(`      ↳ ${UNADOPTABLE_REQUEST}`);
+    for (const line of adoptionLines(s)) lines.push(printable(`      ↳ ${line}`));
     if (s.otherBuild) lines.push(printable(`      · ${OTHER_BUILD}: ${s.otherBuild}`));
   });
   const t = report.totals;

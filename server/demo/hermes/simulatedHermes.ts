@@ -12,7 +12,7 @@
 // database, writes once and exits.
 import path = require('node:path');
 import { readProfileConfig, type ProfileConfig } from '../../hermes/profile/config';
-import { requestedEpoch, stampedEpoch } from '../../hermes/refresh/epochs';
+import { DEFAULT_REFRESH_KEYS, requestedEpoch, stampedEpoch, type RefreshKeys } from '../../hermes/refresh/epochs';
 import { parseModelConfig, parseToolNames } from '../../hermes/store/codec';
 import { openConnection, type SqliteConnection, type SqliteStatement } from '../../hermes/store/connection';
 import { isBusy, runImmediate, type RetryPolicy } from '../../hermes/store/transaction';
@@ -33,9 +33,30 @@ export const HERMES_WRITER_BUSY_TIMEOUT_MS = 1000;
 export const HERMES_WRITE_RETRY: RetryPolicy = { attempts: 5, minJitterMs: 20, maxJitterMs: 150 };
 
 export interface AdoptResult {
-  /** The epoch now stamped in `model_config.prompt_refresh_epoch` (0 when none was requested). */
+  /** The epoch now stamped in `model_config` under the build's stamp key (0 when none was requested). */
   readonly epoch: number;
   readonly prompt: string;
+}
+
+/**
+ * How a simulated Hermes build takes up refresh requests: under these names (this project's
+ * reading of the documented protocol, or another build's), or not at all (a build that reads
+ * another request than the one recorded).
+ */
+export type RefreshBehaviour = { readonly keys: RefreshKeys } | 'ignores';
+export const DOCUMENTED_REFRESH: RefreshBehaviour = { keys: DEFAULT_REFRESH_KEYS };
+
+export interface TurnOptions extends AppendOptions {
+  readonly behaviour?: RefreshBehaviour;
+  /** Messages the turn adds (default 2: the user's and the answer). */
+  readonly messages?: number;
+  readonly config?: ProfileConfig;
+}
+
+export interface TurnResult {
+  /** Set when the turn began by adopting a refresh request. */
+  readonly adopted: AdoptResult | undefined;
+  readonly messageIds: number[];
 }
 
 export interface AppendOptions {
@@ -44,6 +65,8 @@ export interface AppendOptions {
   /** Where synthetic messages come from (else `seed`, else a random seed). */
   readonly rng?: Rng;
   readonly seed?: number;
+  /** The turn's first call misses the prompt cache (its system prompt was rebuilt with other bytes). */
+  readonly cacheMiss?: boolean;
 }
 
 export class SimulatedHermes {
@@ -151,6 +174,7 @@ export class SimulatedHermes {
         headTokens: toolSchemaTokensEstimate(parseToolNames(row.tool_names)) + (prompt ? estimateTokens(prompt) : 0),
         priorTranscriptTokens: prior,
         ...cachingOf(provider, model),
+        cacheMiss: options.cacheMiss,
       });
       const ids = insertMessages(db, sessionId, stored);
       addSessionUsage(
@@ -181,7 +205,8 @@ export class SimulatedHermes {
    * (max of the profile-wide and the session's own request) into `model_config`, keeping every
    * other key. History, id and tool list stay as they are.
    */
-  adoptRefresh(sessionId: string, profileDir: string, options: { config?: ProfileConfig; builtAt?: number } = {}): AdoptResult {
+  adoptRefresh(sessionId: string, profileDir: string, options: { config?: ProfileConfig; builtAt?: number; keys?: RefreshKeys } = {}): AdoptResult {
+    const keys = options.keys ?? DEFAULT_REFRESH_KEYS;
     const row = this.db.prepare('SELECT source, model, cwd, started_at, billing_provider FROM sessions WHERE id = ?').get(sessionId);
     if (!row) throw new Error(`no session ${sessionId} in ${this.dbFile}`);
     const modelConfig = readModelConfig(this.db, sessionId);
@@ -202,12 +227,34 @@ export class SimulatedHermes {
     return this.write((db, layout) => {
       storePrompt(db, layout, sessionId, prompt);
       const current = readModelConfig(db, sessionId);
-      const epoch = Math.max(requestedEpoch(readStateMeta(db), sessionId), stampedEpoch(current));
+      const epoch = Math.max(requestedEpoch(readStateMeta(db), sessionId, keys), stampedEpoch(current, keys));
       if (epoch > 0) {
-        db.prepare('UPDATE sessions SET model_config = ? WHERE id = ?').run(JSON.stringify({ ...current, prompt_refresh_epoch: epoch }), sessionId);
+        db.prepare('UPDATE sessions SET model_config = ? WHERE id = ?').run(JSON.stringify({ ...current, [keys.stampKey]: epoch }), sessionId);
       }
       return { epoch, prompt };
     });
+  }
+
+  /**
+   * A turn of the session as a Hermes build with `behaviour` takes it: a refresh request pending
+   * under its names is adopted first (the prompt rebuilt and stamped, in its own transaction, as
+   * Hermes does at the start of a turn), then the turn's messages land (its first call missing the
+   * cache when the rebuilt prompt has other bytes). A build that ignores requests only talks.
+   */
+  takeTurn(sessionId: string, profileDir: string, options: TurnOptions = {}): TurnResult {
+    const behaviour = options.behaviour ?? DOCUMENTED_REFRESH;
+    let adopted: AdoptResult | undefined;
+    let cacheMiss = false;
+    if (behaviour !== 'ignores') {
+      const requested = requestedEpoch(readStateMeta(this.db), sessionId, behaviour.keys);
+      if (requested > stampedEpoch(readModelConfig(this.db, sessionId), behaviour.keys)) {
+        const before = this.storedPrompt(sessionId);
+        adopted = this.adoptRefresh(sessionId, profileDir, { config: options.config, builtAt: options.now, keys: behaviour.keys });
+        cacheMiss = adopted.prompt !== before;
+      }
+    }
+    const messageIds = this.appendMessages(sessionId, options.messages ?? 2, { ...options, cacheMiss });
+    return { adopted, messageIds };
   }
 
   /** Sets a `state_meta` row (refresh requests, FTS bookkeeping, …). */
@@ -266,6 +313,11 @@ export function startSession(dbFile: string, profileDir: string, spec: SessionSp
 /** `SimulatedHermes.appendMessages` once. */
 export function appendMessages(dbFile: string, sessionId: string, messages: number | readonly MessageSpec[], options: AppendOptions = {}): number[] {
   return withSimulatedHermes(dbFile, (hermes) => hermes.appendMessages(sessionId, messages, options));
+}
+
+/** `SimulatedHermes.takeTurn` once. */
+export function takeTurn(dbFile: string, sessionId: string, profileDir: string, options: TurnOptions = {}): TurnResult {
+  return withSimulatedHermes(dbFile, (hermes) => hermes.takeTurn(sessionId, profileDir, options));
 }
 
 /** `SimulatedHermes.adoptRefresh` once. */

@@ -20,7 +20,7 @@ import type { Judgement } from './judgement';
 import { memo } from '../memo';
 import type { ReportWorld, ReusableReport } from './sessionReport';
 import type { PriceOverrides } from '../cost/prices';
-import { PROFILE_EPOCH_KEY, requestedEpochs } from '../refresh/epochs';
+import { isRequestKey, requestedEpochs, type RefreshKeys } from '../refresh/epochs';
 import { externalFolderOf } from '../sources/skills';
 import type { MemorySource, ProjectContext, RenderedSources, SkillsIndex, SoulSource } from '../sources/types';
 
@@ -110,9 +110,9 @@ export class AnalysisCache {
   bounded = true;
 
   /** The world of this evaluation: the last one's object when nothing in it changed. */
-  world(config: ProfileConfig, meta: ReadonlyMap<string, string>, priceOverrides: PriceOverrides | undefined, adoptsRequests: boolean): ReportWorld {
+  world(config: ProfileConfig, meta: ReadonlyMap<string, string>, priceOverrides: PriceOverrides | undefined, adoptsRequests: boolean, keys: RefreshKeys): ReportWorld {
     let epochs = '';
-    for (const [key, value] of meta) if (key.startsWith(PROFILE_EPOCH_KEY)) epochs += `${key}=${value}\n`;
+    for (const [key, value] of meta) if (isRequestKey(key, keys)) epochs += `${key}=${value}\n`;
     const last = this.lastWorld;
     if (
       last &&
@@ -120,11 +120,12 @@ export class AnalysisCache {
       last.sourcesGeneration === this.sourcesGeneration &&
       last.priceOverrides === priceOverrides &&
       last.epochs === epochs &&
-      last.adoptsRequests === adoptsRequests
+      last.adoptsRequests === adoptsRequests &&
+      sameKeys(last.keys, keys)
     ) {
       return last;
     }
-    return (this.lastWorld = { config, sourcesGeneration: this.sourcesGeneration, priceOverrides, epochs, requestedEpoch: requestedEpochs(meta), adoptsRequests });
+    return (this.lastWorld = { config, sourcesGeneration: this.sourcesGeneration, priceOverrides, epochs, requestedEpoch: requestedEpochs(meta, keys), adoptsRequests, keys });
   }
 
   /**
@@ -389,4 +390,8 @@ function contentIdentity(read: ReadPrompt): string {
 
 function textOf(read: ReadPrompt): string {
   return typeof read === 'string' ? read : Buffer.from(read.buffer, read.byteOffset, read.byteLength).toString('utf8');
+}
+
+function sameKeys(a: RefreshKeys, b: RefreshKeys): boolean {
+  return a === b || (a.requestKey === b.requestKey && a.sessionKeyPrefix === b.sessionKeyPrefix && a.stampKey === b.stampKey);
 }

@@ -11,7 +11,9 @@ import { diskFs } from '../fs/diskFs';
 import type { SourceFs } from '../fs/sourceFs';
 import { profilePaths } from '../profile/home';
 import type { Profile, SessionRecord } from '../model';
-import { profileRequestedEpoch } from '../refresh/epochs';
+import { DEFAULT_REFRESH_KEYS, profileRequestedEpoch, stampedEpoch, type RefreshKeys } from '../refresh/epochs';
+import type { AdoptionWatch, PredictedCost } from '../refresh/adoption';
+import { countsOf, type AdoptionLedger } from '../refresh/adoptionLedger';
 import { renderMemoryFile, renderProfileSources, renderProjectContext } from '../sources/renderSources';
 import { readSoul } from '../sources/soul';
 import { readSkillsIndex, skillsPlatformOf } from '../sources/skills';
@@ -30,7 +32,7 @@ import { memoryPartDigest, soulPartDigest, sourcesDigest } from './judgingDigest
 import type { ApartPart } from './keptReads';
 import { transcriptFingerprint } from './persistedAnalyses';
 import { factsOf, type PromptFacts, type PromptVerdict } from './promptFacts';
-import { oneShot, type SessionSource } from './sessionSource';
+import { oneShot, type SessionSource, type SessionsRead } from './sessionSource';
 import { memoryVerdicts, type VerdictStore } from './verdictStore';
 import { sessionReport, stillGood, type ReportContext, type ReportInputs, type ReusableReport } from './sessionReport';
 import type { Writable } from '../writable';
@@ -59,6 +61,13 @@ export interface AnalyzeOptions {
    * pending, and the report says the request cannot be adopted.
    */
   readonly adoptsRefreshRequests?: boolean;
+  /** The refresh protocol's names (refresh/refreshProtocol.ts); this project's reading by default. */
+  readonly refreshKeys?: RefreshKeys;
+  /**
+   * The watches of this profile's refresh requests, brought up to date with what is read
+   * (refresh/adoptionLedger.ts); none watched without it.
+   */
+  readonly adoption?: AdoptionLedger;
   /** What the profile's sources are read through; the disk by default (tests give a MemoryFs). */
   readonly fs?: SourceFs;
 }
@@ -149,7 +158,8 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
   }
   try {
     // Ended sessions are read only when reported (compaction tips are needed for them alone).
-    const { listed, storedPromptSessions, meta } = source.read(store, includeEnded, cache, verdicts);
+    const read = source.read(store, includeEnded, cache, verdicts);
+    const { listed, storedPromptSessions, meta } = read;
     // After a commit: inline prompts still holding the text they were parsed from are settled at once.
     if (cache.mustRecheckAny()) cache.recheckInline(store, listed);
     // A status: inline prompts still holding the text an earlier run found are settled the same way.
@@ -171,7 +181,11 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     cache.promptsLater = source.keepsStore ? prompts : undefined;
     // Verdicts keep what judging them again without the prompt needs, but with a caller's message (keptPartsOf).
     cache.bounded = !config.agentSystemPrompt;
-    const world = cache.world(config, meta, options.priceOverrides, options.adoptsRefreshRequests ?? true);
+    const keys = options.refreshKeys ?? DEFAULT_REFRESH_KEYS;
+    const world = cache.world(config, meta, options.priceOverrides, options.adoptsRefreshRequests ?? true, keys);
+    const ledger = options.adoption;
+    const promptOf = (record: SessionRecord) => promptIdentityOf(cache, record, prompts);
+    ledger?.reconcile({ recordOf: recordLookup(read), full: !read.partial, promptOf, keys, now });
     // Each session's last report, kept by the cache and updated in place: after a Hermes write to one
     // session only that entry changes. A compaction tip depends on every session, so when ended
     // sessions are reported nothing is kept.
@@ -186,6 +200,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       prompts,
       cache.mustRecheckAny(),
       referenceProse(listed, judging, prompts),
+      ledger,
     );
     for (let i = 0; i < listed.length; i++) pass.report(i);
     const { sessions, inOrder } = pass;
@@ -227,7 +242,8 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
         ...base,
         unavailable: undefined,
         storedPromptSessions,
-        requestedEpoch: profileRequestedEpoch(meta),
+        requestedEpoch: profileRequestedEpoch(meta, keys),
+        adoption: ledger ? ledger.counts() : countsOf([]),
         sessions,
         problems: [...problems, ...sourceProblems],
         totals: totalsOf(sessions),
@@ -293,6 +309,7 @@ class SessionPass {
     private readonly prompts: PromptReader,
     private readonly recheckInline: boolean,
     referenceProse: string | undefined,
+    private readonly ledger: AdoptionLedger | undefined,
   ) {
     this.sessions = new Array<SessionReport>(listed.length);
     this.inOrder = new Array<ReusableReport>(listed.length);
@@ -304,6 +321,7 @@ class SessionPass {
       judged: NOT_JUDGED,
       requestedEpoch: 0,
       adoptsRequests: context.world.adoptsRequests,
+      adoption: undefined,
       referenceProse,
     };
     this.near = previous && new NearPosition(previous.listed);
@@ -313,7 +331,12 @@ class SessionPass {
     const record = this.listed[i]!;
     const world = this.context.world;
     const last = this.lastOf(i, record.id);
-    if (stillGood(last, world, record, this.inputs.referenceProse, this.context.now) && !(this.recheckInline && this.judging.cache.mustRecheck(record.promptKey))) {
+    const moved = this.ledger?.moved;
+    if (
+      stillGood(last, world, record, this.inputs.referenceProse, this.context.now) &&
+      !(this.recheckInline && this.judging.cache.mustRecheck(record.promptKey)) &&
+      !(moved?.size && moved.has(record.id))
+    ) {
       this.sessions[i] = last.report;
       this.inOrder[i] = last;
       return;
@@ -328,12 +351,29 @@ class SessionPass {
     inputs.judged = verdict.judged;
     // The same refresh requests as when the last report was made: the same epoch (a lookup by id saved per session).
     inputs.requestedEpoch = last !== undefined && last.world.epochs === world.epochs ? last.inputs.requestedEpoch : world.requestedEpoch(record.id);
+    inputs.adoption = this.adoptionOf(record, last);
     const revision = last?.revision;
     const reusable = sessionReport(this.context, inputs, last);
     if (reusable !== last) this.reports.set(record.id, reusable);
     if (reusable.revision !== revision) this.changedSessions += 1;
     this.sessions[i] = reusable.report;
     this.inOrder[i] = reusable;
+  }
+
+  /**
+   * The watch of the session's latest request: a new one for a request that leaves it pending and
+   * has none yet (recorded elsewhere, or seen for the first time), from its row as read now and,
+   * as the cost predicted, its report before (the verdict there was the lens's estimate).
+   */
+  private adoptionOf(record: SessionRecord, last: ReusableReport | undefined): AdoptionWatch | undefined {
+    const ledger = this.ledger;
+    if (!ledger) return undefined;
+    const watch = ledger.of(record.id);
+    const { world, now } = this.context;
+    const requested = this.inputs.requestedEpoch;
+    if (requested === 0 || !world.adoptsRequests || !record.promptKey || record.endedAt !== undefined || (watch && watch.epoch >= requested)) return watch;
+    if (requested <= stampedEpoch(record.modelConfig, world.keys)) return watch;
+    return ledger.watchPending(record, requested, world.keys, this.judging.cache.knownIdentity(record.promptKey), now, last ? predictedOf(last.report) : null);
   }
 
   /**
@@ -344,6 +384,24 @@ class SessionPass {
     const at = this.near ? this.near.indexOf(id, i) : -1;
     return at >= 0 ? this.previous!.reports[at] : this.reports.get(id);
   }
+}
+
+/** What a report said refreshing the session would cost, as a watch keeps it. */
+export function predictedOf(report: SessionReport): PredictedCost {
+  return { costUsd: report.refreshCostUsd ?? null, prefixTokens: report.prefixTokens, cacheWarm: report.cacheWarm };
+}
+
+/** The identity of a session's stored prompt (AnalysisCache.knownIdentity), read for an inline one not known yet. */
+function promptIdentityOf(cache: AnalysisCache, record: SessionRecord, prompts: PromptReader): string | undefined {
+  if (!record.promptKey) return undefined;
+  return cache.knownIdentity(record.promptKey) ?? cache.readIdentity(record.promptKey, prompts).identity;
+}
+
+/** A lookup of the sessions read by id: the session source's own, else one made on the first look. */
+function recordLookup(read: SessionsRead): (id: string) => SessionRecord | undefined {
+  if (read.recordOf) return read.recordOf;
+  let byId: Map<string, SessionRecord> | undefined;
+  return (id) => (byId ??= new Map(read.listed.map((r) => [r.id, r]))).get(id);
 }
 
 /**
@@ -553,14 +611,14 @@ function unavailableAnalysis(
   profile: Profile,
   config: ProfileConfig,
   fs: SourceFs,
-  report: Omit<ProfileReport, 'storedPromptSessions' | 'requestedEpoch' | 'sessions' | 'totals'>,
+  report: Omit<ProfileReport, 'storedPromptSessions' | 'requestedEpoch' | 'adoption' | 'sessions' | 'totals'>,
   sourcesFor: (cwd: string | undefined, source?: string) => RenderedSources,
 ): ProfileAnalysis {
   return {
     profile,
     config,
     fs,
-    report: { ...report, storedPromptSessions: 0, requestedEpoch: 0, sessions: [], totals: totalsOf([]) },
+    report: { ...report, storedPromptSessions: 0, requestedEpoch: 0, adoption: countsOf([]), sessions: [], totals: totalsOf([]) },
     cwds: [],
     changedSessions: 0,
     sourcesFor,

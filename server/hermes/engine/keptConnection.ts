@@ -117,7 +117,7 @@ export class KeptConnection {
     const read = this.readKept(store, cache, includeEnded, scan);
     // A deferred count is brought up to date after the evaluation.
     const storedPromptSessions = includeEnded ? countStoredPrompts(read.listed) : ((deferCount ? this.counted?.count : undefined) ?? this.storedPromptCount(store));
-    return { listed: read.listed, storedPromptSessions, meta: read.meta };
+    return { listed: read.listed, storedPromptSessions, meta: read.meta, partial: read.partial, recordOf: (id) => read.byId.get(id)?.record };
   }
 
   private readKept(store: StateStore, cache: AnalysisCache, includeEnded: boolean, scan: SessionScan): KeptRead {

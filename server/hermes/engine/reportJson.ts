@@ -3,6 +3,7 @@
 import type { StaleReason } from '../model';
 import { sameReasons } from './staleness';
 import { VERDICT_FIELDS } from './sessionReport';
+import { adoptionJson } from '../refresh/adoptionWords';
 import type { ProfileReport, SessionReport } from './types';
 
 /**
@@ -26,6 +27,7 @@ const SESSION_JSON = {
   requestedEpoch: (v) => v,
   stampedEpoch: (v) => v,
   unadoptableRequest: (v) => v,
+  adoption: adoptionJson,
   systemPromptTokens: (v) => v,
   prefixTokens: (v) => v,
   tokensExact: (v) => v,
@@ -178,6 +180,7 @@ export function profileSummaryJson(r: ProfileReport) {
     unavailable: r.unavailable ?? null,
     storedPromptSessions: r.storedPromptSessions,
     requestedEpoch: r.requestedEpoch,
+    adoption: { ...r.adoption },
     problems: [...r.problems],
     totals: { ...r.totals, staleRefreshCostUsd: usdJson(r.totals.staleRefreshCostUsd) ?? 0 },
   };

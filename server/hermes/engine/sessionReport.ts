@@ -21,7 +21,8 @@ import { countsExactlyFor, estimateTokensFromChars, toolSchemaTokens } from '../
 import { cacheTtlSeconds } from '../cost/ttl';
 import type { SessionRecord, SessionState, TranscriptSize } from '../model';
 import { compactionTip } from '../refresh/compactionTip';
-import { stampedEpoch } from '../refresh/epochs';
+import { stampedEpoch, type RefreshKeys } from '../refresh/epochs';
+import type { AdoptionWatch } from '../refresh/adoption';
 import { proseDifference } from '../anatomy/hermesProse';
 import type { JudgedPrompt } from './judgement';
 import type { PromptFacts } from './promptFacts';
@@ -38,6 +39,8 @@ export interface ReportInputs {
   readonly requestedEpoch: number;
   /** Whether the Hermes build serving the home adopts refresh requests (install/hermesBuild.ts). */
   readonly adoptsRequests: boolean;
+  /** The watch of the session's latest refresh request (refresh/adoption.ts), if one is watched. */
+  readonly adoption: AdoptionWatch | undefined;
   /** The prose fingerprint of the profile's newest stored prompt (hermesProse.ts), if any. */
   readonly referenceProse: string | undefined;
 }
@@ -46,7 +49,7 @@ export interface ReportInputs {
  * The fields of a report's verdict: all that an update in place writes (updateVerdict). A report
  * object's other fields never change: a new basis makes a new report.
  */
-export const VERDICT_FIELDS = ['state', 'reasons', 'otherBuild', 'requestedEpoch', 'unadoptableRequest', 'deltaTokens', 'cacheWarm', 'cacheExpiresAt', 'refreshCostUsd', 'refreshCostColdUsd'] as const;
+export const VERDICT_FIELDS = ['state', 'reasons', 'otherBuild', 'requestedEpoch', 'unadoptableRequest', 'adoption', 'deltaTokens', 'cacheWarm', 'cacheExpiresAt', 'refreshCostUsd', 'refreshCostColdUsd'] as const;
 
 /**
  * A session's report and what it was made from, kept by the cache between evaluations and updated
@@ -87,6 +90,8 @@ export interface ReportWorld {
   readonly requestedEpoch: (sessionId: string) => number;
   /** Whether the Hermes build serving the home adopts refresh requests. */
   readonly adoptsRequests: boolean;
+  /** The refresh protocol's names in use (refresh/epochs.ts): where each session's stamp is read. */
+  readonly keys: RefreshKeys;
 }
 
 /** Lookups of one evaluation, shared by sessions on the same model and tools. */
@@ -145,6 +150,7 @@ function copyInputs(into: Writable<ReportInputs>, from: ReportInputs): void {
   into.judged = from.judged;
   into.requestedEpoch = from.requestedEpoch;
   into.adoptsRequests = from.adoptsRequests;
+  into.adoption = from.adoption;
   into.referenceProse = from.referenceProse;
 }
 
@@ -163,6 +169,7 @@ function sameVerdictInputs(was: ReportInputs, now: ReportInputs): boolean {
     was.judged.buildNote === now.judged.buildNote &&
     was.requestedEpoch === now.requestedEpoch &&
     was.adoptsRequests === now.adoptsRequests &&
+    was.adoption === now.adoption &&
     was.referenceProse === now.referenceProse
   );
 }
@@ -178,7 +185,7 @@ function newReport(ctx: ReportContext, inputs: ReportInputs): { report: Writable
   const toolTokens = memo(ctx.tools, record.toolNames, toolSchemaTokens);
   const systemPromptTokens = prompt?.tokens ?? 0;
   const prices = memo(ctx.prices, `${model ?? ''}\u0000${provider ?? ''}`, () => lookupPrices(model, provider, ctx.priceOverrides) ?? null) ?? undefined;
-  const stamped = stampedEpoch(record.modelConfig);
+  const stamped = stampedEpoch(record.modelConfig, ctx.world.keys);
   const prefixTokens = systemPromptTokens + toolTokens + transcriptTokens;
   const ttlSeconds = cacheTtlSeconds(config.cacheTtl, record.source, prices);
   const v = verdictNow(stamped, prefixTokens, ttlSeconds, prices, inputs, ctx.now);
@@ -202,6 +209,7 @@ function newReport(ctx: ReportContext, inputs: ReportInputs): { report: Writable
     requestedEpoch,
     stampedEpoch: stamped,
     unadoptableRequest: v.unadoptableRequest,
+    adoption: inputs.adoption,
     skillsTier: prompt?.skillsTier,
     systemPromptTokens,
     toolTokens,
@@ -234,6 +242,7 @@ function updateVerdict(report: Writable<SessionReport>, prices: ModelPrices | un
   if (report.otherBuild !== otherBuild) (report.otherBuild = otherBuild), (changed = true);
   if (report.requestedEpoch !== requestedEpoch) (report.requestedEpoch = requestedEpoch), (changed = true);
   if (report.unadoptableRequest !== v.unadoptableRequest) (report.unadoptableRequest = v.unadoptableRequest), (changed = true);
+  if (report.adoption !== inputs.adoption) (report.adoption = inputs.adoption), (changed = true);
   if (report.deltaTokens !== judged.deltaTokens) (report.deltaTokens = judged.deltaTokens), (changed = true);
   if (report.cacheWarm !== v.cacheWarm) (report.cacheWarm = v.cacheWarm), (changed = true);
   if (report.cacheExpiresAt !== v.cacheExpiresAt) (report.cacheExpiresAt = v.cacheExpiresAt), (changed = true);
@@ -257,7 +266,9 @@ const verdict: VerdictNow = { state: 'fresh', unadoptableRequest: false, cacheWa
 /** The rules of a verdict, for a new report (newReport) and one updated in place (updateVerdict). */
 function verdictNow(stampedEpoch: number, prefixTokens: number, ttlSeconds: number, prices: ModelPrices | undefined, inputs: ReportInputs, now: number): VerdictNow {
   // A request the build cannot adopt leaves the session on its prompt: judged as if none were made.
-  const requested = inputs.requestedEpoch > stampedEpoch;
+  // So does one its turn was seen to settle (adopted without a stamp the lens reads, or not adopted).
+  const settled = inputs.adoption !== undefined && inputs.adoption.state !== 'pending' ? inputs.adoption.epoch : 0;
+  const requested = inputs.requestedEpoch > Math.max(stampedEpoch, settled);
   const state = stateOf(inputs.record, inputs.prompt, requested && inputs.adoptsRequests, inputs.judged);
   const cost = refreshCostOf(prefixTokens, ttlSeconds, prices, inputs, now);
   verdict.state = state;

@@ -12,6 +12,10 @@ export interface SessionsRead {
   /** Sessions holding a stored prompt, ended ones too. */
   readonly storedPromptSessions: number;
   readonly meta: ReadonlyMap<string, string>;
+  /** Only the rows a turn touched were read again (KeptConnection's touched scan); every row otherwise. */
+  readonly partial?: boolean;
+  /** The session read with this id, when the source keeps them by id. */
+  readonly recordOf?: (sessionId: string) => SessionRecord | undefined;
 }
 
 export interface SessionSource {

@@ -1,5 +1,7 @@
 // What the engine reports: plain data for the CLI (--json), the language server and its views.
 import type { SessionState, StaleReason, TierName } from '../model';
+import type { AdoptionWatch } from '../refresh/adoption';
+import type { AdoptionCounts } from '../refresh/adoptionLedger';
 
 export interface SessionReport {
   readonly profile: string;
@@ -29,6 +31,11 @@ export interface SessionReport {
    * home cannot adopt: the session is judged stale or fresh by its prompt, never pending.
    */
   readonly unadoptableRequest: boolean;
+  /**
+   * The watch of the session's latest refresh request: pending (no turn yet), adopted, adopted
+   * with a stamp the lens did not read, or not adopted (refresh/adoption.ts). Undefined when none is watched.
+   */
+  readonly adoption: AdoptionWatch | undefined;
   /** Where the skills index sits in this session's stored prompt. */
   readonly skillsTier: TierName | undefined;
   /** Tokens of the stored system prompt, tool schemas and live transcript (P = their sum). */
@@ -63,6 +70,8 @@ export interface ProfileReport {
   readonly unavailable: string | undefined;
   readonly storedPromptSessions: number;
   readonly requestedEpoch: number;
+  /** The live sessions' watched refresh requests, by how each stands. */
+  readonly adoption: AdoptionCounts;
   readonly sessions: readonly SessionReport[];
   /** Problems that did not stop the report (config.yaml errors, unreadable files). */
   readonly problems: readonly string[];

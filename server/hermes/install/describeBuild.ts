@@ -37,7 +37,7 @@ export function buildSummary(build: HermesBuild): string {
     case 'found':
       return build.refreshPrompts
         ? `Hermes ${build.version} (${build.dir}) adopts refresh requests.`
-        : `Hermes ${build.version} (${build.dir}) cannot adopt a refresh request: refresh-prompts came after ${LAST_RELEASE_WITHOUT_REFRESH}.`;
+        : `Hermes ${build.version} (${build.dir}) cannot adopt a refresh request: its CLI does not offer refresh-prompts, which came after ${LAST_RELEASE_WITHOUT_REFRESH}.`;
     case 'unreadable':
       return build.problem;
     case 'not-found':

@@ -55,3 +55,24 @@ export function smallFileBytes(file: string, maxBytes: number, fs: InstallFs = d
     return undefined;
   }
 }
+
+/** What went wrong with a path, as the end of a sentence that starts with the path. */
+export function whyUnreadable(error: { readonly code?: string; readonly message?: string }): string {
+  switch (error.code) {
+    case 'ENOENT':
+      return 'does not exist';
+    case 'ENOTDIR':
+      return 'is not inside a folder';
+    case 'ELOOP':
+      return 'is a symbolic link that loops';
+    case 'EACCES':
+    case 'EPERM':
+      return 'cannot be read (permission denied)';
+    case 'ENOTREG':
+      return 'is not a regular file';
+    case 'EISDIR':
+      return 'is a folder';
+    default:
+      return `cannot be read (${error.message ?? error.code})`;
+  }
+}

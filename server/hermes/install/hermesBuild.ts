@@ -1,7 +1,8 @@
 // The Hermes build that serves a home, as read from its installation on disk (detectBuild.ts).
 // Whether a session can adopt a refresh request depends on it: `hermes sessions refresh-prompts`
-// and the epoch it records exist only in builds that have `agent/prompt_refresh.py`
-// (docs/HERMES-INSTALLS.md).
+// and the epoch it records exist only in builds whose CLI offers that subcommand, and the names
+// the build's code gives them are read from its sources (protocolReading.ts, docs/HERMES-INSTALLS.md).
+import type { ProtocolReading } from './protocolReading';
 
 /** What led to the installation: the setting or flag, the installer's locations, or a `hermes` command. */
 export type InstallClue = 'setting' | 'HERMES_INSTALL_DIR' | 'home' | 'system' | 'command';
@@ -13,8 +14,10 @@ export type HermesBuild =
       readonly dir: string;
       /** `version` of its pyproject.toml. */
       readonly version: string;
-      /** Whether it has the refresh-prompts protocol (`agent/prompt_refresh.py`). */
+      /** Whether it has the refresh-prompts protocol (its CLI offers the subcommand, or protocol.clue says what else shows it). */
       readonly refreshPrompts: boolean;
+      /** What its sources show of the protocol: the clue, and the names read next to it. */
+      readonly protocol: ProtocolReading;
       readonly clue: InstallClue;
     }
   | {

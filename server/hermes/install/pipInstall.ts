@@ -1,21 +1,20 @@
 // Hermes installed with pip or pipx instead of the installer: no checkout, but the wheel's files in
-// a `site-packages` folder — `hermes_agent-<version>.dist-info/METADATA` (the version) beside the
-// `agent/` package (the refresh protocol's module). Where that folder is, from the environment or
-// the console script pip wrote, is pipEnvironment.ts's and commandTarget.ts's to find; this reads
-// it, never running Python (docs/HERMES-INSTALLS.md).
+// a `site-packages` folder — `hermes_agent-<version>.dist-info/METADATA` (the version) beside
+// Hermes' packages (`hermes_cli/`, whose sources tell the refresh protocol). Where that folder is,
+// from the environment or the console script pip wrote, is pipEnvironment.ts's and
+// commandTarget.ts's to find; this reads it, never running Python (docs/HERMES-INSTALLS.md).
 import path = require('node:path');
 import { diskFs } from '../fs/diskFs';
 import { utf8Of } from '../fs/sourceFs';
 import type { HermesBuild, InstallClue } from './hermesBuild';
-import { isFile, isSmallFile } from './fileChecks';
+import { isSmallFile } from './fileChecks';
 import { distInfoIn } from './pipEnvironment';
 import { isVersionNumber } from './pyproject';
+import { withProtocol } from './withProtocol';
 
 const MAX_METADATA_BYTES = 1024 * 1024;
-/** The protocol module, as in a checkout (readInstall.ts), inside site-packages. */
-const PROTOCOL_MODULE = path.join('agent', 'prompt_refresh.py');
 
-/** The build whose wheel `sitePackages` holds: its METADATA's version, and whether it has the protocol module. */
+/** The build whose wheel `sitePackages` holds: its METADATA's version, and what its sources show of the protocol. */
 export function readSitePackages(sitePackages: string, clue: InstallClue): Extract<HermesBuild, { kind: 'found' | 'unreadable' }> {
   const distInfo = distInfoIn(sitePackages)!;
   const metadata = path.join(sitePackages, distInfo, 'METADATA');
@@ -32,5 +31,5 @@ export function readSitePackages(sitePackages: string, clue: InstallClue): Extra
   const headers = text.split(/\r?\n\r?\n/, 1)[0]!;
   const version = /^Version:\s*(.+?)\s*$/m.exec(headers)?.[1];
   if (version === undefined || !isVersionNumber(version)) return problem(`${metadata} gives no version number, ${what}.`);
-  return { kind: 'found', dir: sitePackages, version, refreshPrompts: isFile(path.join(sitePackages, PROTOCOL_MODULE)), clue };
+  return withProtocol(sitePackages, version, clue, problem, 'point --hermes-install (hermesLens.hermesInstall in the editor) at the environment Hermes was installed into');
 }

@@ -1,5 +1,5 @@
 // Reading one Hermes installation folder: its version (pyproject.toml) and whether it has the
-// refresh-prompts protocol (agent/prompt_refresh.py). Files are only stat'ed and read; a folder that
+// refresh-prompts protocol (its CLI's sources, protocolReading.ts). Files are only stat'ed and read; a folder that
 // cannot be used becomes a problem that names the path and says what to do, never an exception.
 import fs = require('node:fs');
 import path = require('node:path');
@@ -8,12 +8,12 @@ import { utf8Of } from '../fs/sourceFs';
 import type { HermesBuild, InstallClue } from './hermesBuild';
 import { sitePackagesUnder } from './pipEnvironment';
 import { readSitePackages } from './pipInstall';
+import { whyUnreadable as why } from './fileChecks';
+import { withProtocol } from './withProtocol';
 import { projectOfPyproject } from './pyproject';
 
 /** pyproject.toml is a few kilobytes; a larger file is not one worth reading. */
 const MAX_PYPROJECT_BYTES = 1024 * 1024;
-/** The module that carries the protocol: merged into Hermes main after v0.22.5. */
-export const PROTOCOL_MODULE = path.join('agent', 'prompt_refresh.py');
 
 const WHAT_TO_DO = 'point --hermes-install (hermesLens.hermesInstall in the editor) at the folder of your Hermes checkout, the one holding pyproject.toml and agent/';
 
@@ -48,11 +48,7 @@ export function readInstall(dir: string, clue: InstallClue): Extract<HermesBuild
     return problem(`${pyproject} has no version = "…" line under [project] (is it a Hermes pyproject.toml?), so the Hermes build there cannot be told; ${WHAT_TO_DO}.`);
   }
 
-  const module = statOf(path.join(dir, PROTOCOL_MODULE));
-  if (module instanceof Error && !isAbsent(module)) {
-    return problem(`${path.join(dir, PROTOCOL_MODULE)} ${why(module)}, so whether Hermes ${project.version} reads refresh requests cannot be told; fix the folder's permissions, or ${WHAT_TO_DO}.`);
-  }
-  return { kind: 'found', dir, version: project.version, refreshPrompts: !(module instanceof Error) && module.isFile(), clue };
+  return withProtocol(dir, project.version, clue, problem, WHAT_TO_DO);
 }
 
 function statOf(file: string): fs.Stats | Error {
@@ -60,31 +56,5 @@ function statOf(file: string): fs.Stats | Error {
     return fs.statSync(file);
   } catch (error) {
     return error as Error;
-  }
-}
-
-function isAbsent(error: Error): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
-/** What went wrong with a path, as the end of a sentence that starts with the path. */
-function why(error: Error): string {
-  switch ((error as NodeJS.ErrnoException).code) {
-    case 'ENOENT':
-      return 'does not exist';
-    case 'ENOTDIR':
-      return 'is not inside a folder';
-    case 'ELOOP':
-      return 'is a symbolic link that loops';
-    case 'EACCES':
-    case 'EPERM':
-      return 'cannot be read (permission denied)';
-    case 'ENOTREG':
-      return 'is not a regular file';
-    case 'EISDIR':
-      return 'is a folder';
-    default:
-      return `cannot be read (${error.message})`;
   }
 }

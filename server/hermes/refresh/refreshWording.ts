@@ -3,10 +3,9 @@
 import type { HermesBuild } from '../install/hermesBuild';
 import { LAST_RELEASE_WITHOUT_REFRESH } from '../install/describeBuild';
 import type { RefreshStrategy } from './requestRefresh';
+import { CLEAR_PROMPT_DRAWBACKS } from '../../../shared/adoptionWords';
 
-/** The two costs of clearing the stored prompt (what `hermes sessions repair-prompts` does). */
-export const CLEAR_PROMPT_DRAWBACKS =
-  'it also fires the on_session_start hooks, and an agent a running gateway holds in memory does not see it until the gateway restarts';
+export { CLEAR_PROMPT_DRAWBACKS };
 
 /** One sentence on what a refresh does, for a confirmation. */
 export function refreshEffect(strategy: RefreshStrategy, scope: 'profile' | 'session', alsoRebuiltFresh: number, otherBuildFresh = 0): string {
@@ -31,7 +30,7 @@ export function refreshEffect(strategy: RefreshStrategy, scope: 'profile' | 'ses
  */
 export function requestBlockedBy(build: HermesBuild | undefined): string | undefined {
   if (build?.kind === 'found' && !build.refreshPrompts) {
-    return `Hermes ${build.version} (${build.dir}) cannot adopt a refresh request: refresh-prompts came after ${LAST_RELEASE_WITHOUT_REFRESH}, so a request would never be read.`;
+    return `Hermes ${build.version} (${build.dir}) cannot adopt a refresh request: its CLI does not offer refresh-prompts, which came after ${LAST_RELEASE_WITHOUT_REFRESH}, so a request would never be read.`;
   }
   if (build?.kind === 'unreadable') return `${build.problem} Whether this build reads a refresh request cannot be told.`;
   return undefined;

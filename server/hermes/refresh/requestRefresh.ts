@@ -10,7 +10,7 @@ import { StateStore } from '../store/stateStore';
 import type { ReadAheadNeeds, StateWriteTx } from '../store/writeTransaction';
 import type { RetryPolicy } from '../store/transaction';
 import { compactionTip } from './compactionTip';
-import { nextEpoch, PROFILE_EPOCH_KEY, sessionEpochKey } from './epochs';
+import { DEFAULT_REFRESH_KEYS, nextEpoch, sessionEpochKey, stampKeysOf, type RefreshKeys } from './epochs';
 import { CLEAR_PROMPT_DRAWBACKS, requestBlockedBy, requestRefused } from './refreshWording';
 
 export type RefreshStrategy = 'epoch' | 'clear-prompt';
@@ -37,6 +37,8 @@ export interface RefreshRequest {
    * found) writes the request.
    */
   readonly build?: HermesBuild;
+  /** The protocol's names in use (refreshProtocol.ts); this project's reading when not given. */
+  readonly keys?: RefreshKeys;
 }
 
 export interface RefreshResult {
@@ -59,6 +61,7 @@ export interface RefreshResult {
 export function requestRefresh(request: RefreshRequest): RefreshResult {
   const strategy = request.strategy ?? 'epoch';
   const dryRun = request.dryRun ?? false;
+  const keys = request.keys ?? DEFAULT_REFRESH_KEYS;
   const blocked = strategy === 'epoch' ? requestBlockedBy(request.build) : undefined;
   if (blocked) throw new HermesError('hermes-build', requestRefused(blocked));
   if (!dryRun) guardWriteTarget(request.dbFile, request.profileDir ?? path.dirname(request.dbFile), request.homeRoot, request.profileName);
@@ -75,26 +78,27 @@ export function requestRefresh(request: RefreshRequest): RefreshResult {
     }
     const ids = targets?.map((t) => t.id);
     const scope = ids ?? 'all';
+    const stampKeys = stampKeysOf(keys);
     const apply = (tx: StateWriteTx) => {
       const stored = tx.countStoredPromptSessions(scope);
       if (strategy === 'clear-prompt') {
         if (!dryRun) tx.clearStoredPrompts(scope);
         return { stored, epoch: undefined };
       }
-      const configs = tx.sessionModelConfigs().map((s) => s.modelConfig);
+      const configs = tx.sessionModelConfigs(stampKeys).map((s) => s.modelConfig);
       // Stamps read before Hermes' last commit: one written since is an epoch state_meta requested
       // then or now, so both are counted (an epoch above every stamp is all a request needs).
       const earlier = tx.earlierStateMeta();
-      const epoch = Math.max(nextEpoch(tx.stateMeta(), configs), earlier ? nextEpoch(earlier, []) : 0);
+      const epoch = Math.max(nextEpoch(tx.stateMeta(), configs, keys), earlier ? nextEpoch(earlier, [], keys) : 0);
       if (!dryRun) {
-        if (ids) for (const id of ids) tx.setStateMeta(sessionEpochKey(id), String(epoch));
-        else tx.setStateMeta(PROFILE_EPOCH_KEY, String(epoch));
+        if (ids) for (const id of ids) tx.setStateMeta(sessionEpochKey(id, keys), String(epoch));
+        else tx.setStateMeta(keys.requestKey, String(epoch));
       }
       return { stored, epoch };
     };
     // The count is of the targets (a few rows) or of the whole profile; only an epoch reads the
     // stamps. A dry run reads the same figures without taking the write lock.
-    const needs: ReadAheadNeeds = { storedPromptsOf: scope, epochStamps: strategy === 'epoch' };
+    const needs: ReadAheadNeeds = { storedPromptsOf: scope, epochStamps: strategy === 'epoch' ? stampKeys : undefined };
     const { stored, epoch } = dryRun ? store.dryRunTransaction(apply) : store.writeTransaction(apply, request.retry, needs);
     const redirected = new Map<string, string>();
     named?.forEach((id, i) => targets![i]!.id !== id && redirected.set(id, targets![i]!.id));

@@ -66,6 +66,9 @@ export function toSessionRecord(r: readonly unknown[], decoded: DecodedColumns):
     title: optionalString(r[AT.title]),
     lastActivityAt: optionalNumber(r[AT.last_activity]),
     toolNames: decoded.toolNames(r[AT.tool_names]),
+    inputTokens: optionalNumber(r[AT.input_tokens]),
+    cacheReadTokens: optionalNumber(r[AT.cache_read_tokens]),
+    cacheWriteTokens: optionalNumber(r[AT.cache_write_tokens]),
   };
 }
 
@@ -137,6 +140,7 @@ export function byActivity(a: SessionRecord, b: SessionRecord): number {
 export const SESSION_COLUMNS = [
   'id', 'source', 'model', 'model_config', 'prompt_key', 'parent_session_id', 'started_at', 'ended_at', 'end_reason',
   'message_count', 'cwd', 'billing_provider', 'billing_mode', 'title', 'last_activity', 'tool_names',
+  'input_tokens', 'cache_read_tokens', 'cache_write_tokens',
 ] as const;
 type SessionColumn = (typeof SESSION_COLUMNS)[number];
 const AT = Object.fromEntries(SESSION_COLUMNS.map((name, i) => [name, i])) as Record<SessionColumn, number>;

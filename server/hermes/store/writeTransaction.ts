@@ -20,12 +20,12 @@ export interface StateWriteTx {
   stateMeta(): Map<string, string>;
   setStateMeta(key: string, value: string): void;
   /**
-   * `id` and parsed `model_config` of every session that may hold an epoch stamp (to read them).
-   * Sessions whose `model_config` cannot hold one are left out: their stamp is 0. Read just before
+   * `id` and parsed `model_config` of every session that may hold an epoch stamp under one of
+   * `stampKeys` (to read them). Sessions whose `model_config` cannot hold one are left out: their stamp is 0. Read just before
    * the lock; when another connection committed in between, these are that moment's configs and
    * those of the sessions added since, and `earlierStateMeta` says so.
    */
-  sessionModelConfigs(): Array<{ id: string; modelConfig: Record<string, unknown> }>;
+  sessionModelConfigs(stampKeys: readonly string[]): Array<{ id: string; modelConfig: Record<string, unknown> }>;
   /**
    * state_meta as it was when `sessionModelConfigs` were read, when another connection has
    * committed since (undefined when they are current). A session stamped since took an epoch
@@ -49,17 +49,17 @@ export interface StateWriteTx {
 export interface ReadAheadNeeds {
   /** The `among` the work passes to `countStoredPromptSessions`, if it counts. */
   readonly storedPromptsOf: readonly string[] | 'all' | undefined;
-  /** `sessionModelConfigs` (an epoch request exceeds every stamp). */
-  readonly epochStamps: boolean;
+  /** The stamp keys the work passes to `sessionModelConfigs`, if it reads stamps (an epoch request exceeds every stamp). */
+  readonly epochStamps: readonly string[] | undefined;
 }
 
-export const READ_ALL_AHEAD: ReadAheadNeeds = { storedPromptsOf: 'all', epochStamps: true };
+export const READ_ALL_AHEAD: ReadAheadNeeds = { storedPromptsOf: 'all', epochStamps: undefined };
 
 /** What a write transaction may take from the reads made just before it (see writeTransaction). */
 export interface ReadAhead {
   /** PRAGMA data_version of the snapshot these were read in. */
   readonly version: number;
-  readonly configs: ReadonlyArray<{ id: string; modelConfig: Record<string, unknown> }> | undefined;
+  readonly configs: { readonly stampKeys: readonly string[]; readonly rows: ReadonlyArray<{ id: string; modelConfig: Record<string, unknown> }> } | undefined;
   /** The stored-prompt count, with the sessions it was taken among. */
   readonly stored: { readonly among: readonly string[] | 'all'; readonly count: number } | undefined;
   /** state_meta in that snapshot. */
@@ -89,7 +89,8 @@ export function readAhead(db: SqliteConnection, schema: SchemaInfo, layout: Prom
       const version = probes.dataVersion();
       const among = needs.storedPromptsOf;
       const stored = among === undefined ? undefined : { among, count: tx.countStoredPromptSessions(among) };
-      const configs = needs.epochStamps ? tx.sessionModelConfigs() : undefined;
+      const stampKeys = needs.epochStamps;
+      const configs = stampKeys ? { stampKeys, rows: tx.sessionModelConfigs(stampKeys) } : undefined;
       return { version, stored, configs, meta, lastSession };
     } finally {
       db.exec('COMMIT');
@@ -101,9 +102,10 @@ export function readAhead(db: SqliteConnection, schema: SchemaInfo, layout: Prom
 
 export function writeTxOf(db: SqliteConnection, schema: SchemaInfo, layout: PromptLayout, early?: ReadAhead, current = false): StateWriteTx {
   // A scan of every session (under the lock only when the read ahead failed): SQLite skips
-  // (without parsing) every config that cannot name the key, i.e. holds neither its literal
+  // (without parsing) every config that cannot name a stamp key, i.e. holds neither its literal
   // name nor a JSON escape.
-  const configsSql = "SELECT id, model_config FROM sessions WHERE (instr(model_config, 'prompt_refresh_epoch') > 0 OR instr(model_config, '\\') > 0)";
+  const configsSql = (stampKeys: readonly string[]) =>
+    `SELECT id, model_config FROM sessions WHERE (${[...stampKeys.map(() => 'instr(model_config, ?) > 0'), "instr(model_config, '\\') > 0"].join(' OR ')})`;
   const configsOf = (rows: Row[]) => rows.map((r) => ({ id: String(r.id), modelConfig: parseModelConfig(r.model_config) }));
   let upsertMeta: SqliteStatement | undefined;
   return {
@@ -114,11 +116,12 @@ export function writeTxOf(db: SqliteConnection, schema: SchemaInfo, layout: Prom
       upsertMeta ??= db.prepare('INSERT INTO state_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
       upsertMeta.run(key, value);
     },
-    sessionModelConfigs() {
-      if (!hasColumn(schema, 'sessions', 'model_config')) return [];
-      if (!early?.configs) return configsOf(db.prepare(configsSql).all());
-      const configs = early.configs.map((c) => ({ id: c.id, modelConfig: { ...c.modelConfig } }));
-      return current ? configs : configs.concat(configsOf(db.prepare(`${configsSql} AND rowid > ?`).all(early.lastSession)));
+    sessionModelConfigs(stampKeys) {
+      if (!hasColumn(schema, 'sessions', 'model_config') || stampKeys.length === 0) return [];
+      const ahead = early?.configs && sameKeys(early.configs.stampKeys, stampKeys) ? early.configs.rows : undefined;
+      if (!ahead) return configsOf(db.prepare(configsSql(stampKeys)).all(...stampKeys));
+      const configs = ahead.map((c) => ({ id: c.id, modelConfig: { ...c.modelConfig } }));
+      return current ? configs : configs.concat(configsOf(db.prepare(`${configsSql(stampKeys)} AND rowid > ?`).all(...stampKeys, early!.lastSession)));
     },
     earlierStateMeta: () => (early && !current ? new Map(early.meta) : undefined),
     countStoredPromptSessions(among = 'all') {
@@ -135,6 +138,10 @@ export function writeTxOf(db: SqliteConnection, schema: SchemaInfo, layout: Prom
       return ids.reduce((n, id) => n + update.run(id).changes, 0);
     },
   };
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((k, i) => k === b[i]);
 }
 
 /**

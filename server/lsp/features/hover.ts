@@ -11,6 +11,7 @@ import type { HermesModel, SourceRole } from '../../workspace/hermesModel';
 import { summarizeRole } from '../../workspace/roleSummary';
 import { uriToPath } from '../uri';
 import { ClientCommands, OTHER_BUILD, type SavePreviewDto } from '../../../shared/protocol';
+import { adoptionCountsText, CLEAR_INSTEAD, NOT_ADOPTED } from '../../hermes/refresh/adoptionWords';
 import { byRecentActivity } from '../../../shared/sessionOrder';
 
 const TIER_WHY: Record<string, string> = {
@@ -28,7 +29,13 @@ export function provideHover(model: HermesModel, document: TextDocument | undefi
   const role = file ? model.roleOf(file) : undefined;
   if (!role) return null;
   // Markdown paragraphs: each figure on its own line in the hover.
-  const lines = [...headline(role, document, params.position.line), '', ...(preview ? [previewLine(preview), ''] : []), ...figures(role).flatMap((line) => [line, ''])];
+  const lines = [
+    ...headline(role, document, params.position.line),
+    '',
+    ...(preview ? [previewLine(preview), ''] : []),
+    ...figures(role).flatMap((line) => [line, '']),
+    ...adoptionLines(role, commandLinks).flatMap((line) => [line, '']),
+  ];
   if (commandLinks) lines.push(...anatomyLinks(role));
   return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n').trimEnd() } };
 }
@@ -87,6 +94,36 @@ function figures(role: SourceRole): string[] {
     out.push(`${summary.otherBuild} of them ${summary.otherBuild === 1 ? 'was' : 'were'} ${OTHER_BUILD}: Hermes' own text in ${summary.otherBuild === 1 ? 'its prompt' : 'their prompts'}, or the files that build loads, differ from the newest session's (not stale; a refresh would bring the newer text too).`);
   }
   return out;
+}
+
+/** How the refresh requests of the sessions carrying the file stand; an offer to clear the prompt of those that did not adopt theirs. */
+function adoptionLines(role: SourceRole, commandLinks: boolean): string[] {
+  const summary = summarizeRole(role);
+  const watched = adoptionCountsText(summary.adoption);
+  if (!watched) return [];
+  const out = [`Refresh requests of these sessions: ${watched}.`];
+  const n = summary.notAdopted.length;
+  if (n > 0) {
+    const names = summary.notAdopted.slice(0, 3).map(({ session }) => markdownText(session.title ?? session.id)).join(', ');
+    out.push(`**${n === 1 ? 'One session' : `${n} sessions`} ${NOT_ADOPTED}** (${names}${n > 3 ? ', …' : ''}). ${CLEAR_INSTEAD}`);
+    if (commandLinks) {
+      out.push(
+        summary.notAdopted
+          .slice(0, 3)
+          .map(({ profile, session }) => {
+            const args = encodeURIComponent(JSON.stringify([{ profile, sessionId: session.id }]));
+            return `[$(trash) Clear the stored prompt of ${markdownText(session.title ?? session.id)}](command:${ClientCommands.clearSessionPrompt}?${args})`;
+          })
+          .join(' · '),
+      );
+    }
+  }
+  return out;
+}
+
+/** A session's title as Markdown text: its punctuation escaped, so a title cannot open a link, a code span or a heading. */
+function markdownText(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>$]/g, '\\$&');
 }
 
 /** Where Hermes builds load different files from the folder (AGENTS.override.md beside AGENTS.md). */

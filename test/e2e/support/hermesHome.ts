@@ -83,6 +83,7 @@ export interface CliSession {
   requestedEpoch: number;
   stampedEpoch: number;
   unadoptableRequest: boolean;
+  adoption: { state: 'pending' | 'adopted' | 'adopted-stamp-unread' | 'not-adopted'; epoch: number } | null;
   otherBuild: string | null;
   cacheWarm: boolean;
   refreshCostUsd: number | null;

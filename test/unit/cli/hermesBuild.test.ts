@@ -39,17 +39,24 @@ describe('cli: the Hermes build in status and refresh', function () {
   const install = (build = WITH_REFRESH) => writeHermesInstall(path.join(home.root, 'hermes-agent'), build);
   const run = (argv: string[]) => cli([argv[0]!, '--home', home.root, ...argv.slice(1)]);
 
-  it('status --json: hermes {version, path, refresh} of the installation in the home', () => {
+  it('status --json: hermes {version, path, refresh, protocol} of the installation in the home', () => {
     const dirOf = install();
     const out = JSON.parse(run(['status', '--json']).stdout);
-    assert.deepEqual(out.hermes, { version: '0.23.0', path: dirOf, refresh: true, problem: null, summary: `Hermes 0.23.0 (${dirOf}) adopts refresh requests.` });
+    const { protocol, ...build } = out.hermes;
+    assert.deepEqual(build, { version: '0.23.0', path: dirOf, refresh: true, problem: null, summary: `Hermes 0.23.0 (${dirOf}) adopts refresh requests.` });
+    // The fake build's CLI registers refresh-prompts in hermes_cli/main.py and names the keys in the module it imports for it.
+    assert.deepEqual(
+      { found: protocol.found, where: protocol.where, requestKey: protocol.requestKey, stampKey: protocol.stampKey, keysFrom: protocol.keysFrom },
+      { found: 'cli-text', where: path.join(dirOf, 'hermes_cli', 'main.py'), requestKey: 'prompt_refresh_epoch', stampKey: 'prompt_refresh_epoch', keysFrom: 'install' },
+    );
+    assert.ok(run(['status']).stdout.split('\n')[1]!.startsWith('Refresh protocol: its CLI offers `hermes sessions refresh-prompts`; names in use:'));
   });
 
   it('status says first which build serves the home, and that v0.22.5 cannot adopt a refresh request', () => {
     const dirOf = install(WITHOUT_REFRESH);
     const text = run(['status']);
     assert.equal(text.code, 0, text.stderr);
-    assert.equal(text.stdout.split('\n')[0], `Hermes 0.22.5 (${dirOf}) cannot adopt a refresh request: refresh-prompts came after v0.22.5.`);
+    assert.equal(text.stdout.split('\n')[0], `Hermes 0.22.5 (${dirOf}) cannot adopt a refresh request: its CLI does not offer refresh-prompts, which came after v0.22.5.`);
     assert.equal(JSON.parse(run(['status', '--json']).stdout).hermes.refresh, false);
   });
 
@@ -75,11 +82,13 @@ describe('cli: the Hermes build in status and refresh', function () {
     assert.ok(lines.slice(row + 1).some((l) => l.trim() === '↳ requested, but this Hermes build cannot adopt it'), lines.join('\n'));
   });
 
-  it('refresh with a build that has refresh-prompts records the profile-wide request, and says nothing more', () => {
+  it('refresh with a build that has refresh-prompts records the profile-wide request, and says only how the lens watches it', () => {
     install();
     const out = run(['refresh']);
     assert.equal(out.code, 0, out.stderr);
-    assert.equal(out.stdout.split('\n').length, 2, 'Hermes\' two lines');
+    const lines = out.stdout.split('\n');
+    assert.equal(lines.length, 3, "Hermes' two lines and the watch");
+    assert.equal(lines[2], 'The lens watches each session it concerns: 1 waiting for a turn. "hermes-lens status" tells how each took it up.');
     assert.equal(stateMeta(def.dbFile)[PROFILE_EPOCH_KEY], '1');
   });
 
@@ -90,7 +99,7 @@ describe('cli: the Hermes build in status and refresh', function () {
       const refused = run(argv);
       assert.equal(refused.code, 1, argv.join(' '));
       assert.equal(refused.stderr.trim().split('\n').length, 1);
-      assert.ok(refused.stderr.startsWith(`hermes-lens refresh: Hermes 0.22.5 (${dirOf}) cannot adopt a refresh request: refresh-prompts came after v0.22.5, so a request would never be read.`), refused.stderr);
+      assert.ok(refused.stderr.startsWith(`hermes-lens refresh: Hermes 0.22.5 (${dirOf}) cannot adopt a refresh request: its CLI does not offer refresh-prompts, which came after v0.22.5, so a request would never be read.`), refused.stderr);
       assert.match(refused.stderr, /The older way, clearing the stored prompt \(--strategy clear-prompt; hermesLens\.refreshStrategy in the editor\), works with any build/);
       assert.match(refused.stderr, /fires the on_session_start hooks, and an agent a running gateway holds in memory does not see it until the gateway restarts/);
       assert.match(refused.stderr, /Nothing was written\.$/m);

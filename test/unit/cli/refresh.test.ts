@@ -57,10 +57,11 @@ describe('cli: hermes-lens refresh', function () {
     assert.equal(run.code, 0, run.stderr);
     const lines = run.stdout.split('\n');
     assert.equal(lines[0], 'Requested a system prompt refresh for every session in this profile (4 session(s) with a stored prompt).');
-    assert.equal(lines.length, 3);
+    assert.equal(lines.length, 4);
     assert.match(lines[1]!, /next turn/);
+    assert.equal(lines[2], 'The lens watches each session it concerns: 3 waiting for a turn. "hermes-lens status" tells how each took it up.', 'the live ones (the compacted parent takes no turn)');
     // No Hermes installation in this home: the request is the default, and the user is told why.
-    assert.match(lines[2]!, /^No Hermes installation found for this home \(a remote gateway\?\)/);
+    assert.match(lines[3]!, /^No Hermes installation found for this home \(a remote gateway\?\)/);
     assert.equal(stateMeta(def.dbFile)[PROFILE_EPOCH_KEY], '1');
   });
 

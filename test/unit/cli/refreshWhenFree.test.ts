@@ -30,7 +30,7 @@ describe('cli: hermes-lens refresh --when-free', function () {
   afterEach(() => removeDir(dir));
 
   const keys = () => [...refreshRequests(def.dbFile).keys()].sort();
-  const requested = (...ids: string[]) => ids.map(sessionEpochKey).sort();
+  const requested = (...ids: string[]) => ids.map((id) => sessionEpochKey(id)).sort();
 
   it('--schedule-only prints "<session> <time>" in time order (now for an expired cache) and writes nothing; --json too', async () => {
     const run = cliWaiting(['refresh', '--home', root, '--when-free', '--schedule-only'], clock);

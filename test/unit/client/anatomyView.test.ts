@@ -21,7 +21,7 @@ function session(over: Partial<SessionDto> = {}): SessionDto {
   return {
     profile: 'default', id: 's1', title: 'Fix the build', source: 'cli', model: 'claude-sonnet-4', provider: 'anthropic', state: 'stale', reasons: [], otherBuild: null, tipSessionId: null,
     lastActivityAt: 1_000_000, requestedEpoch: 0, stampedEpoch: 0, systemPromptTokens: 9_000, prefixTokens: 42_000, tokensExact: true, deltaTokens: 12, ttlSeconds: 300,
-    cacheWarm: true, cacheExpiresAt: 1_000_300, refreshCostUsd: 0.12, refreshCostColdUsd: 0.01, apiEquivalent: false, unadoptableRequest: false, ...over,
+    cacheWarm: true, cacheExpiresAt: 1_000_300, refreshCostUsd: 0.12, refreshCostColdUsd: 0.01, apiEquivalent: false, unadoptableRequest: false, adoption: null, ...over,
   };
 }
 

@@ -57,6 +57,26 @@ describe('client: package.json contributions', () => {
     assert.ok(title?.when.includes(CONTEXT_KEYS.refreshesScheduled));
   });
 
+  it('offers clearing the stored prompt (trusted only) on a session that did not adopt its refresh, under the id hover links name; it keeps every other action', () => {
+    assert.equal(COMMANDS.clearSessionPrompt, ClientCommands.clearSessionPrompt);
+    const items = pkg.contributes.menus['view/item/context'] as Array<{ command: string; when: string }>;
+    const clear = items.filter((m) => m.command === COMMANDS.clearSessionPrompt);
+    assert.equal(clear.length, 2);
+    for (const m of clear) {
+      assert.ok(m.when.includes('isWorkspaceTrusted'), m.when);
+      for (const state of ['stale', 'fresh']) {
+        assert.ok(showsFor(m.when, `session.${state}.notAdopted`) && showsFor(m.when, `session.${state}.notAdopted.whenFree`), state);
+        assert.ok(!showsFor(m.when, `session.${state}`), state);
+      }
+    }
+    for (const m of items) {
+      if (m.command === COMMANDS.clearSessionPrompt) continue;
+      for (const value of ['session.stale', 'session.fresh', 'session.stale.whenFree']) {
+        if (showsFor(m.when, value)) assert.ok(showsFor(m.when, value.replace(/^(session\.\w+)/, '$1.notAdopted')), `${m.command} on ${value}.notAdopted`);
+      }
+    }
+  });
+
   it('offers the prompt anatomy inline and in the context menu of live sessions and of profiles, under the id hover links name', () => {
     assert.equal(COMMANDS.showPromptAnatomy, ClientCommands.showPromptAnatomy);
     const entries = (pkg.contributes.menus['view/item/context'] as Array<{ command: string; group: string; when: string }>).filter((m) => m.command === COMMANDS.showPromptAnatomy);

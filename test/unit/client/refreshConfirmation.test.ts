@@ -5,7 +5,20 @@ import * as assert from 'node:assert/strict';
 import { CLEAR_BUTTON, olderWayOffer, refreshConfirmation, REFRESH_BUTTON } from '../../../client/refreshConfirmation';
 import type { HermesBuildDto, RefreshPreviewDto } from '../../../shared/protocol';
 
-const BUILD: HermesBuildDto = { version: '0.23.0', path: '/home/u/.hermes/hermes-agent', refresh: true, problem: null, summary: 'Hermes 0.23.0 (/home/u/.hermes/hermes-agent) adopts refresh requests.' };
+const PROTOCOL: HermesBuildDto['protocol'] = {
+  found: 'cli-text',
+  where: '/home/u/.hermes/hermes-agent/hermes_cli/main.py',
+  requestKey: 'prompt_refresh_epoch',
+  sessionKeyPrefix: 'prompt_refresh_epoch:',
+  stampKey: 'prompt_refresh_epoch',
+  keysFrom: 'default',
+  requestKeyFrom: 'default',
+  stampKeyFrom: 'default',
+  learned: null,
+  notes: [],
+  summary: 'Refresh protocol: its CLI offers `hermes sessions refresh-prompts`.',
+};
+const BUILD: HermesBuildDto = { version: '0.23.0', path: '/home/u/.hermes/hermes-agent', refresh: true, problem: null, summary: 'Hermes 0.23.0 (/home/u/.hermes/hermes-agent) adopts refresh requests.', protocol: PROTOCOL };
 
 function preview(over: Partial<RefreshPreviewDto> = {}): RefreshPreviewDto {
   return {
@@ -48,7 +61,7 @@ describe('client: the refresh confirmation', () => {
   });
 
   it('offers the older way where the build cannot adopt a request: why, its cost, and its drawbacks', () => {
-    const blocked = 'Hermes 0.22.5 (/opt/hermes) cannot adopt a refresh request: refresh-prompts came after v0.22.5, so a request would never be read.';
+    const blocked = 'Hermes 0.22.5 (/opt/hermes) cannot adopt a refresh request: its CLI does not offer refresh-prompts, which came after v0.22.5, so a request would never be read.';
     const effect = 'Clears the stored prompt of each session, the older way for Hermes builds without refresh-prompts: each rebuilds it on its next turn, but it also fires the on_session_start hooks, and an agent a running gateway holds in memory does not see it until the gateway restarts.';
     const c = olderWayOffer({ profile: 'default', onlyStale: true, strategy: 'epoch' }, blocked, preview({ scope: 'session', alsoRebuiltFresh: 0, effect }), { allStale: true });
     assert.equal(c.title, 'Clear the stored prompt of 3 stale sessions in profile default instead?');

@@ -2,9 +2,11 @@
 import * as assert from 'node:assert/strict';
 import type { ProfileDto, SessionDto } from '../../../shared/protocol';
 import { profileFromArg, sessionFromArg } from '../../../client/commands/args';
-import { baseName, formatAgo, formatCost, formatUsd, plural, savedSourceMessage } from '../../../client/format';
+import { baseName, formatAgo, formatCost, formatUsd, notAdoptedMessage, plural, savedSourceMessage } from '../../../client/format';
 import { parsePromptUri, promptUriParts } from '../../../client/promptUri';
+
 import {
+  adoptionEstimate,
   profileChildren,
   profileContextValue,
   profileDescription,
@@ -30,6 +32,7 @@ function session(over: Partial<SessionDto> = {}): SessionDto {
     requestedEpoch: 0,
     stampedEpoch: 0,
     unadoptableRequest: false,
+    adoption: null,
     systemPromptTokens: 9_000,
     prefixTokens: 42_000,
     tokensExact: false,
@@ -53,6 +56,7 @@ function profile(over: Partial<ProfileDto> = {}): ProfileDto {
     unavailable: null,
     storedPromptSessions: 3,
     requestedEpoch: 0,
+    adoption: { adopted: 0, adoptedStampUnread: 0, waiting: 0, notAdopted: 0 },
     sessions: [],
     problems: [],
     totals: { sessions: 0, stale: 0, pending: 0, fresh: 0, staleRefreshCostUsd: 0, unknownCost: 0 },
@@ -156,6 +160,25 @@ describe('client: sessions tree model', () => {
     assert.equal(profileContextValue(profile({ stale: 2 })), 'profile.stale');
     assert.equal(profileContextValue(profile()), 'profile');
     assert.equal(profileContextValue(profile({ unavailable: 'postgres backend' })), 'profile.unavailable');
+  });
+
+  it('says how a session took up its refresh request: in the description, the context value (the clear-prompt offer) and the estimate', () => {
+    const now = (1_000_000 + 7200) * 1000;
+    const adoption = (state: NonNullable<SessionDto['adoption']>['state'], over: Partial<NonNullable<SessionDto['adoption']>> = {}): NonNullable<SessionDto['adoption']> => ({
+      state, epoch: 4, requestedAt: 1_000_000, by: 'lens', turn: null, decidedAt: null, stampKey: null, note: null, predicted: null, recorded: null, summary: '', ...over,
+    });
+    assert.equal(sessionDescription(session({ state: 'pending', adoption: adoption('pending') }), now), 'claude-sonnet-4 · 2h ago');
+    assert.equal(sessionDescription(session({ adoption: adoption('adopted') }), now), 'claude-sonnet-4 · 2h ago · adopted');
+    assert.equal(sessionDescription(session({ adoption: adoption('adopted-stamp-unread') }), now), 'claude-sonnet-4 · 2h ago · adopted (stamp unread)');
+    assert.equal(sessionDescription(session({ state: 'stale', adoption: adoption('not-adopted') }), now), 'claude-sonnet-4 · 2h ago · ≈ $0.12 · not adopted');
+    assert.equal(sessionContextValue(session({ state: 'stale', adoption: adoption('not-adopted') })), 'session.stale.notAdopted');
+    assert.equal(sessionContextValue(session({ state: 'fresh', adoption: adoption('adopted') })), 'session.fresh');
+    assert.equal(
+      adoptionEstimate(adoption('adopted', { predicted: { costUsd: 0.12, prefixTokens: 41_000, cacheWarm: true }, recorded: { cacheWriteTokens: 40_870, cacheReadTokens: 0, inputTokens: -3 } })),
+      'Predicted: ≈ $0.12 (≈ 41,000 tokens written to the cache). Hermes recorded for that turn: +40,870 cache-write, +0 cache-read, −3 input tokens.',
+    );
+    assert.equal(adoptionEstimate(adoption('pending')), undefined);
+    assert.equal(notAdoptedMessage(1), 'Hermes: a session took a turn without adopting the refresh; this Hermes build may read another request. Its menu in the Sessions view offers clearing the stored prompt instead.');
   });
 
   it('refreshes the tip of an ended (compacted) session', () => {

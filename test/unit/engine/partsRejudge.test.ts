@@ -16,14 +16,18 @@ import type { Profile } from '../../../server/hermes/model';
 import { copyCorpusHome, corpusFolders, corpusManifest, type CorpusHome } from '../../support/hermesCorpus';
 import { folderWithOwnCache } from '../../support/lensCacheSetting';
 import { HermesModel } from '../../../server/workspace/hermesModel';
+import { AdoptionLedger } from '../../../server/hermes/refresh/adoptionLedger';
+import { memoryAdoptionFiles } from '../../../server/hermes/refresh/adoptionFiles';
 
 const NOW = 1_795_000_000;
 
 // Files written a moment ago could change again within the clock's grain: a run keeps what it read
 // of them only when its clock is seconds past them, which this one is.
 const LATER = { nowMs: () => Date.now() + 60_000 };
-const kept = (profile: Profile): ProfileReport => analyzeProfile(profile, { now: NOW, verdicts: diskVerdicts(profilePaths(profile).stateDb, undefined, LATER) }).report;
-const fromScratch = (profile: Profile): ProfileReport => analyzeProfile(profile, { now: NOW }).report;
+// Every lens watches refresh requests, as the language server does (a ledger of its own each run: what it saw is the same).
+const ledger = (profile: Profile) => new AdoptionLedger(profilePaths(profile).stateDb, memoryAdoptionFiles());
+const kept = (profile: Profile): ProfileReport => analyzeProfile(profile, { now: NOW, verdicts: diskVerdicts(profilePaths(profile).stateDb, undefined, LATER), adoption: ledger(profile) }).report;
+const fromScratch = (profile: Profile): ProfileReport => analyzeProfile(profile, { now: NOW, adoption: ledger(profile) }).report;
 
 /** Edits of a SOUL.md's text, each from the one before; the last gives the original back. */
 function soulEdits(original: string, nextHermesParagraph: string | undefined): Array<[string, (text: string) => string | undefined]> {

@@ -42,17 +42,17 @@ describe('install: which Hermes build serves a home', () => {
     assert.deepEqual(hermesBuildJson(build), { version: '0.23.0', path: install, refresh: true, problem: null, summary: `Hermes 0.23.0 (${install}) adopts refresh requests.` });
   });
 
-  it('tells v0.22.5 (no agent/prompt_refresh.py) cannot adopt a refresh request', () => {
+  it('tells v0.22.5 (its CLI does not offer refresh-prompts) cannot adopt a refresh request', () => {
     const install = writeHermesInstall(path.join(homeRoot, 'hermes-agent'), WITHOUT_REFRESH);
     const build = found(detect());
     assert.equal(build.refreshPrompts, false);
     assert.equal(adoptsRefreshRequests(build), false);
     const json = hermesBuildJson(build);
     assert.deepEqual([json.version, json.path, json.refresh], ['0.22.5', install, false]);
-    assert.match(json.summary, /^Hermes 0\.22\.5 \(.*\) cannot adopt a refresh request: refresh-prompts came after v0\.22\.5\.$/);
+    assert.match(json.summary, /^Hermes 0\.22\.5 \(.*\) cannot adopt a refresh request: its CLI does not offer refresh-prompts, which came after v0\.22\.5\.$/);
   });
 
-  it('goes by the protocol module, not the version: a main checkout after the merge still says 0.22.5', () => {
+  it('goes by the CLI text, not the version: a main checkout after the merge still says 0.22.5', () => {
     writeHermesInstall(path.join(homeRoot, 'hermes-agent'), { version: '0.22.5', refreshPrompts: true });
     assert.equal(found(detect()).refreshPrompts, true);
   });

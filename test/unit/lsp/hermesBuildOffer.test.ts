@@ -61,7 +61,7 @@ describe('lsp: the Hermes build in the status, the preview and the refresh actio
   it('names the build in the status item, as a warning when it cannot adopt a refresh request', () => {
     const status = statusOf(model, 'better-sqlite3', undefined);
     assert.deepEqual([status.hermes.version, status.hermes.path, status.hermes.refresh], ['0.22.5', install, false]);
-    assert.equal(status.detail.split('\n')[1], `Hermes 0.22.5 (${install}) cannot adopt a refresh request: refresh-prompts came after v0.22.5.`);
+    assert.equal(status.detail.split('\n')[1], `Hermes 0.22.5 (${install}) cannot adopt a refresh request: its CLI does not offer refresh-prompts, which came after v0.22.5.`);
     assert.equal(status.severity, 'warning');
   });
 
@@ -81,7 +81,7 @@ describe('lsp: the Hermes build in the status, the preview and the refresh actio
   it('previews the build and why no request is written; refuses one, writing nothing; clears the stale prompts when asked', () => {
     const preview = service.preview({ profile: 'default', onlyStale: true, strategy: 'epoch' });
     assert.equal(preview.hermes.version, '0.22.5');
-    assert.equal(preview.requestBlocked, `Hermes 0.22.5 (${install}) cannot adopt a refresh request: refresh-prompts came after v0.22.5, so a request would never be read.`);
+    assert.equal(preview.requestBlocked, `Hermes 0.22.5 (${install}) cannot adopt a refresh request: its CLI does not offer refresh-prompts, which came after v0.22.5, so a request would never be read.`);
     const clearing = service.preview({ profile: 'default', onlyStale: true, strategy: 'clear-prompt' });
     assert.match(clearing.effect, /^Clears the stored prompt of each session, the older way for Hermes builds without refresh-prompts: each rebuilds it on its next turn, but it also fires the on_session_start hooks, and an agent a running gateway holds in memory does not see it until the gateway restarts\.$/);
 

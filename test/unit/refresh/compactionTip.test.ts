@@ -7,6 +7,7 @@ function session(id: string, extra: Partial<SessionRecord> = {}): SessionRecord 
     id, source: 'cli', model: 'm', modelConfig: {}, promptKey: undefined, parentSessionId: undefined,
     startedAt: 0, endedAt: undefined, endReason: undefined, messageCount: 0, cwd: undefined,
     billingProvider: undefined, billingMode: undefined, title: undefined, lastActivityAt: 0, toolNames: [],
+    inputTokens: undefined, cacheReadTokens: undefined, cacheWriteTokens: undefined,
     ...extra,
   };
 }

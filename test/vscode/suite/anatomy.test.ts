@@ -62,13 +62,13 @@ describe('the prompt anatomy view in the extension host', function () {
     await waitForAnatomyTab(`Prompt Anatomy: ${newestTitle('work')}`);
   });
 
-  it('the hover of SOUL.md links to the view, trusting that one command and no other', async () => {
+  it('the hover of SOUL.md links to the view, trusting the two commands hovers link (the view, and clearing a prompt not refreshed) and no other', async () => {
     const soul = vscode.Uri.file(path.join(demo.root, 'SOUL.md'));
     await vscode.workspace.openTextDocument(soul);
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', soul, new vscode.Position(1, 4));
     const link = hovers.flatMap((h) => h.contents).find((c): c is vscode.MarkdownString => c instanceof vscode.MarkdownString && c.value.includes(`command:${COMMANDS.showPromptAnatomy}?`));
     assert.ok(link, 'a command link in the hover');
-    assert.deepEqual(link.isTrusted, { enabledCommands: [COMMANDS.showPromptAnatomy] });
+    assert.deepEqual(link.isTrusted, { enabledCommands: [COMMANDS.showPromptAnatomy, COMMANDS.clearSessionPrompt] });
     const args = JSON.parse(decodeURIComponent(new RegExp(`command:${COMMANDS.showPromptAnatomy.replace(/\./g, '\\.')}\\?([^)]+)\\)`).exec(link.value)![1]!)) as unknown[];
     await vscode.commands.executeCommand(COMMANDS.showPromptAnatomy, ...args);
     await waitForAnatomyTab(`Prompt Anatomy: ${newestTitle('default')}`);

@@ -8,6 +8,7 @@ import type { PromptMapDto, PromptPartDto, SessionDto } from '../../shared/proto
 import { blockCaption, cacheTimeline, formatShare, kindName, partAriaLabel, reasonText } from '../anatomy/anatomyText';
 import { otherBuildLine } from '../../shared/otherBuild';
 import { parseHostMessage, type HostMessage, type ViewMessage } from '../anatomy/messages';
+import { sharedPrefixText, type SharedPrefix } from '../anatomy/sharedPrefix';
 import { formatBytes, formatClock, formatInt } from '../format';
 import { STATE_ICONS } from '../sessionsModel';
 
@@ -68,11 +69,26 @@ function promptSection(m: Show): HTMLElement {
     'section',
     { class: 'prompt', 'aria-labelledby': 'prompt-heading' },
     el('h2', { id: 'prompt-heading' }, `System prompt: ${about}${formatInt(map.tokens)} tokens · ${formatBytes(map.bytes)}`),
+    ...(m.sharingKnown ? [sharedBar(map, m.shared ?? null)] : []),
     tierBar(map),
     blockBar(map),
     el('div', { class: 'details', 'aria-live': 'polite' }, ...details(map, map.parts[selected])),
     ...unplaced(map),
   );
+}
+
+/** The part of the prompt other sessions share (to the end of the stable tier, or the whole prompt), marked above the tiers. */
+function sharedBar(map: PromptMapDto, shared: SharedPrefix | null): HTMLElement {
+  const text = el('p', { class: 'shared-text' }, sharedPrefixText(shared));
+  if (!shared || shared.breakpoint === 'tools') return el('div', { class: 'shared' }, text);
+  const upTo = shared.breakpoint === 'system' ? map.tokens : (map.tiers.find((t) => t.name === 'stable')?.tokens ?? 0);
+  const bar = el('div', { class: 'sharedbar', 'aria-hidden': 'true' });
+  const part = el('div', { class: 'part shared-part' });
+  part.style.flexGrow = String(Math.max(upTo, 1));
+  const rest = el('div', { class: 'part own-part' });
+  rest.style.flexGrow = String(Math.max(map.tokens - upTo, 0));
+  bar.append(part, rest);
+  return el('div', { class: 'shared' }, bar, text);
 }
 
 function tierBar(map: PromptMapDto): HTMLElement {

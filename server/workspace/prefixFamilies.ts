@@ -59,6 +59,11 @@ export class PrefixFamilies {
     return grouped.report;
   }
 
+  /** The families if they were grouped since the last change (a hover regroups nothing). */
+  familiesIfKnown(): readonly PrefixFamily[] | undefined {
+    return this.grouped && sameBasis(this.grouped.basis, this.source.profiles()) ? this.grouped.families : undefined;
+  }
+
   /** The report if it was worked out since the last change (a hover never reads prompts). */
   reportIfKnown(): FamiliesReport | undefined {
     return this.grouped && sameBasis(this.grouped.basis, this.source.profiles()) ? this.grouped.report : undefined;

@@ -1,0 +1,64 @@
+// The diagnostic on a SOUL.md whose text would split a prefix family that shares today: sessions of
+// this profile and of another share one stable-tier cache entry (their SOUL.md, tools and the rest
+// of the stable tier are byte-identical), and this text renders otherwise than the other profile's
+// SOUL.md, so this profile's new and refreshed sessions would write an entry of their own. Said as
+// information, never urged: a persona of its own is the user's choice. Works from the families the
+// model keeps and the rendered SOUL.md blocks; no prompt is read.
+import type { PrefixFamily } from '../../hermes/families/types';
+import type { SourceProblem } from '../../hermes/sources/types';
+import { positionsOf } from '../../hermes/text/positions';
+import type { HermesModel } from '../../workspace/hermesModel';
+import type { SourceTarget } from '../../workspace/sourceKind';
+
+/** `rendered`: what `text` puts into the prompt (analyzeSoulText's block). */
+export function prefixSplitProblems(model: HermesModel, target: Exclude<SourceTarget, { kind: 'project-context' }>, text: string, rendered: string): SourceProblem[] {
+  const own = target.analysis;
+  const analyses = model.profiles();
+  if (analyses.length < 2) return [];
+  const shared = sharedFamilies(model.prefixes.families(), own.profile.name);
+  if (shared.length === 0) return [];
+  const problems: SourceProblem[] = [];
+  const lines = rendered.split('\n');
+  for (const family of shared) {
+    const others = family.profiles.filter((p) => p !== own.profile.name);
+    // The other profiles' SOUL.md as their files render today (their sessions carry it where fresh).
+    const theirs = analyses.find((a) => others.includes(a.profile.name) && a.sourcesFor(undefined).soul.block !== rendered);
+    if (!theirs) continue;
+    const at = firstDifferingLine(lines, theirs.sourcesFor(undefined).soul.block.split('\n'));
+    const start = blockStartLine(text, lines);
+    const line = start === undefined ? 0 : start + Math.min(at, Math.max(0, lines.length - 1));
+    const mine = family.members.filter((m) => m.profile === own.profile.name).length;
+    const tokens = `${family.tokensExact ? '' : '≈ '}${family.tokens.toLocaleString('en-US')} tokens`;
+    problems.push({
+      file: target.file,
+      code: 'prefix-split',
+      message:
+        `Profile ${own.profile.name} shares one cached prefix with ${listed(others)} today (${family.members.length} sessions, ${mine} of them this profile's; the stable tier, ${tokens}). ` +
+        `With this SOUL.md, which differs from ${theirs.profile.name}'s from this line, ${own.profile.name}'s new and refreshed sessions write an entry of their own.`,
+      range: positionsOf(text).line(line),
+    });
+  }
+  return problems;
+}
+
+/** Stable-tier families (where Hermes marks a breakpoint or the provider caches by itself) holding this profile and another. */
+function sharedFamilies(families: readonly PrefixFamily[], profile: string): PrefixFamily[] {
+  return families.filter((f) => f.breakpoint === 'stable' && (f.marked === 'yes' || f.marked === 'implicit') && f.profiles.includes(profile) && f.profiles.length > 1);
+}
+
+function firstDifferingLine(a: readonly string[], b: readonly string[]): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+function blockStartLine(text: string, blockLines: readonly string[]): number | undefined {
+  const first = blockLines[0]?.trim();
+  if (!first) return undefined;
+  const at = text.split(/\r\n|\n|\r/).findIndex((l) => l.trim() === first);
+  return at < 0 ? undefined : at;
+}
+
+function listed(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}

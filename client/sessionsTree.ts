@@ -168,7 +168,7 @@ function sessionTooltip(s: SessionDto): vscode.MarkdownString {
   md.appendMarkdown(`- Id: \`${s.id}\`${s.source ? ` (${escapeMd(s.source)})` : ''}\n`);
   md.appendMarkdown(`- Model: ${s.model ? `\`${s.model}\`` : 'unknown'}\n`);
   md.appendMarkdown(`- Last activity: ${formatTimestamp(s.lastActivityAt)}\n`);
-  md.appendMarkdown(`- Cached prefix: ${s.tokensExact ? '' : '≈ '}${formatInt(s.prefixTokens)} tokens\n`);
+  md.appendMarkdown(`- Cached prefix: ${s.tokensExact ? '' : '≈ '}${formatInt(s.prefixTokens)} tokens (tool schemas ${formatInt(s.toolTokens)}, system prompt ${formatInt(s.systemPromptTokens)}, the rest the conversation)\n`);
   md.appendMarkdown(
     `- Cache: ${s.ttlSeconds === 0 ? 'none (prompt caching is off in config.yaml)' : s.cacheWarm ? `warm${s.cacheExpiresAt ? ` until ${formatTimestamp(s.cacheExpiresAt)}` : ''}` : 'expired'}\n`,
   );

@@ -72,6 +72,8 @@ export interface SessionDto {
   /** The session's latest refresh request as watched (null when none is). */
   adoption: AdoptionDto | null;
   systemPromptTokens: number;
+  /** The tool schemas sent before the system prompt, by the sizes Hermes' own code measured (the prompt anatomy view says whose). */
+  toolTokens: number;
   prefixTokens: number;
   tokensExact: boolean;
   /** Change in system prompt tokens a refresh would make. */
@@ -83,6 +85,19 @@ export interface SessionDto {
   refreshCostUsd: number | null;
   refreshCostColdUsd: number | null;
   apiEquivalent: boolean;
+}
+
+/** Whose measured tool-schema sizes price a session's tools, and of which tools. */
+export interface ToolTableDto {
+  /** The Hermes build measured (`v0.20.3-schema26`). */
+  build: string;
+  /** `prompt`: the build the prompt's text shows; `installed`: the installed build's version; `newest`: the newest release measured. */
+  by: 'prompt' | 'installed' | 'newest';
+  /** Whether state.db named the session's tools; else the build's default list for its surface. */
+  recorded: boolean;
+  tools: number;
+  /** Tools that build's table lacks, counted at its average: an estimate. */
+  estimated: number;
 }
 
 /** A profile without its sessions: what every session list change carries for each profile. */
@@ -345,8 +360,27 @@ export interface PromptPartDto {
   shareTenths: number;
   /** The session's stale reasons that concern this part. */
   stale: StaleReasonDto[];
-  /** For the skills index: each line's skill, with its SKILL.md and the line of its description. */
-  entries: Array<{ name: string; category: string; path: string | null; line: number | null; stale: StaleReasonDto | null }>;
+  /**
+   * For the skills index: each line's skill, with its SKILL.md and the line of its description, the
+   * bytes its index line costs every request and its SKILL.md's bytes (what loading it costs once).
+   */
+  entries: Array<{ name: string; category: string; path: string | null; line: number | null; stale: StaleReasonDto | null; indexBytes: number | null; skillMdBytes: number | null }>;
+}
+
+/** The tool schemas every request of a session sends before its system prompt: the first block of the cached prefix. */
+export interface PromptToolsDto {
+  tokens: number;
+  bytes: number;
+  count: number;
+  /** Whose measured sizes (the Hermes build, `v0.20.3-schema26`) and why: the prompt's text shows it, the installed build's version, or the newest release measured. */
+  build: string;
+  by: 'prompt' | 'installed' | 'newest';
+  /** Whether state.db named the tools; else the build's default list for the session's surface. */
+  recorded: boolean;
+  /** Tools the build's table lacks, at its average: an estimate. */
+  estimated: number;
+  /** Largest first. */
+  toolsets: Array<{ toolset: string; tools: number; tokens: number; bytes: number }>;
 }
 
 export interface PromptMapDto {
@@ -360,6 +394,8 @@ export interface PromptMapDto {
   parts: PromptPartDto[];
   /** Stale reasons of files the prompt does not carry yet (a context file or memory added since). */
   unplaced: StaleReasonDto[];
+  /** The tool schemas sent before the prompt; null when the session is not in the report. */
+  tools: PromptToolsDto | null;
 }
 
 /** client → server: a session's stored prompt as parts with their files, sizes and stale marks (the prompt anatomy view). */

@@ -86,6 +86,7 @@ function copyOf(s: SessionDto): SessionDto {
     unadoptableRequest: s.unadoptableRequest,
     adoption: s.adoption,
     systemPromptTokens: s.systemPromptTokens,
+    toolTokens: s.toolTokens,
     prefixTokens: s.prefixTokens,
     tokensExact: s.tokensExact,
     deltaTokens: s.deltaTokens,

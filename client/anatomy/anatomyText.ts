@@ -1,7 +1,7 @@
 // The words and figures of the prompt anatomy view: block names, accessible labels, shares and the
 // cache timeline. Pure (no vscode, no DOM): the webview script renders with it and the unit tests
 // read it.
-import type { PromptPartDto, SessionDto, StaleReasonDto } from '../../shared/protocol';
+import type { PromptPartDto, PromptToolsDto, SessionDto, StaleReasonDto } from '../../shared/protocol';
 import { baseName, formatAgo, formatBytes, formatClock, formatInt, formatUsd } from '../format';
 
 const KIND_NAMES: Readonly<Record<string, string>> = {
@@ -49,6 +49,31 @@ export function partAriaLabel(p: PromptPartDto, tokensExact: boolean): string {
   const parts = [kindName(p.kind), p.label, `${tokensExact ? '' : 'about '}${formatInt(p.tokens)} tokens`, formatBytes(p.bytes), `${formatShare(p.shareTenths)} of the prompt`, `${p.tier} tier`];
   if (p.stale.length > 0) parts.push(`stale: ${p.stale.map(reasonText).join('; ')}`);
   return parts.join(', ');
+}
+
+const TOOL_SIZES_BY: Readonly<Record<PromptToolsDto['by'], string>> = {
+  prompt: 'the build that wrote this prompt',
+  installed: 'the installed build (the prompt matches no build measured)',
+  newest: 'the newest release measured (the prompt matches no build measured)',
+};
+
+/** What the tool block says: its tools and size, and whose measured sizes those are. */
+export function toolsCaption(t: PromptToolsDto, tokensExact: boolean): string {
+  const which = t.recorded ? `${t.count} tools` : `${t.count} tools, the default list of its surface (state.db names none)`;
+  const estimated = t.estimated > 0 ? `; ${t.estimated} not measured, counted at the average` : '';
+  return `Tool schemas, sent before the system prompt by every request: ${which}, ${tokensExact ? '' : '≈ '}${formatInt(t.tokens)} tokens · ${formatBytes(t.bytes)} (sizes of Hermes ${t.build} as its own code measured them, ${TOOL_SIZES_BY[t.by]}${estimated})`;
+}
+
+/** The tool block's hover: its toolsets, largest first. */
+export function toolsetsTitle(t: PromptToolsDto): string {
+  return ['Toolsets by size:', ...t.toolsets.map((s) => `${s.toolset}: ${s.tools} tool${s.tools === 1 ? '' : 's'}, ${formatInt(s.tokens)} tokens, ${formatBytes(s.bytes)}`)].join('\n');
+}
+
+/** A skill's two costs: its index line on every request, its SKILL.md once loaded. */
+export function skillCostText(e: PromptPartDto['entries'][number]): string {
+  const index = e.indexBytes === null ? 'not in the index' : `index line ${formatBytes(e.indexBytes)} every request`;
+  const body = e.skillMdBytes === null ? 'no SKILL.md found' : `SKILL.md ${formatBytes(e.skillMdBytes)} when loaded`;
+  return `${index}; ${body}`;
 }
 
 /** `5 min`, `1 h`, `90 s`. */

@@ -5,7 +5,7 @@
 // reaches it: only sizes, labels and paths.
 // Types only from the protocol: its values would bring the LSP library into the page.
 import type { PromptMapDto, PromptPartDto, SessionDto } from '../../shared/protocol';
-import { blockCaption, cacheTimeline, formatShare, kindName, partAriaLabel, reasonText } from '../anatomy/anatomyText';
+import { blockCaption, cacheTimeline, formatShare, kindName, partAriaLabel, reasonText, skillCostText, toolsCaption, toolsetsTitle } from '../anatomy/anatomyText';
 import { otherBuildLine } from '../../shared/otherBuild';
 import { parseHostMessage, type HostMessage, type ViewMessage } from '../anatomy/messages';
 import { sharedPrefixText, type SharedPrefix } from '../anatomy/sharedPrefix';
@@ -69,6 +69,7 @@ function promptSection(m: Show): HTMLElement {
     'section',
     { class: 'prompt', 'aria-labelledby': 'prompt-heading' },
     el('h2', { id: 'prompt-heading' }, `System prompt: ${about}${formatInt(map.tokens)} tokens · ${formatBytes(map.bytes)}`),
+    ...(map.tools ? [el('p', { class: 'tools-line' }, toolsCaption(map.tools, map.tokensExact))] : []),
     ...(m.sharingKnown ? [sharedBar(map, m.shared ?? null)] : []),
     tierBar(map),
     blockBar(map),
@@ -105,6 +106,13 @@ function tierBar(map: PromptMapDto): HTMLElement {
 
 function blockBar(map: PromptMapDto): HTMLElement {
   const bar = el('div', { class: 'bar', role: 'group', 'aria-label': 'Blocks of the system prompt, sized by tokens. Arrow keys move between them; Enter opens the file a block comes from.' });
+  // The cached prefix starts with the tool schemas: drawn first, to scale, its toolsets on hover (it opens no file).
+  if (map.tools) {
+    const caption = toolsCaption(map.tools, map.tokensExact);
+    const tools = el('div', { class: 'toolblock', role: 'note', tabindex: '0', 'aria-label': `${caption}. ${toolsetsTitle(map.tools)}`, title: `${caption}\n\n${toolsetsTitle(map.tools)}` }, el('span', { class: 'name' }, 'Tool schemas'));
+    tools.style.flexGrow = String(Math.max(map.tools.tokens, 1));
+    bar.append(tools);
+  }
   map.parts.forEach((p, i) => {
     const label = partAriaLabel(p, map.tokensExact);
     const classes = ['block', `tier-${p.tier}`, `origin-${p.origin}`, p.stale.length ? 'stale' : '', i === selected ? 'selected' : ''].filter(Boolean).join(' ');
@@ -153,9 +161,10 @@ function details(map: PromptMapDto, p: PromptPartDto | undefined): HTMLElement[]
     const entries = el('ul', { class: 'entries', 'aria-label': `Skills in the index (${p.entries.length})` });
     p.entries.forEach((e, j) => {
       const stale = e.stale ? `, stale: ${reasonText(e.stale)}` : '';
+      const cost = skillCostText(e);
       const button = el(
         'button',
-        { type: 'button', class: e.stale ? 'entry stale' : 'entry', 'aria-label': `Skill ${e.name}, ${e.category}${e.path ? ', opens SKILL.md' : ', no SKILL.md'}${stale}` },
+        { type: 'button', class: e.stale ? 'entry stale' : 'entry', title: cost, 'aria-label': `Skill ${e.name}, ${e.category}${e.path ? ', opens SKILL.md' : ', no SKILL.md'}, ${cost}${stale}` },
         e.stale ? `⚠ ${e.name}` : e.name,
         el('span', { class: 'muted' }, ` ${e.category}`),
       );
@@ -174,6 +183,10 @@ function unplaced(map: PromptMapDto): HTMLElement[] {
 
 function figures(map: PromptMapDto): HTMLElement {
   const head = el('tr', {}, ...['Block', 'From', 'Tier', 'Tokens', 'Bytes', 'Share', 'Stale because of'].map((h) => el('th', { scope: 'col' }, h)));
+  // The tool schemas come first in every request: a row of their own, outside the prompt's shares.
+  const tools = map.tools
+    ? [el('tr', { class: 'tools' }, el('td', {}, el('span', { class: 'swatch toolswatch' }), 'Tool schemas'), el('td', {}, `${map.tools.count} tools (Hermes ${map.tools.build})`), el('td', {}, 'before the prompt'), el('td', { class: 'num' }, formatInt(map.tools.tokens)), el('td', { class: 'num' }, formatBytes(map.tools.bytes)), el('td', { class: 'num' }, '—'), el('td', {}, ''))]
+    : [];
   const rows = map.parts.map((p) =>
     el(
       'tr',
@@ -187,7 +200,7 @@ function figures(map: PromptMapDto): HTMLElement {
       el('td', {}, p.stale.map(reasonText).join('; ')),
     ),
   );
-  return el('table', { class: 'figures' }, el('caption', {}, 'Every block of the prompt'), el('thead', {}, head), el('tbody', {}, ...rows));
+  return el('table', { class: 'figures' }, el('caption', {}, 'Every block of the prompt, after the tool schemas'), el('thead', {}, head), el('tbody', {}, ...tools, ...rows));
 }
 
 function cacheSection(session: SessionDto | null): HTMLElement {

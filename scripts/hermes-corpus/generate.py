@@ -153,22 +153,28 @@ def clean_env() -> Dict[str, str]:
     return keep
 
 
-def run_session(build: str, checkout: Path, root: Path, day0: str, spec: dict, logs: Path) -> dict:
-    full = dict(spec, build=build, start_epoch=start_epoch(day0, spec))
-    spec_path = logs / f"{spec['key']}.spec.json"
-    result_path = logs / f"{spec['key']}.result.json"
-    spec_path.write_text(json.dumps(full, indent=2, ensure_ascii=False), encoding="utf-8")
-    log(f"  [{build}] {spec['key']} ({spec['profile']}, {spec['kind']}, {spec.get('cwd') or 'no cwd'})")
+def run_worker(script: str, checkout: Path, root: Path, name: str, spec: dict, logs: Path) -> dict:
+    """One worker process (worker.py, measure_worker.py) on `spec`, in the clean environment; its result."""
+    spec_path = logs / f"{name}.spec.json"
+    result_path = logs / f"{name}.result.json"
+    spec_path.write_text(json.dumps(spec, indent=2, ensure_ascii=False), encoding="utf-8")
     proc = subprocess.run(
-        [PYTHON, str(HERE / "worker.py"), "--hermes", str(checkout), "--root", str(root),
+        [PYTHON, str(HERE / script), "--hermes", str(checkout), "--root", str(root),
          "--spec", str(spec_path), "--result", str(result_path)],
         env=clean_env(), capture_output=True, text=True, timeout=900, cwd="/")
-    (logs / f"{spec['key']}.stderr.txt").write_text(proc.stderr, encoding="utf-8")
+    (logs / f"{name}.stderr.txt").write_text(proc.stderr, encoding="utf-8")
     if not result_path.exists():
-        raise SystemExit(f"worker for {spec['key']} wrote no result; stderr:\n{proc.stderr[-3000:]}")
+        raise SystemExit(f"{script} for {name} wrote no result; stderr:\n{proc.stderr[-3000:]}")
     result = json.loads(result_path.read_text(encoding="utf-8"))
     if not result.get("ok"):
-        raise SystemExit(f"worker for {spec['key']} failed:\n{result.get('error')}\n{result.get('stdout', '')[-2000:]}")
+        raise SystemExit(f"{script} for {name} failed:\n{result.get('error')}\n{result.get('stdout', '')[-2000:]}")
+    return result
+
+
+def run_session(build: str, checkout: Path, root: Path, day0: str, spec: dict, logs: Path) -> dict:
+    full = dict(spec, build=build, start_epoch=start_epoch(day0, spec))
+    log(f"  [{build}] {spec['key']} ({spec['profile']}, {spec['kind']}, {spec.get('cwd') or 'no cwd'})")
+    result = run_worker("worker.py", checkout, root, spec["key"], full, logs)
     result["build"] = build
     result["spec"] = full
     return result

@@ -14,6 +14,7 @@ repeatable and keeps the process offline.
 
 from __future__ import annotations
 
+import argparse as _argparse
 import datetime as _dt
 import platform as _platform
 import random as _random
@@ -166,3 +167,11 @@ def install_all(seed: str) -> None:
     install_clock()
     seed_ids(seed)
     pin_host()
+
+
+def worker_arguments() -> _argparse.Namespace:
+    """The command line generate.run_worker gives a worker process (worker.py, measure_worker.py)."""
+    p = _argparse.ArgumentParser()
+    for flag in ("--hermes", "--root", "--spec", "--result"):
+        p.add_argument(flag, required=True)
+    return p.parse_args()

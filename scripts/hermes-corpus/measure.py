@@ -70,19 +70,7 @@ def stage(corpus: Path, folder: str) -> Path:
 
 
 def run_job(checkout: Path, root: Path, job: dict, work: Path) -> dict:
-    spec = work / f"{job['name']}.job.json"
-    out = work / f"{job['name']}.result.json"
-    spec.write_text(json.dumps(job, indent=2), encoding="utf-8")
-    proc = subprocess.run([PYTHON, str(HERE / "measure_worker.py"), "--hermes", str(checkout), "--root", str(root),
-                           "--job", str(spec), "--result", str(out)],
-                          env=generate.clean_env(), capture_output=True, text=True, timeout=900, cwd="/")
-    (work / f"{job['name']}.stderr.txt").write_text(proc.stderr, encoding="utf-8")
-    if not out.exists():
-        raise SystemExit(f"{job['name']}: no result; stderr:\n{proc.stderr[-3000:]}")
-    result = json.loads(out.read_text(encoding="utf-8"))
-    if not result.get("ok"):
-        raise SystemExit(f"{job['name']} failed:\n{result.get('error')}")
-    return result
+    return generate.run_worker("measure_worker.py", checkout, root, job["name"], job, work)
 
 
 def session_epoch(session_id: str) -> float:

@@ -1,6 +1,6 @@
 """Ask ONE thing of Hermes' own code in this process, for measure.py; never run by hand:
 
-    /usr/bin/python3 measure_worker.py --hermes CHECKOUT --root FOLDER --job JOB.json --result OUT.json
+    /usr/bin/python3 measure_worker.py --hermes CHECKOUT --root FOLDER --spec JOB.json --result OUT.json
 
 The process is set up as worker.py sets up a session (harness.py: offline, fixed clock, seeded
 ids; the fake `openai` module; `-p <profile>` resolved first), in a corpus folder copied back to
@@ -37,15 +37,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import harness  # noqa: E402  (must run before Hermes is imported)
-
-
-def _parse() -> argparse.Namespace:
-    p = argparse.ArgumentParser()
-    p.add_argument("--hermes", required=True)
-    p.add_argument("--root", required=True)
-    p.add_argument("--job", required=True)
-    p.add_argument("--result", required=True)
-    return p.parse_args()
 
 
 def prepare(args: argparse.Namespace, job: dict) -> None:
@@ -215,8 +206,8 @@ def breakdown_job(job: dict) -> dict:
 
 
 def main() -> None:
-    args = _parse()
-    job = json.loads(Path(args.job).read_text(encoding="utf-8"))
+    args = harness.worker_arguments()
+    job = json.loads(Path(args.spec).read_text(encoding="utf-8"))
     job["root"] = args.root
     result: dict = {"job": job["name"]}
     log = io.StringIO()

@@ -46,15 +46,6 @@ import harness  # noqa: E402  (must run before Hermes is imported)
 TURN_STEP_SECONDS = 137  # virtual time between two turns of a session
 
 
-def _parse() -> argparse.Namespace:
-    p = argparse.ArgumentParser()
-    p.add_argument("--hermes", required=True)
-    p.add_argument("--root", required=True)
-    p.add_argument("--spec", required=True)
-    p.add_argument("--result", required=True)
-    return p.parse_args()
-
-
 class Driver:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
@@ -312,7 +303,7 @@ class Driver:
 
 
 def main() -> None:
-    args = _parse()
+    args = harness.worker_arguments()
     Driver(args).run()
     sys.stdout.flush()
     sys.stderr.flush()

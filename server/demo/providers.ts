@@ -1,6 +1,7 @@
 // Which provider a demo model runs on, and how that provider reports prompt caching in Hermes'
 // counters (docs/PROMPT-CACHING.md): Anthropic bills and reports cache writes; OpenAI, Gemini and DeepSeek cache
 // implicitly and report only reads; a local OpenAI-compatible server caches nothing.
+import { newestReleaseTable, toolBlockSize } from '../hermes/cost/toolSchemas';
 
 export function defaultProviderFor(model: string): string {
   if (model.startsWith('claude')) return 'anthropic';
@@ -21,9 +22,9 @@ export function cachingOf(provider: string | undefined, model: string): CachingB
   return { caches: true, reportsCacheWrites: p === 'anthropic' || p === 'claude-code' || p === 'anthropic-oauth' };
 }
 
-/** A rough tool-schema size: tools come first in every request (about 283 tokens per tool). */
+/** The tool schemas' tokens: tools come first in every request (the newest release's measured sizes, cost/toolSchemas.ts). */
 export function toolSchemaTokensEstimate(toolNames: readonly string[]): number {
-  return toolNames.length * 283;
+  return toolBlockSize(newestReleaseTable(), toolNames).tokens;
 }
 
 export const CLI_TOOLS = ['terminal', 'read_file', 'write_file', 'patch', 'search_files', 'web_search', 'memory', 'skill_view', 'session_search', 'todo'];

@@ -436,6 +436,7 @@ export class HermesModel {
       adoptsRefreshRequests: adoptsRefreshRequests(this.buildInfo),
       refreshKeys: this.protocolInfo.keys,
       adoption: ledger,
+      hermesVersion: this.buildInfo.kind === 'found' ? this.buildInfo.version : undefined,
       fs: this.fs,
       verdicts: tee?.store ?? verdicts,
     });

@@ -102,6 +102,12 @@ describe('e2e (code-server + Chromium): the prompt anatomy view', function () {
     assert.deepEqual(stale.map((l) => l.split(', ')[1]).sort(), ['SOUL.md', 'skills/']);
     for (const r of cli.reasons) assert.ok(stale.some((l) => l.includes(`${path.basename(r.path)} ${r.change}: ${r.detail}`)), `${r.path}: ${stale.join('\n')}`);
     assert.ok(labels.some((l) => l.startsWith('Project context, .hermes.md, ') && !l.includes('stale')), labels.join('\n'));
+    // The cached prefix starts with the tool schemas: the first block, the CLI's figures, its toolsets on hover.
+    const tools = view.locator('.bar > :first-child');
+    assert.equal(await tools.getAttribute('class'), 'toolblock');
+    const toolsTitle = (await tools.getAttribute('title')) ?? '';
+    assert.match(toolsTitle, new RegExp(`^Tool schemas, sent before the system prompt by every request: ${size.tools.count} tools[^\n]*, (≈ )?${formatInt(size.tools.tokens)} tokens`));
+    assert.match(toolsTitle, new RegExp(`\nToolsets by size:\n${size.toolsets_breakdown[0]!.toolset}: `));
     await parkMouse(page());
     await screenshot(page(), 'anatomy-01-stale-session');
   });

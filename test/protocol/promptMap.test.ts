@@ -33,6 +33,22 @@ describe('language server over stdio: the prompt anatomy view', function () {
     const marked = [...map.parts.flatMap((p) => p.stale), ...map.unplaced];
     assert.deepEqual(marked.map((r) => `${r.path} ${r.detail}`).sort(), session.reasons.map((r) => `${r.path} ${r.detail}`).sort());
 
+    // The tool schemas before the prompt: what the session's P counts, by toolset (the view's first block and its hover).
+    const tools = map.tools!;
+    assert.equal(tools.tokens, session.toolTokens);
+    assert.equal(session.prefixTokens >= session.systemPromptTokens + session.toolTokens, true);
+    assert.ok(tools.count > 0 && tools.toolsets.length > 0);
+    assert.equal(tools.toolsets.reduce((n, t) => n + t.tokens, 0), tools.tokens);
+    assert.equal(tools.toolsets.reduce((n, t) => n + t.tools, 0), tools.count);
+    assert.equal(tools.recorded, true, 'the demo records each session\'s tool names');
+    // Each listed skill: its index line's bytes and its SKILL.md's.
+    const skills = map.parts.find((p) => p.kind === 'skills-index')!;
+    assert.ok(skills.entries.length > 0);
+    for (const e of skills.entries) {
+      assert.ok(e.indexBytes! > e.name.length, e.name);
+      if (e.path) assert.equal(e.skillMdBytes, fs.statSync(e.path).size, e.name);
+    }
+
     // No paragraph of the stored prompt (nor of SOUL.md) travels with the map.
     const { text } = await client.connection.sendRequest(PromptAnatomyRequest, ref);
     const json = JSON.stringify(map);

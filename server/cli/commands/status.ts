@@ -37,9 +37,10 @@ export function statusCommand(argv: string[], io: CommandIO): number {
   // The watches of refresh requests the lens keeps (its editor windows and earlier runs), brought up to date and kept again.
   const files = adoptionFiles() ?? memoryAdoptionFiles();
   let protocol = refreshProtocolOf(build, files.learned(home.root));
+  const hermesVersion = build.kind === 'found' ? build.version : undefined;
   const reports = profiles.map((p) => {
     const ledger = new AdoptionLedger(profilePaths(p).stateDb, files);
-    const report = analyzeProfile(p, { includeEnded: args.all, now, verdicts: verdictsOf(p), adoptsRefreshRequests: adopts, refreshKeys: protocol.keys, adoption: ledger }).report;
+    const report = analyzeProfile(p, { includeEnded: args.all, now, verdicts: verdictsOf(p), adoptsRefreshRequests: adopts, refreshKeys: protocol.keys, adoption: ledger, hermesVersion }).report;
     if (ledger.stampSeen && ledger.stampSeen.stampKey !== protocol.keys.stampKey) {
       files.learn(home.root, { ...ledger.stampSeen, profile: p.name, at: now });
       protocol = refreshProtocolOf(build, files.learned(home.root));

@@ -19,12 +19,15 @@ const AREA_WORDS: Readonly<Record<ProseArea, string>> = {
 
 /**
  * The prose paragraphs of a prompt, each as area, hash of its first line and hash of its text:
- * `g1a2b3c4d5e6f7a8b,…`. Two builds' paragraphs are compared by first line (gated paragraphs,
- * present for some models or platforms only, are then simply absent, not different).
+ * `g1a2b3c4d5e6f7a8b,…`, and, as entries of the same shape, the tier of the skills index (`t`) and
+ * the place of the profile line (`p`), which builds change too. Two builds' paragraphs are compared
+ * by first line (gated paragraphs, present for some models or platforms only, are then simply
+ * absent, not different).
  */
 export function proseFingerprint(anatomy: PromptAnatomy): string {
   const entries: string[] = [];
-  for (const block of anatomy.blocks) {
+  const blocks = anatomy.blocks;
+  for (const block of blocks) {
     if (block.kind === 'skills-index') {
       const prose = skillsProse(block.text);
       if (prose) entries.push(`s${hash8('skills')}${hash8(prose)}`);
@@ -33,6 +36,10 @@ export function proseFingerprint(anatomy: PromptAnatomy): string {
       const area: ProseArea = block.tier === 'stable' ? 'g' : 'c';
       const prose = blockProse(area, block.text);
       if (prose) entries.push(prose);
+    } else if (block.kind === 'active-profile') {
+      // Where the build puts the profile line: last (builds since 2026-09-28) or before the trailer.
+      const last = blocks[blocks.length - 1] === block || blocks[blocks.length - 1]?.kind === 'runtime-environment';
+      entries.push(`p${hash8('profile-line')}${hash8(last ? 'last' : 'inner')}`);
     }
   }
   return entries.join(',');
@@ -117,12 +124,12 @@ function differenceFrom(fingerprint: string, theirs: ReadonlyMap<string, string>
   for (const entry of fingerprint ? fingerprint.split(',') : []) {
     const other = theirs.get(entry.slice(0, 9));
     if (other === undefined || other === entry.slice(9)) continue;
-    const area = entry[0] === 't' ? 'tier' : (entry[0] as ProseArea);
+    const area = entry[0] === 't' ? 'tier' : entry[0] === 'p' ? 'place' : (entry[0] as ProseArea);
     areas.set(area, (areas.get(area) ?? 0) + 1);
   }
   if (areas.size === 0) return undefined;
   const words = [...areas].map(([area, n]) =>
-    area === 'tier' ? "skills index's tier" : area === 'g' || area === 'c' ? `${n} paragraph${n === 1 ? '' : 's'} of ${AREA_WORDS[area]}` : AREA_WORDS[area as ProseArea],
+    area === 'tier' ? "skills index's tier" : area === 'place' ? "profile line's place" : area === 'g' || area === 'c' ? `${n} paragraph${n === 1 ? '' : 's'} of ${AREA_WORDS[area]}` : AREA_WORDS[area as ProseArea],
   );
   const listed = words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` : words[0]!;
   return `its ${listed} differ${areas.size === 1 && [...areas.values()][0] === 1 ? 's' : ''} from the newest session's`;

@@ -1,7 +1,6 @@
 // Token counts for cost estimates. Offline only: gpt-tokenizer's o200k_base BPE, which is the real
 // tokenizer of current OpenAI models and a close estimate for others (Claude, Gemini, Llama… have their
 // own vocabularies; their counts are shown as "≈"). Never throws: a count is never worth a crash.
-import toolSchemaData from './tool-schema-tokens.json';
 import { countWithTokenizer, isWhitespace, type ParagraphCount } from './countWithTokenizer';
 import { parseModelRef } from './modelRef';
 import { TokenCountStore } from './tokenCountStore';
@@ -264,35 +263,6 @@ function isParagraphStart(code: number): boolean {
 /** Tokens of text known only by its length (transcript messages whose token_count Hermes did not record). */
 export function estimateTokensFromChars(chars: number): number {
   return Number.isFinite(chars) && chars > 0 ? Math.ceil(chars / CHARS_PER_TOKEN) : 0;
-}
-
-interface ToolSchemaData {
-  readonly averageTokensPerTool: number;
-  readonly tokensByTool: Readonly<Record<string, number>>;
-  readonly tokensByToolPrefix: Readonly<Record<string, number>>;
-}
-
-// Typed against the interface so tsc checks the data file; its origin is documented in the file.
-const TOOL_SCHEMAS: ToolSchemaData = toolSchemaData;
-
-/**
- * Estimated tokens of the tool schemas sent before the system prompt (the start of the cached prefix).
- * Hermes stores only the tool names, so each tool counts its measured size or the measured average.
- */
-export function toolSchemaTokens(toolNames: readonly string[]): number {
-  let total = 0;
-  for (const name of new Set(toolNames.map((tool) => tool.trim()).filter((tool) => tool.length > 0))) {
-    total += toolTokens(name);
-  }
-  return total;
-}
-
-function toolTokens(name: string): number {
-  if (Object.prototype.hasOwnProperty.call(TOOL_SCHEMAS.tokensByTool, name)) return TOOL_SCHEMAS.tokensByTool[name];
-  for (const [prefix, tokens] of Object.entries(TOOL_SCHEMAS.tokensByToolPrefix)) {
-    if (name.startsWith(prefix)) return tokens;
-  }
-  return TOOL_SCHEMAS.averageTokensPerTool;
 }
 
 // By model name: every count asks, and a profile uses a handful of models.

@@ -110,7 +110,7 @@ export class AnalysisCache {
   bounded = true;
 
   /** The world of this evaluation: the last one's object when nothing in it changed. */
-  world(config: ProfileConfig, meta: ReadonlyMap<string, string>, priceOverrides: PriceOverrides | undefined, adoptsRequests: boolean, keys: RefreshKeys): ReportWorld {
+  world(config: ProfileConfig, meta: ReadonlyMap<string, string>, priceOverrides: PriceOverrides | undefined, adoptsRequests: boolean, keys: RefreshKeys, installedVersion: string | undefined): ReportWorld {
     let epochs = '';
     for (const [key, value] of meta) if (isRequestKey(key, keys)) epochs += `${key}=${value}\n`;
     const last = this.lastWorld;
@@ -121,11 +121,12 @@ export class AnalysisCache {
       last.priceOverrides === priceOverrides &&
       last.epochs === epochs &&
       last.adoptsRequests === adoptsRequests &&
-      sameKeys(last.keys, keys)
+      sameKeys(last.keys, keys) &&
+      last.installedVersion === installedVersion
     ) {
       return last;
     }
-    return (this.lastWorld = { config, sourcesGeneration: this.sourcesGeneration, priceOverrides, epochs, requestedEpoch: requestedEpochs(meta, keys), adoptsRequests, keys });
+    return (this.lastWorld = { config, sourcesGeneration: this.sourcesGeneration, priceOverrides, epochs, requestedEpoch: requestedEpochs(meta, keys), adoptsRequests, keys, installedVersion });
   }
 
   /**

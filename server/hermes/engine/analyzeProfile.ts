@@ -68,6 +68,11 @@ export interface AnalyzeOptions {
    * (refresh/adoptionLedger.ts); none watched without it.
    */
   readonly adoption?: AdoptionLedger;
+  /**
+   * The pyproject version of the installed Hermes build serving the home, when one was found: its
+   * tool-schema sizes price the sessions whose prompt's build the lens cannot tell (toolTableFor).
+   */
+  readonly hermesVersion?: string;
   /** What the profile's sources are read through; the disk by default (tests give a MemoryFs). */
   readonly fs?: SourceFs;
 }
@@ -182,7 +187,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     // Verdicts keep what judging them again without the prompt needs, but with a caller's message (keptPartsOf).
     cache.bounded = !config.agentSystemPrompt;
     const keys = options.refreshKeys ?? DEFAULT_REFRESH_KEYS;
-    const world = cache.world(config, meta, options.priceOverrides, options.adoptsRefreshRequests ?? true, keys);
+    const world = cache.world(config, meta, options.priceOverrides, options.adoptsRefreshRequests ?? true, keys, options.hermesVersion);
     const ledger = options.adoption;
     const promptOf = (record: SessionRecord) => promptIdentityOf(cache, record, prompts);
     ledger?.reconcile({ recordOf: recordLookup(read), full: !read.partial, promptOf, keys, now });
@@ -195,7 +200,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       listed,
       everything ? undefined : cache.lastReports,
       reports,
-      { world, profileName: profile.name, everything, now, priceOverrides: options.priceOverrides, prices: new Map(), tools: new Map() },
+      { world, profileName: profile.name, everything, now, priceOverrides: options.priceOverrides, prices: new Map(), toolTables: new Map(), tools: new Map() },
       judging,
       prompts,
       cache.mustRecheckAny(),
@@ -322,6 +327,7 @@ class SessionPass {
       requestedEpoch: 0,
       adoptsRequests: context.world.adoptsRequests,
       adoption: undefined,
+      installedVersion: context.world.installedVersion,
       referenceProse,
     };
     this.near = previous && new NearPosition(previous.listed);

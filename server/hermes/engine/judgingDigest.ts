@@ -19,8 +19,9 @@ import type { MemorySource, ProjectContext, RenderedSources, SoulSource } from '
  * SOUL.md needs to judge a prompt without its text. 7: the project context's too. 8: a prompt is
  * judged against the project context its build loads where an AGENTS.override.md takes part, a
  * names-only skills line by its names, and the focus-mode note after it is not the build's prose.
+ * 9: a profile line after the trailer is found, and the prose fingerprint says where the line sits.
  */
-export const JUDGING_VERSION = 8;
+export const JUDGING_VERSION = 9;
 
 // The profile's own parts are the same objects for every cwd, and a cwd's project context stays the
 // same object until one of its files changes: hashed once each.

@@ -29,6 +29,7 @@ const SESSION_JSON = {
   unadoptableRequest: (v) => v,
   adoption: adoptionJson,
   systemPromptTokens: (v) => v,
+  toolTokens: (v) => v,
   prefixTokens: (v) => v,
   tokensExact: (v) => v,
   deltaTokens: (v) => v,

@@ -17,7 +17,9 @@ import type { ProfileConfig } from '../profile/config';
 import { lookupPrices, type ModelPrices, type PriceOverrides } from '../cost/prices';
 import { isApiEquivalent, isCacheWarm, refreshCostInto, type RefreshCost, type RefreshCostInput } from '../cost/refreshCost';
 import type { Writable } from '../writable';
-import { countsExactlyFor, estimateTokensFromChars, toolSchemaTokens } from '../cost/tokens';
+import { countsExactlyFor, estimateTokensFromChars } from '../cost/tokens';
+import { defaultToolsFor, isCliSurface, toolBlockSize, type ToolBlockSize } from '../cost/toolSchemas';
+import { toolTableFor, type ToolTableChoice } from '../anatomy/buildOfPrompt';
 import { cacheTtlSeconds } from '../cost/ttl';
 import type { SessionRecord, SessionState, TranscriptSize } from '../model';
 import { compactionTip } from '../refresh/compactionTip';
@@ -41,6 +43,8 @@ export interface ReportInputs {
   readonly adoptsRequests: boolean;
   /** The watch of the session's latest refresh request (refresh/adoption.ts), if one is watched. */
   readonly adoption: AdoptionWatch | undefined;
+  /** The installed build's version, which prices the tools of prompts whose build the lens cannot tell. */
+  readonly installedVersion: string | undefined;
   /** The prose fingerprint of the profile's newest stored prompt (hermesProse.ts), if any. */
   readonly referenceProse: string | undefined;
 }
@@ -92,6 +96,8 @@ export interface ReportWorld {
   readonly adoptsRequests: boolean;
   /** The refresh protocol's names in use (refresh/epochs.ts): where each session's stamp is read. */
   readonly keys: RefreshKeys;
+  /** The pyproject version of the installed Hermes build serving the home, when one was found. */
+  readonly installedVersion: string | undefined;
 }
 
 /** Lookups of one evaluation, shared by sessions on the same model and tools. */
@@ -103,8 +109,14 @@ export interface ReportContext {
   readonly now: number;
   readonly priceOverrides: PriceOverrides | undefined;
   readonly prices: Map<string, ModelPrices | null>;
-  /** Tool schema tokens by tool list: the decoded lists are shared by the sessions of one `tool_names` text (DecodedColumns). */
-  readonly tools: Map<readonly string[], number>;
+  /** The tool-schema table by prompt fingerprint: sessions share their prompts' (toolTableFor). */
+  readonly toolTables: Map<string, ToolTableChoice>;
+  /**
+   * Tool block sizes by table, surface (the CLI's or a gateway's: isCliSurface) and tool list: the
+   * decoded lists are shared by the sessions of one `tool_names` text (DecodedColumns), the default
+   * lists by every session of a build and surface.
+   */
+  readonly tools: Map<ToolTableChoice['table'], Map<boolean, Map<readonly string[], ToolBlockSize>>>;
 }
 
 /**
@@ -151,6 +163,7 @@ function copyInputs(into: Writable<ReportInputs>, from: ReportInputs): void {
   into.requestedEpoch = from.requestedEpoch;
   into.adoptsRequests = from.adoptsRequests;
   into.adoption = from.adoption;
+  into.installedVersion = from.installedVersion;
   into.referenceProse = from.referenceProse;
 }
 
@@ -159,7 +172,7 @@ function sameWarmth(previous: ReusableReport, now: number): boolean {
 }
 
 function sameBasis(was: ReportInputs, now: ReportInputs): boolean {
-  return was.record === now.record && was.config === now.config && was.prompt === now.prompt && was.transcript === now.transcript;
+  return was.record === now.record && was.config === now.config && was.prompt === now.prompt && was.transcript === now.transcript && was.installedVersion === now.installedVersion;
 }
 
 function sameVerdictInputs(was: ReportInputs, now: ReportInputs): boolean {
@@ -182,7 +195,12 @@ function newReport(ctx: ReportContext, inputs: ReportInputs): { report: Writable
   const model = prompt?.model ?? record.model;
   const tip = record.endedAt !== undefined && record.endReason === 'compression' && ctx.everything ? compactionTip(record, ctx.everything) : undefined;
   const transcriptTokens = inputs.transcript.recordedTokens + estimateTokensFromChars(inputs.transcript.uncountedChars);
-  const toolTokens = memo(ctx.tools, record.toolNames, toolSchemaTokens);
+  const choice = memo(ctx.toolTables, prompt?.prose ?? '', () => toolTableFor(prompt?.prose, inputs.installedVersion));
+  const recorded = record.toolNames.length > 0;
+  const toolNames = recorded ? record.toolNames : defaultToolsFor(choice.table, record.source, config.disabledToolsets);
+  const bySurface = memo(memo(ctx.tools, choice.table, () => new Map()), isCliSurface(record.source), () => new Map());
+  const toolBlock = memo(bySurface, toolNames, () => toolBlockSize(choice.table, toolNames, record.source));
+  const toolTokens = toolBlock.tokens;
   const systemPromptTokens = prompt?.tokens ?? 0;
   const prices = memo(ctx.prices, `${model ?? ''}\u0000${provider ?? ''}`, () => lookupPrices(model, provider, ctx.priceOverrides) ?? null) ?? undefined;
   const stamped = stampedEpoch(record.modelConfig, ctx.world.keys);
@@ -213,6 +231,7 @@ function newReport(ctx: ReportContext, inputs: ReportInputs): { report: Writable
     skillsTier: prompt?.skillsTier,
     systemPromptTokens,
     toolTokens,
+    toolTable: { build: choice.table.name, by: choice.by, recorded, names: toolNames, tools: toolBlock.count, estimated: toolBlock.estimated.length },
     transcriptTokens,
     prefixTokens,
     tokensExact: prompt !== undefined && prompt.tokensCounted && countsExactlyFor(model),

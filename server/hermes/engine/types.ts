@@ -1,4 +1,5 @@
 // What the engine reports: plain data for the CLI (--json), the language server and its views.
+import type { ToolTableBasis } from '../anatomy/buildOfPrompt';
 import type { SessionState, StaleReason, TierName } from '../model';
 import type { AdoptionWatch } from '../refresh/adoption';
 import type { AdoptionCounts } from '../refresh/adoptionLedger';
@@ -41,6 +42,8 @@ export interface SessionReport {
   /** Tokens of the stored system prompt, tool schemas and live transcript (P = their sum). */
   readonly systemPromptTokens: number;
   readonly toolTokens: number;
+  /** Whose measured tool-schema sizes `toolTokens` takes, and of which tools (cost/toolSchemas.ts). */
+  readonly toolTable: ToolTableUse;
   readonly transcriptTokens: number;
   readonly prefixTokens: number;
   /** False when a tokenizer is not public for the model: figures are "≈". */
@@ -85,4 +88,19 @@ export interface ProfileReport {
     /** Stale sessions whose cost is unknown. */
     readonly unknownCost: number;
   };
+}
+
+/** The tool-schema sizes a session's tool block is priced by. */
+export interface ToolTableUse {
+  /** The corpus build whose sizes they are (`v0.20.3-schema26`). */
+  readonly build: string;
+  /** `prompt`: the build its prompt's prose shows; `installed`: the installed build's version; `newest`: the newest release measured. */
+  readonly by: ToolTableBasis;
+  /** Whether state.db named the session's tools (`sessions.tool_names`); else the build's default list for its surface. */
+  readonly recorded: boolean;
+  /** The tools priced: those state.db names, or the build's default list (shared by the sessions of one list). */
+  readonly names: readonly string[];
+  readonly tools: number;
+  /** Tools that build's table lacks (MCP tools, a newer build's), counted at its average: an estimate. */
+  readonly estimated: number;
 }

@@ -25,6 +25,8 @@ export interface ProfileConfig {
   readonly platformDisabledSkills: ReadonlyMap<string, readonly string[]>;
   /** `skills.external_dirs` as written (externalSkillDirs resolves them) (§4). */
   readonly externalSkillDirs: readonly string[];
+  /** `agent.disabled_toolsets`: toolsets Hermes leaves out of every session's tools, read as `skills.disabled` is. */
+  readonly disabledToolsets: readonly string[];
   /** A problem reading the file, for diagnostics and the CLI. */
   readonly problem: string | undefined;
 }
@@ -37,6 +39,7 @@ export const DEFAULT_CONFIG: ProfileConfig = {
   disabledSkills: [],
   platformDisabledSkills: new Map(),
   externalSkillDirs: [],
+  disabledToolsets: [],
   problem: undefined,
 };
 
@@ -76,6 +79,7 @@ export function parseProfileConfig(text: string, file: string): ProfileConfig {
     disabledSkills: configNames(skills.disabled),
     platformDisabledSkills: platformLists(skills.platform_disabled),
     externalSkillDirs: externalDirEntries(skills.external_dirs),
+    disabledToolsets: configNames(agent.disabled_toolsets),
     problem: undefined,
   };
 }

@@ -57,7 +57,11 @@ function headline(role: SourceRole, document: TextDocument | undefined, line: nu
         "This is the skill's **body**: it is not in the system prompt (Hermes loads it only when the model calls `skill_view`). Editing it changes no session.",
       ];
     }
-    return [tier, '', rendered ? 'Enters the prompt as this skills-index line:' : 'This skill is not in the index (hidden by platform, conditions or `skills.disabled`).', ...(rendered ? ['```text', rendered, '```'] : [])];
+    const skillMd = Buffer.byteLength(document.getText(), 'utf8').toLocaleString('en-US');
+    if (!rendered) return [tier, '', 'This skill is not in the index (hidden by platform, conditions or `skills.disabled`).'];
+    // What `hermes prompt-size` sets side by side: listing the skill, on every request, against loading it once.
+    const cost = `Listing it costs **${Buffer.byteLength(rendered, 'utf8').toLocaleString('en-US')} bytes** of the skills index on every request; loading it (\`skill_view\`) reads this SKILL.md, **${skillMd} bytes**, once.`;
+    return [tier, '', 'Enters the prompt as this skills-index line:', '```text', rendered, '```', '', cost];
   }
   return [tier];
 }

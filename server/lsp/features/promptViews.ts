@@ -1,9 +1,12 @@
 // The custom requests behind the read-only prompt document, the diff editor and the prompt anatomy view.
+import { toolBlockSize, toolsetsBySize, toolTableNamed } from '../../hermes/cost/toolSchemas';
+import { skillCosts } from '../../hermes/engine/promptBreakdown';
 import { diffPrompt } from '../../hermes/engine/promptDiff';
 import { promptMap } from '../../hermes/engine/promptMap';
 import { reasonJson } from '../../hermes/engine/reportJson';
+import type { SessionReport } from '../../hermes/engine/types';
 import { HermesError } from '../../hermes/errors';
-import type { PromptAnatomyDto, PromptDiffDto, PromptMapDto, SessionRef } from '../../../shared/protocol';
+import type { PromptAnatomyDto, PromptDiffDto, PromptMapDto, PromptToolsDto, SessionRef } from '../../../shared/protocol';
 import type { HermesModel } from '../../workspace/hermesModel';
 
 function sessionAnatomy(model: HermesModel, ref: SessionRef) {
@@ -38,7 +41,9 @@ export function diffDto(model: HermesModel, ref: SessionRef): PromptDiffDto {
 /** The prompt as parts with their files, sizes and stale marks: sizes, labels and paths, never its text. */
 export function mapDto(model: HermesModel, ref: SessionRef): PromptMapDto {
   const { analysis, anatomy, session } = sessionAnatomy(model, ref);
-  const map = promptMap({ anatomy, reasons: session?.reasons ?? [], sources: analysis.sourcesFor(session?.cwd, session?.source), profileDir: analysis.profile.dir, cwd: session?.cwd, fs: analysis.fs });
+  const sources = analysis.sourcesFor(session?.cwd, session?.source);
+  const map = promptMap({ anatomy, reasons: session?.reasons ?? [], sources, profileDir: analysis.profile.dir, cwd: session?.cwd, fs: analysis.fs });
+  const costs = new Map(skillCosts(anatomy, sources.skills, analysis.fs).map((c) => [c.name, c]));
   return {
     ...ref,
     bytes: map.bytes,
@@ -58,8 +63,34 @@ export function mapDto(model: HermesModel, ref: SessionRef): PromptMapDto {
       tokens: p.tokens,
       shareTenths: p.shareTenths,
       stale: p.stale.map(reasonJson),
-      entries: p.entries.map((e) => ({ name: e.name, category: e.category, path: e.path ?? null, line: e.line ?? null, stale: e.stale ? reasonJson(e.stale) : null })),
+      entries: p.entries.map((e) => ({
+        name: e.name,
+        category: e.category,
+        path: e.path ?? null,
+        line: e.line ?? null,
+        stale: e.stale ? reasonJson(e.stale) : null,
+        indexBytes: costs.get(e.name)?.index_line_bytes ?? null,
+        skillMdBytes: costs.get(e.name)?.skill_md_bytes ?? null,
+      })),
     })),
     unplaced: map.unplaced.map(reasonJson),
+    tools: session ? toolsDto(session) : null,
+  };
+}
+
+/** The session's tool block by the table its report priced it with. */
+function toolsDto(session: SessionReport): PromptToolsDto {
+  const { build, by, recorded, names, estimated } = session.toolTable;
+  const table = toolTableNamed(build)!;
+  const size = toolBlockSize(table, names, session.source);
+  return {
+    tokens: size.tokens,
+    bytes: size.bytes,
+    count: size.count,
+    build,
+    by,
+    recorded,
+    estimated,
+    toolsets: toolsetsBySize(table, names, session.source).map((t) => ({ toolset: t.toolset, tools: t.toolCount, tokens: t.tokens, bytes: t.bytes })),
   };
 }

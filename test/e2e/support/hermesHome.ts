@@ -118,7 +118,11 @@ export function cliStatus(root: string): CliStatus {
 }
 
 /** `node dist/cli.js prompt-size --json --session <id>`: the size of each tier of a session's stored prompt. */
-export function cliPromptSize(root: string, profile: string, sessionId: string): { rows: Array<{ label: string; bytes: number; tokens: number }>; totalBytes: number; totalTokens: number } {
+export function cliPromptSize(
+  root: string,
+  profile: string,
+  sessionId: string,
+): { rows: Array<{ label: string; bytes: number; tokens: number }>; totalBytes: number; totalTokens: number; tools: { count: number; json_bytes: number; tokens: number }; toolsets_breakdown: Array<{ toolset: string; tokens: number }> } {
   const r = spawnSync(process.execPath, [CLI, 'prompt-size', '--json', '--home', root, '-p', profile, '--session', sessionId], { encoding: 'utf8', timeout: 60_000 });
   if (r.status !== 0) throw new Error(`hermes-lens prompt-size failed (exit ${r.status}):\n${r.stderr}`);
   return JSON.parse(r.stdout);

@@ -53,21 +53,42 @@ describe('cli: hermes-lens prompt-size and diff', function () {
       assert.ok(out.totalTokens > 0);
     });
 
-    it('the table prints the same rows in bytes, and without --session takes the most recently active session', () => {
-      const { home, p } = makeHome();
-      addSession(p, { lastActivityAt: NOW - 3000 });
-      const newest = addSession(p, { lastActivityAt: NOW - 10 });
-      const run = cli(['prompt-size', '--home', home.root]);
+    it('the table prints the same rows in bytes, with the tool schemas and the toolsets and skills by size', () => {
+      const { home, p, cwd } = makeHome();
+      const id = addSession(p, { cwd });
+      const run = cli(['prompt-size', '--home', home.root, '--session', id]);
       assert.equal(run.code, 0, run.stderr);
-      assert.ok(run.stdout.includes(`session ${newest}`), run.stdout);
       const bytes = (label: string) => {
-        const line = run.stdout.split('\n').find((l) => l.trim().startsWith(label));
-        assert.ok(line, `no ${label} row`);
-        return Number(line.trim().slice(label.length).trim().split(/\s+/)[0]);
+        const line = run.stdout.split('\n').find((l) => l.trim().startsWith(`${label} `));
+        assert.ok(line, `no ${label} row in\n${run.stdout}`);
+        return Number(line.trim().slice(label.length).trim().split(/\s+/)[0]!.replace(/,/g, ''));
       };
-      const total = Buffer.byteLength(p.session(newest)!.prompt!, 'utf8');
-      assert.equal(bytes('total'), total);
+      const total = Buffer.byteLength(p.session(id)!.prompt!, 'utf8');
+      assert.equal(bytes('system prompt'), total);
       assert.equal(bytes('stable tier') + bytes('context tier') + bytes('volatile tier'), total);
+      assert.equal(bytes('sent before the conversation'), total + bytes('tool schemas'));
+      assert.match(run.stdout, /^Toolsets by size/m);
+      assert.match(run.stdout, /^Skills by size/m);
+      assert.match(run.stdout, /^ *deploy +\d+ B +\d+ B$/m, 'the skill with its SKILL.md and index bytes');
+    });
+
+    it('without --session: the prompt a new session would get now, rendered from today\'s files and the newest stored prompt', () => {
+      const { home, p, deploy, cwd } = makeHome();
+      addSession(p, { cwd, lastActivityAt: NOW - 3000, startedAt: NOW - 4000 });
+      const newest = addSession(p, { cwd, lastActivityAt: NOW - 10 });
+      fs.writeFileSync(deploy, fs.readFileSync(deploy, 'utf8').replace(/^description: .*$/m, 'description: Ship it.'));
+      const run = cli(['prompt-size', '--home', home.root, '--cwd', cwd, '--json']);
+      assert.equal(run.code, 0, run.stderr);
+      const out = JSON.parse(run.stdout);
+      assert.equal(out.sessionId, null);
+      assert.deepEqual([out.newSession.fromSession, out.newSession.sameFolder], [newest, true]);
+      // Today's description, as Hermes lists it, is what the new session's index holds.
+      const line = out.skills_breakdown.find((s: { name: string }) => s.name === 'deploy');
+      assert.equal(line.index_line_bytes, Buffer.byteLength('    - deploy: Ship it.', 'utf8'));
+      assert.equal(line.skill_md_bytes, fs.statSync(deploy).size);
+      assert.equal(out.system_prompt.bytes, out.totalBytes);
+      assert.ok(out.tools.count > 0 && out.tools.json_bytes > out.tools.count, JSON.stringify(out.tools));
+      assert.equal(out.prefix_tokens, out.tools.tokens + out.system_prompt.tokens);
     });
 
     it('a session without a stored prompt: exit 1 and one line saying so', () => {

@@ -2,7 +2,7 @@
 // accepts, what a block says to a screen reader, the cache timeline, and which block a file selects.
 import * as assert from 'node:assert/strict';
 import { anatomyHtml, makeNonce } from '../../../client/anatomy/anatomyHtml';
-import { cacheTimeline, partAriaLabel } from '../../../client/anatomy/anatomyText';
+import { cacheTimeline, partAriaLabel, skillCostText, toolsCaption, toolsetsTitle } from '../../../client/anatomy/anatomyText';
 import { otherBuildLine } from '../../../shared/otherBuild';
 import { parseHostMessage, parseViewMessage } from '../../../client/anatomy/messages';
 import { partOf } from '../../../client/anatomy/partOf';
@@ -14,13 +14,13 @@ function part(over: Partial<PromptPartDto> = {}): PromptPartDto {
 }
 
 function map(parts: PromptPartDto[]): PromptMapDto {
-  return { profile: 'default', sessionId: 's1', bytes: 4096, tokens: 1024, tokensExact: true, tiers: [], parts, unplaced: [] };
+  return { profile: 'default', sessionId: 's1', bytes: 4096, tokens: 1024, tokensExact: true, tiers: [], parts, unplaced: [], tools: null };
 }
 
 function session(over: Partial<SessionDto> = {}): SessionDto {
   return {
     profile: 'default', id: 's1', title: 'Fix the build', source: 'cli', model: 'claude-sonnet-4', provider: 'anthropic', state: 'stale', reasons: [], otherBuild: null, tipSessionId: null,
-    lastActivityAt: 1_000_000, requestedEpoch: 0, stampedEpoch: 0, systemPromptTokens: 9_000, prefixTokens: 42_000, tokensExact: true, deltaTokens: 12, ttlSeconds: 300,
+    lastActivityAt: 1_000_000, requestedEpoch: 0, stampedEpoch: 0, systemPromptTokens: 9_000, toolTokens: 11_000, prefixTokens: 42_000, tokensExact: true, deltaTokens: 12, ttlSeconds: 300,
     cacheWarm: true, cacheExpiresAt: 1_000_300, refreshCostUsd: 0.12, refreshCostColdUsd: 0.01, apiEquivalent: false, unadoptableRequest: false, adoption: null, ...over,
   };
 }
@@ -97,10 +97,21 @@ describe('client: the prompt anatomy view', () => {
     assert.deepEqual([off.lifetime, off.changesAt], [undefined, undefined]);
   });
 
+  it('says what the tool block is, whose sizes those are, and lists its toolsets on hover; a skill\'s two costs', () => {
+    const tools = { tokens: 11_826, bytes: 50_449, count: 29, build: 'v0.20.3-schema26', by: 'prompt' as const, recorded: false, estimated: 0, toolsets: [{ toolset: 'session_search', tools: 1, tokens: 1_637, bytes: 6_995 }, { toolset: 'file', tools: 4, tokens: 1_594, bytes: 6_704 }] };
+    assert.equal(
+      toolsCaption(tools, false),
+      'Tool schemas, sent before the system prompt by every request: 29 tools, the default list of its surface (state.db names none), ≈ 11,826 tokens · 49.3 KB (sizes of Hermes v0.20.3-schema26 as its own code measured them, the build that wrote this prompt)',
+    );
+    assert.match(toolsCaption({ ...tools, recorded: true, estimated: 2, by: 'newest' }, true), /^Tool schemas, sent before the system prompt by every request: 29 tools, 11,826 tokens .*the newest release measured .*; 2 not measured, counted at the average\)$/);
+    assert.equal(toolsetsTitle(tools), 'Toolsets by size:\nsession_search: 1 tool, 1,637 tokens, 6.8 KB\nfile: 4 tools, 1,594 tokens, 6.5 KB');
+    assert.equal(skillCostText({ name: 'deploy', category: 'ops', path: '/s', line: 1, stale: null, indexBytes: 74, skillMdBytes: 270 }), 'index line 74 B every request; SKILL.md 270 B when loaded');
+  });
+
   it('selects the block of the file a hover names: its own, the skills index for a SKILL.md, the folder it is in', () => {
     const m = map([
       part(),
-      part({ kind: 'skills-index', label: 'skills/', origin: 'folder', path: '/h/skills', entries: [{ name: 'deploy', category: 'ops', path: '/h/skills/ops/deploy/SKILL.md', line: 2, stale: null }] }),
+      part({ kind: 'skills-index', label: 'skills/', origin: 'folder', path: '/h/skills', entries: [{ name: 'deploy', category: 'ops', path: '/h/skills/ops/deploy/SKILL.md', line: 2, stale: null, indexBytes: 60, skillMdBytes: 300 }] }),
       part({ kind: 'memory', label: 'MEMORY.md', path: '/h/memories/MEMORY.md' }),
     ]);
     assert.equal(partOf(m, '/h/memories/MEMORY.md'), 2);

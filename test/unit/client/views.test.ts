@@ -34,6 +34,7 @@ function session(over: Partial<SessionDto> = {}): SessionDto {
     unadoptableRequest: false,
     adoption: null,
     systemPromptTokens: 9_000,
+    toolTokens: 11_000,
     prefixTokens: 42_000,
     tokensExact: false,
     deltaTokens: 0,

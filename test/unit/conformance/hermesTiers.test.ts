@@ -72,11 +72,13 @@ for (const folder of corpusFolders('all')) {
       }
     });
 
-    it("no session is said to be another build's for its prose, where one build wrote them all", function () {
-      if (corpus.manifest.builds.length > 1) this.skip();
-      for (const analysis of analyses()) {
-        for (const s of analysis.report.sessions) assert.doesNotMatch(s.otherBuild ?? '', /differs? from the newest session's/, `${folder} ${s.id}`);
-      }
-    });
+    // The folder two builds wrote marks the older build's sessions (hermesBuilds.test.ts).
+    if (corpusManifest(folder).builds.length === 1) {
+      it("no session is said to be another build's for its prose, one build wrote them all", () => {
+        for (const analysis of analyses()) {
+          for (const s of analysis.report.sessions) assert.doesNotMatch(s.otherBuild ?? '', /differs? from the newest session's/, `${folder} ${s.id}`);
+        }
+      });
+    }
   });
 }

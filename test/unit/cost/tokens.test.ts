@@ -1,6 +1,6 @@
 // Token counts: exact for OpenAI o200k models, "≈" for others, never a throw, fast on real prompt sizes.
 import * as assert from 'node:assert/strict';
-import { countTokens, estimateTokensFromChars, toolSchemaTokens } from '../../../server/hermes/cost/tokens';
+import { countTokens, estimateTokensFromChars } from '../../../server/hermes/cost/tokens';
 
 function prompt(chars: number): string {
   const paragraph =
@@ -60,12 +60,5 @@ describe('cost/tokens', () => {
     assert.equal(estimateTokensFromChars(0), 0);
     assert.equal(estimateTokensFromChars(-5), 0);
     assert.equal(estimateTokensFromChars(Number.NaN), 0);
-  });
-
-  it('estimates tool schemas from measured sizes, the browser_* figure, and the average', () => {
-    // terminal 693 (measured) + browser_click 114 (browser_* average) + an MCP tool at the 283 average.
-    assert.equal(toolSchemaTokens(['terminal', 'browser_click', 'mcp_github_create_issue']), 693 + 114 + 283);
-    assert.equal(toolSchemaTokens(['terminal', 'terminal']), 693);
-    assert.equal(toolSchemaTokens([]), 0);
   });
 });

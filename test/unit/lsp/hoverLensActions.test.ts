@@ -76,7 +76,11 @@ describe('lsp: hover, code lens and code actions on in-memory documents', () => 
   });
 
   it('shows the exact index line on a skill description, and says the body is not in the prompt', () => {
-    assert.match(hoverText(skill, 2), /Enters the prompt as this skills-index line:\n```text\n {4}- deploy: Deploy a service\n```/);
+    const description = hoverText(skill, 2);
+    assert.match(description, /Enters the prompt as this skills-index line:\n```text\n {4}- deploy: Deploy a service\n```/);
+    // Its two costs, as `hermes prompt-size` gives them: the index line's bytes, and the SKILL.md's.
+    const indexBytes = Buffer.byteLength('    - deploy: Deploy a service', 'utf8');
+    assert.match(description, new RegExp(`Listing it costs \\*\\*${indexBytes} bytes\\*\\* of the skills index on every request; loading it \\(\`skill_view\`\\) reads this SKILL\\.md, \\*\\*${fs.statSync(skill).size} bytes\\*\\*, once\\.`));
     const body = hoverText(skill, 6);
     assert.match(body, /the skill's \*\*body\*\*: it is not in the system prompt/);
     assert.match(body, /Editing it changes no session\./);

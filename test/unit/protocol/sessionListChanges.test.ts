@@ -27,6 +27,7 @@ function session(profile: string, id: string, version: number): SessionDto {
     unadoptableRequest: false,
     adoption: null,
     systemPromptTokens: 1000 + version,
+    toolTokens: 500,
     prefixTokens: 2000 + version,
     tokensExact: true,
     deltaTokens: version,

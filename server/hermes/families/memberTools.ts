@@ -4,8 +4,9 @@
 // bytes: its name, its size in the build that sizes it and, for a schema naming the profile's home
 // (homeNamingTools.ts), that home as Hermes writes it.
 import type { SessionReport } from '../engine/types';
-import type { SessionRecord } from '../model';
 import { digestOf } from '../anatomy/prefixPrint';
+import { toolSize, toolTableNamed, type ToolTable } from '../cost/toolSchemas';
+import { memo } from '../memo';
 import { displayedHome, namesHome } from './homeNamingTools';
 import type { MemberTools } from './types';
 
@@ -20,9 +21,18 @@ export interface ToolsBasis {
   readonly sizeOf: ToolSizer | undefined;
 }
 
-/** What the session report says of its tools (the names state.db pinned, and their tokens). */
-export function toolsBasisOf(report: SessionReport, record: SessionRecord): ToolsBasis {
-  return { names: record.toolNames, recorded: record.toolNames.length > 0, build: undefined, tokens: report.toolTokens, sizeOf: undefined };
+/** What the session report says of its tools: the names state.db pinned or the build's list for its platform and config, and whose sizes price them. */
+export function toolsBasisOf(report: SessionReport): ToolsBasis {
+  const use = report.toolTable;
+  const table = toolTableNamed(use.build);
+  return { names: use.names, recorded: use.recorded, build: use.build, tokens: report.toolTokens, sizeOf: table ? memo(sizers, table, sizerOf) : undefined };
+}
+
+// One sizer per build's table (members of a build share it).
+const sizers = new Map<ToolTable, ToolSizer>();
+
+function sizerOf(table: ToolTable): ToolSizer {
+  return (tool, platform) => toolSize(table, tool, platform);
 }
 
 export function memberTools(basis: ToolsBasis, platform: string, profileDir: string): MemberTools {

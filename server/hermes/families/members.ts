@@ -40,7 +40,7 @@ export function membersOf(home: string, analysis: ProfileAnalysis, priceOverride
       model,
       provider,
       layout: cacheLayoutOf(model, provider, report.ttlSeconds),
-      tools: memberTools(toolsBasisOf(report, record), platform, analysis.profile.dir),
+      tools: memberTools(toolsBasisOf(report), platform, analysis.profile.dir),
       print: prompt.prefix,
       identity,
       prices: memo(prices, `${model}\u0000${provider}`, () => lookupPrices(model || undefined, provider || undefined, priceOverrides) ?? null) ?? undefined,

@@ -3,6 +3,7 @@
 // why they part and what the split costs, reading two stored prompts and the request times of
 // their sessions per pair.
 import type { PriceOverrides } from '../cost/prices';
+import { toolSize, toolTableNamed } from '../cost/toolSchemas';
 import { choosePairs, type PairChoice } from './choosePairs';
 import { groupFamilies } from './groupFamilies';
 import { membersOf } from './members';
@@ -38,7 +39,15 @@ export function explainPartings(members: readonly PrefixMember[], families: read
   const pairs = choosePairs(families.filter((f) => f.breakpoint === 'stable'));
   if (pairs.length === 0) return { partings: [], activity: { from: undefined, to: undefined, days: 0 } };
   const readingOf = readingsByProfile(readings);
-  const ctx: PartingContext = { ...options.context, fsOf: (m) => readingOf(m).analysis.fs };
+  const ctx: PartingContext = {
+    toolsetOf: (m, tool) => {
+      const table = m.tools.build === undefined ? undefined : toolTableNamed(m.tools.build);
+      return table && toolSize(table, tool, m.platform)?.toolset;
+    },
+    disabledToolsets: (m) => readingOf(m).analysis.config.disabledToolsets,
+    ...options.context,
+    fsOf: (m) => readingOf(m).analysis.fs,
+  };
   const times = requestTimesOf(pairs, members, readingOf);
   return { partings: pairs.map((pair) => partingOf(pair, readingOf, ctx, times)), activity: times.activity };
 }

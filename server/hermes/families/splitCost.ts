@@ -40,6 +40,8 @@ export function splitCost(sideA: readonly PrefixMember[], sideB: readonly Prefix
   let extraUsd: number | undefined = 0;
   for (const { t, side, member } of requests) {
     const ttl = member.report.ttlSeconds;
+    // Caching off: nothing is kept, shared or not.
+    if (ttl <= 0) continue;
     const writesSplit = t - last[side] > ttl;
     const writesShared = t - lastShared > ttl;
     if (writesSplit && !writesShared) {

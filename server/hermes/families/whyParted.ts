@@ -42,19 +42,15 @@ export function toolsPlace(diff: ToolsDifference, a: PrefixMember, b: PrefixMemb
     if (only.length === 0) continue;
     sources.push(...only);
     const fewer = `${plural(only.length, 'tool')} fewer (${listed(only.map(code))})`;
+    const off = side.platform === other.platform ? disabledBy(other, only, ctx) : [];
     if (side.platform !== other.platform) {
       choice = false;
       words.push(`${other.platform} sessions carry ${fewer} than ${side.platform}'s: Hermes gives each platform its tools`);
-    } else if (side.tools.recorded || other.tools.recorded) {
-      choice = false;
-      words.push(`${who(other)}'s sessions pinned ${fewer} than ${who(side)}'s`);
+    } else if (off.length > 0) {
+      words.push(`${who(other)} turns off the ${listed(off.map(code))} toolset${off.length === 1 ? '' : 's'} (\`agent.disabled_toolsets\` in its config.yaml): ${fewer}, your choice`);
     } else {
-      const off = disabledBy(other, only, ctx);
-      if (off.length > 0) words.push(`${who(other)} turns off the ${listed(off.map(code))} toolset${off.length === 1 ? '' : 's'} (\`agent.disabled_toolsets\` in its config.yaml): ${fewer}, your choice`);
-      else {
-        choice = false;
-        words.push(`${who(other)}'s sessions carry ${fewer}`);
-      }
+      choice = false;
+      words.push(`${who(other)}'s sessions ${side.tools.recorded || other.tools.recorded ? 'pinned' : 'carry'} ${fewer}`);
     }
   }
   return {

@@ -5,15 +5,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { analyzeProfile } from '../../../server/hermes/engine/analyzeProfile';
 import { familiesJson } from '../../../server/hermes/families/familiesJson';
-import { prefixFamiliesReport } from '../../../server/hermes/families/prefixFamilies';
-import { storeReading } from '../../../server/hermes/families/readings';
 import type { FamiliesReport, Parting, PrefixFamily } from '../../../server/hermes/families/types';
-import { readHome, selectProfile } from '../../../server/hermes/profile/home';
+import { familiesOfCorpus } from '../../support/familiesOfCorpus';
 import { copyCorpusHome, corpusFolders, type CorpusHome } from '../../support/hermesCorpus';
-
-const NOW = 1_795_000_000;
 
 interface ManifestFamily {
   readonly breakpoint: 'tools' | 'stable' | 'system';
@@ -34,16 +29,6 @@ interface PrefixRecord {
   readonly families: readonly ManifestFamily[];
   readonly stable_tier_alone: readonly ManifestFamily[];
   readonly partings: readonly ManifestParting[];
-}
-
-export function familiesOfCorpus(corpus: CorpusHome): FamiliesReport {
-  const home = readHome({ root: corpus.home, origin: 'argument' });
-  const readings = Object.keys(corpus.manifest.profiles).map((p) => storeReading(home.root, analyzeProfile(selectProfile(home, p), { now: NOW })));
-  try {
-    return prefixFamiliesReport(readings);
-  } finally {
-    for (const r of readings) r.close();
-  }
 }
 
 const setOf = (ids: readonly string[]) => [...ids].sort().join(' ');

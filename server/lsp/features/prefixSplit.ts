@@ -17,28 +17,34 @@ export function prefixSplitProblems(model: HermesModel, target: Exclude<SourceTa
   if (analyses.length < 2) return [];
   const shared = sharedFamilies(model.prefixes.families(), own.profile.name);
   if (shared.length === 0) return [];
-  const problems: SourceProblem[] = [];
+  // One diagnostic per line and profile it parts from: its entries shared today summed up.
+  const byLine = new Map<string, { line: number; theirs: string; others: Set<string>; entries: number; sessions: number; mine: number }>();
   const lines = rendered.split('\n');
+  const start = blockStartLine(text, lines);
   for (const family of shared) {
     const others = family.profiles.filter((p) => p !== own.profile.name);
     // The other profiles' SOUL.md as their files render today (their sessions carry it where fresh).
     const theirs = analyses.find((a) => others.includes(a.profile.name) && a.sourcesFor(undefined).soul.block !== rendered);
     if (!theirs) continue;
     const at = firstDifferingLine(lines, theirs.sourcesFor(undefined).soul.block.split('\n'));
-    const start = blockStartLine(text, lines);
     const line = start === undefined ? 0 : start + Math.min(at, Math.max(0, lines.length - 1));
-    const mine = family.members.filter((m) => m.profile === own.profile.name).length;
-    const tokens = `${family.tokensExact ? '' : '≈ '}${family.tokens.toLocaleString('en-US')} tokens`;
-    problems.push({
-      file: target.file,
-      code: 'prefix-split',
-      message:
-        `Profile ${own.profile.name} shares one cached prefix with ${listed(others)} today (${family.members.length} sessions, ${mine} of them this profile's; the stable tier, ${tokens}). ` +
-        `With this SOUL.md, which differs from ${theirs.profile.name}'s from this line, ${own.profile.name}'s new and refreshed sessions write an entry of their own.`,
-      range: positionsOf(text).line(line),
-    });
+    const key = `${line}\u0000${theirs.profile.name}`;
+    const entry = byLine.get(key) ?? { line, theirs: theirs.profile.name, others: new Set<string>(), entries: 0, sessions: 0, mine: 0 };
+    for (const o of others) entry.others.add(o);
+    entry.entries += 1;
+    entry.sessions += family.members.length;
+    entry.mine += family.members.filter((m) => m.profile === own.profile.name).length;
+    byLine.set(key, entry);
   }
-  return problems;
+  const name = own.profile.name;
+  return [...byLine.values()].map((e) => ({
+    file: target.file,
+    code: 'prefix-split' as const,
+    message:
+      `Profile ${name} shares ${e.entries === 1 ? 'a cached prefix' : `${e.entries} cached prefixes`} with ${listed([...e.others])} today (stable tier: ${e.sessions} sessions, ${e.mine} of them ${name}'s). ` +
+      `With this SOUL.md, which differs from ${e.theirs}'s from this line, ${name}'s new and refreshed sessions write ${e.entries === 1 ? 'an entry' : 'entries'} of their own.`,
+    range: positionsOf(text).line(e.line),
+  }));
 }
 
 /** Stable-tier families (where Hermes marks a breakpoint or the provider caches by itself) holding this profile and another. */

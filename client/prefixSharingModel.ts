@@ -143,7 +143,7 @@ export function partingDescription(p: PartingDto): string {
 
 export function partingTooltip(p: PartingDto, days: number): string {
   const lines = [`${placeWords(p)}: ${p.reason}.`];
-  if (p.then) lines.push('', `Past the tools, ${placeWords(p.then)}: ${p.then.reason}.`);
+  if (p.then) lines.push('', `Past the tools, ${placeWords(p.then).replace(/^At/, 'at')}: ${p.then.reason}.`);
   const cost = p.extraUsdPerDay === null ? 'at unknown prices' : formatCost(p.extraUsdPerDay);
   lines.push('', `The split: ${p.extraWritesPerDay.toFixed(1)} cache writes a day more than one shared entry would take (${formatInt(p.extraTokensPerDay)} tokens, ${cost} a day), from their requests of ${plural(days, 'day')}.`);
   if (p.fix === 'update-hermes' && p.savingUsdPerDay !== null) lines.push(`A Hermes build with the change of 2026-09-28 would save that (${formatCost(p.savingUsdPerDay)} a day).`);

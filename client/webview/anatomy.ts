@@ -8,7 +8,7 @@ import type { PromptMapDto, PromptPartDto, SessionDto } from '../../shared/proto
 import { blockCaption, cacheTimeline, formatShare, kindName, partAriaLabel, reasonText, skillCostText, toolsCaption, toolsetsTitle } from '../anatomy/anatomyText';
 import { otherBuildLine } from '../../shared/otherBuild';
 import { parseHostMessage, type HostMessage, type ViewMessage } from '../anatomy/messages';
-import { sharedPrefixText, type SharedPrefix } from '../anatomy/sharedPrefix';
+import { longestShared, sharedPrefixText, type SharedPrefix } from '../anatomy/sharedPrefix';
 import { formatBytes, formatClock, formatInt } from '../format';
 import { STATE_ICONS } from '../sessionsModel';
 
@@ -81,8 +81,9 @@ function promptSection(m: Show): HTMLElement {
 /** The part of the prompt other sessions share (to the end of the stable tier, or the whole prompt), marked above the tiers. */
 function sharedBar(map: PromptMapDto, shared: SharedPrefix | null): HTMLElement {
   const text = el('p', { class: 'shared-text' }, sharedPrefixText(shared));
-  if (!shared || shared.breakpoint === 'tools') return el('div', { class: 'shared' }, text);
-  const upTo = shared.breakpoint === 'system' ? map.tokens : (map.tiers.find((t) => t.name === 'stable')?.tokens ?? 0);
+  const longest = longestShared(shared);
+  if (!longest || longest.breakpoint === 'tools') return el('div', { class: 'shared' }, text);
+  const upTo = longest.breakpoint === 'system' ? map.tokens : (map.tiers.find((t) => t.name === 'stable')?.tokens ?? 0);
   const bar = el('div', { class: 'sharedbar', 'aria-hidden': 'true' });
   const part = el('div', { class: 'part shared-part' });
   part.style.flexGrow = String(Math.max(upTo, 1));

@@ -20,6 +20,7 @@ import { adoptionLines, cacheText, costText, printable, relativeTime, table, tok
 import { OTHER_BUILD } from '../../../shared/protocol';
 import { outJson, type CommandIO } from '../io';
 import { MappedItems } from '../jsonPieces';
+import { sharingSentence, sharingSummary } from '../../hermes/families/sharingSummary';
 
 export const statusUsage = 'hermes-lens status [--home DIR] [-p NAME | --all-profiles] [--all] [--hermes-install DIR] [--json]';
 
@@ -38,21 +39,25 @@ export function statusCommand(argv: string[], io: CommandIO): number {
   const files = adoptionFiles() ?? memoryAdoptionFiles();
   let protocol = refreshProtocolOf(build, files.learned(home.root));
   const hermesVersion = build.kind === 'found' ? build.version : undefined;
-  const reports = profiles.map((p) => {
+  const analyses = profiles.map((p) => {
     const ledger = new AdoptionLedger(profilePaths(p).stateDb, files);
-    const report = analyzeProfile(p, { includeEnded: args.all, now, verdicts: verdictsOf(p), adoptsRefreshRequests: adopts, refreshKeys: protocol.keys, adoption: ledger, hermesVersion }).report;
+    const analysis = analyzeProfile(p, { includeEnded: args.all, now, verdicts: verdictsOf(p), adoptsRefreshRequests: adopts, refreshKeys: protocol.keys, adoption: ledger, hermesVersion });
+    const report = analysis.report;
     if (ledger.stampSeen && ledger.stampSeen.stampKey !== protocol.keys.stampKey) {
       files.learn(home.root, { ...ledger.stampSeen, profile: p.name, at: now });
       protocol = refreshProtocolOf(build, files.learned(home.root));
     }
     if (!report.unavailable) ledger.persist(new Set(report.sessions.filter((s) => s.state !== 'ended').map((s) => s.id)));
-    return report;
+    return analysis;
   });
+  const reports = analyses.map((a) => a.report);
+  // Which of these sessions share a cached prefix, in a line (hermes-lens prefixes says where they part).
+  const sharing = sharingSummary(home.root, analyses);
   if (args.json) {
     // Each session's JSON is made as it is written out, and is garbage right after.
-    outJson(io, { home: home.root, hermes: hermesJson(build, protocol), profiles: reports.map((r) => ({ ...profileSummaryJson(r), sessions: new MappedItems(r.sessions, sessionJson) })) });
+    outJson(io, { home: home.root, hermes: hermesJson(build, protocol), prefixSharing: sharing, profiles: reports.map((r) => ({ ...profileSummaryJson(r), sessions: new MappedItems(r.sessions, sessionJson) })) });
   } else {
-    io.out([[printable(buildSummary(build)), printable(protocolSummary(protocol))].join('\n'), ...reports.map((r) => renderProfile(r, now))].join('\n\n'));
+    io.out([[printable(buildSummary(build)), printable(protocolSummary(protocol))].join('\n'), ...reports.map((r) => renderProfile(r, now)), sharingSentence(sharing)].join('\n\n'));
   }
   return 0;
 }

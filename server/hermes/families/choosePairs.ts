@@ -100,7 +100,16 @@ function largest(families: Map<PrefixFamily, PrefixMember[]>): Array<[PrefixFami
 export function agreement(a: PrefixMember, b: PrefixMember): number[] {
   const toolsEqual = a.tools.digest === b.tools.digest ? 1 : 0;
   const stableEqual = a.print.stableDigest === b.print.stableDigest ? 1 : 0;
-  return [toolsEqual, commonLength(a.tools.keys, b.tools.keys), stableEqual, commonLength(a.print.stableBlocks.map((k) => k.digest), b.print.stableBlocks.map((k) => k.digest))];
+  return [toolsEqual, commonLength(a.tools.keys, b.tools.keys), stableEqual, commonLength(blockDigests(a), blockDigests(b))];
+}
+
+// The stable blocks' digests of a print, made once per print (a pair of sides compares each many times).
+const digestsOf = new WeakMap<object, readonly string[]>();
+
+function blockDigests(m: PrefixMember): readonly string[] {
+  let digests = digestsOf.get(m.print);
+  if (!digests) digestsOf.set(m.print, (digests = m.print.stableBlocks.map((k) => k.digest)));
+  return digests;
 }
 
 export function commonLength(a: readonly string[], b: readonly string[]): number {

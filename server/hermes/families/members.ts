@@ -9,15 +9,20 @@ import type { SessionRecord } from '../model';
 import { memo } from '../memo';
 import { cacheLayoutOf } from './cacheLayout';
 import { memberTools, toolsBasisOf } from './memberTools';
-import type { PrefixMember } from './types';
+import type { MemberTools, PrefixMember } from './types';
+import type { SessionReport } from '../engine/types';
 
 /** Members made before, by the row and prompt facts they were made from. */
 const made = new WeakMap<SessionRecord, { facts: PromptFacts; ttl: number; member: PrefixMember }>();
+
+/** Tools arrays by the names list (shared by the sessions of one list: toolSchemas.ts, DecodedColumns), then platform and profile. */
+const toolsMade = new WeakMap<readonly string[], Map<string, MemberTools>>();
 
 /** The live sessions holding a stored prompt, as members of `home`'s families. */
 export function membersOf(home: string, analysis: ProfileAnalysis, priceOverrides?: PriceOverrides): PrefixMember[] {
   const out: PrefixMember[] = [];
   const prices = new Map<string, ModelPrices | null>();
+  const profileDir = analysis.profile.dir;
   for (const report of analysis.report.sessions) {
     if (report.state === 'ended' || report.state === 'no-prompt') continue;
     const inputs = analysis.inputsOf(report.id);
@@ -31,22 +36,35 @@ export function membersOf(home: string, analysis: ProfileAnalysis, priceOverride
     const model = report.model ?? '';
     const provider = report.provider ?? '';
     const platform = report.source ?? 'unknown';
+    const tools = toolsOf(report, platform, profileDir);
     const member: PrefixMember = {
       home,
       profile: analysis.profile.name,
-      profileDir: analysis.profile.dir,
+      profileDir,
       report,
       platform,
       model,
       provider,
       layout: cacheLayoutOf(model, provider, report.ttlSeconds),
-      tools: memberTools(toolsBasisOf(report), platform, analysis.profile.dir),
+      tools,
+      toolsKey: `${model}\u0000${provider}\u0000${tools.digest}`,
       print: prompt.prefix,
       identity,
-      prices: memo(prices, `${model}\u0000${provider}`, () => lookupPrices(model || undefined, provider || undefined, priceOverrides) ?? null) ?? undefined,
+      // Only what a split costs needs prices: looked up when first asked.
+      get prices() {
+        return memo(prices, `${model}\u0000${provider}`, () => lookupPrices(model || undefined, provider || undefined, priceOverrides) ?? null) ?? undefined;
+      },
     };
     made.set(record, { facts: prompt, ttl: report.ttlSeconds, member });
     out.push(member);
   }
   return out;
+}
+
+/** A session's tools array, made once per names list, platform and profile. */
+export function toolsOf(report: SessionReport, platform: string, profileDir: string): MemberTools {
+  const use = report.toolTable;
+  let byPlace = toolsMade.get(use.names);
+  if (!byPlace) toolsMade.set(use.names, (byPlace = new Map()));
+  return memo(byPlace, `${use.build}\u0000${use.recorded ? 1 : 0}\u0000${report.toolTokens}\u0000${platform}\u0000${profileDir}`, () => memberTools(toolsBasisOf(report), platform, profileDir));
 }

@@ -5,6 +5,7 @@
 import type { ProfileAnalysis } from '../engine/analyzeProfile';
 import type { PromptAnatomy } from '../anatomy/types';
 import { parsePrompt } from '../anatomy/parsePrompt';
+import { readSoul } from '../sources/soul';
 import { StateStore } from '../store/stateStore';
 
 export interface ProfileReading {
@@ -25,6 +26,9 @@ export function storeReading(home: string, analysis: ProfileAnalysis): ProfileRe
   let store: StateStore | undefined;
   const open = () => (store ??= StateStore.openReadOnly(analysis.report.dbFile));
   const parsed = new Map<string, PromptAnatomy | undefined>();
+  // SOUL.md alone, as a hint where the identity ends (a status kept the rest unread: the skills are not rendered for this).
+  let hint: string | undefined;
+  const identityHint = () => (hint ??= readSoul(analysis.fs, analysis.profile.dir, analysis.config).block);
   return {
     home,
     analysis,
@@ -36,7 +40,7 @@ export function storeReading(home: string, analysis: ProfileAnalysis): ProfileRe
       if (!parsed.has(key)) {
         const text = open().promptText(key);
         // Parsed as the analysis parses (analyzeProfile's PromptReader): the same blocks.
-        parsed.set(key, text === undefined ? undefined : parsePrompt(text, { identityHint: analysis.sourcesFor(undefined).soul.block || undefined, callerSystemMessage: analysis.config.agentSystemPrompt }));
+        parsed.set(key, text === undefined ? undefined : parsePrompt(text, { identityHint: identityHint() || undefined, callerSystemMessage: analysis.config.agentSystemPrompt }));
       }
       return parsed.get(key);
     },

@@ -55,6 +55,8 @@ export interface PrefixMember {
   readonly provider: string;
   readonly layout: CacheLayout;
   readonly tools: MemberTools;
+  /** Model, provider and tools digest: what the `tools` family is keyed by (and every later one starts with). */
+  readonly toolsKey: string;
   readonly print: PrefixPrint;
   /** The stored prompt's identity (its sha256): the whole system prompt. */
   readonly identity: string;

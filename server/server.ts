@@ -26,6 +26,7 @@ import { HermesModel } from './workspace/hermesModel';
 import { Log } from './lsp/log';
 import { RefreshService } from './workspace/refreshService';
 import { SavePreviews } from './lsp/savePreviews';
+import { CountWarmer } from './lsp/warmCounts';
 import { SessionListRevisions } from './workspace/sessionListRevisions';
 import { SettingsService } from './lsp/settings';
 import { StaleBaseline } from './workspace/staleBaseline';
@@ -73,6 +74,7 @@ export function startServer(connection: Connection): void {
   /** Answers that need the home read wait for its first analysis (bounded: lsp/firstAnalysis.ts). */
   const firstAnalysis = new FirstAnalysis();
   const savePreviews = new SavePreviews(model);
+  const countWarmer = new CountWarmer(model);
   const publisher = new Publisher({
     connection,
     documents,
@@ -163,7 +165,10 @@ export function startServer(connection: Connection): void {
     }
   }
 
-  documents.onDidChangeContent((e) => publisher.publishDiagnostics(e.document));
+  documents.onDidChangeContent((e) => {
+    publisher.publishDiagnostics(e.document);
+    countWarmer.changed(e.document);
+  });
   documents.onDidClose((e) => {
     savePreviews.forget(e.document.uri);
     publisher.closed(e.document.uri);

@@ -37,20 +37,43 @@ export function stableTierText(anatomy: Pick<PromptAnatomy, 'text' | 'tiers'>): 
   return text.endsWith(BLANK) && end < anatomy.text.length ? text.slice(0, -BLANK.length) : text;
 }
 
+/**
+ * The print of a parsed prompt: its stable blocks' sizes and digests, and the stable tier's digest
+ * made of those and the text between them rather than of the tier's text again.
+ */
 export function prefixPrintOf(anatomy: PromptAnatomy): PrefixPrint {
-  const stable = stableTierText(anatomy);
+  const text = anatomy.text;
+  const stableEnd = stableTierText(anatomy).length;
   const stableBlocks: StableBlockPrint[] = [];
-  // Byte offsets counted on from the last block's end: each slice measured once.
+  const parts: string[] = [];
   let at = 0;
   let bytes = 0;
   for (const block of anatomy.blocks) {
-    if (block.tier !== 'stable' || block.end > stable.length) continue;
-    bytes += Buffer.byteLength(anatomy.text.slice(at, block.end), 'utf8');
+    if (block.tier !== 'stable' || block.end > stableEnd) break;
+    if (block.start > at) {
+      const gap = text.slice(at, block.start);
+      bytes += Buffer.byteLength(gap, 'utf8');
+      parts.push(gap);
+    }
+    const facts = blockFacts(block.text);
+    bytes += facts.bytes;
     at = block.end;
-    stableBlocks.push({ kind: block.kind, end: bytes, digest: digestOf(block.text) });
+    stableBlocks.push({ kind: block.kind, end: bytes, digest: facts.digest });
+    parts.push(`\u0000${facts.digest}\u0000`);
+  }
+  // Text of the stable tier after its last block (none in a prompt of Hermes' own: blocks are stripped and joined by blank lines).
+  if (stableEnd > at) {
+    const rest = text.slice(at, stableEnd);
+    parts.push(rest);
+    bytes += Buffer.byteLength(rest, 'utf8');
   }
   const tier = anatomy.tiers.find((t) => t.name === 'stable');
-  return { stableBytes: Buffer.byteLength(stable, 'utf8'), stableTokens: tier ? tier.tokens : 0, stableDigest: digestOf(stable), stableBlocks, bytes: anatomy.bytes };
+  return { stableBytes: bytes, stableTokens: tier ? tier.tokens : 0, stableDigest: digestOf(parts.join('')), stableBlocks, bytes: anatomy.bytes };
+}
+
+/** A block's UTF-8 size and digest (remembering them by text cost as much as working them out again, in measurements). */
+function blockFacts(text: string): { readonly bytes: number; readonly digest: string } {
+  return { bytes: Buffer.byteLength(text, 'utf8'), digest: digestOf(text) };
 }
 
 /** 96 bits of SHA-256, base64url: a family's key must not merge two texts, and no text is kept. */

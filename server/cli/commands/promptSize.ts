@@ -7,7 +7,7 @@ import { promptSizeReport, type PromptSizeReport } from '../../hermes/anatomy/pr
 import { proseFingerprint } from '../../hermes/anatomy/hermesProse';
 import { toolTableFor, type ToolTableChoice } from '../../hermes/anatomy/buildOfPrompt';
 import type { PromptAnatomy } from '../../hermes/anatomy/types';
-import { defaultToolsFor, toolTableNamed } from '../../hermes/cost/toolSchemas';
+import { defaultToolsFor, isCliSurface, toolTableNamed } from '../../hermes/cost/toolSchemas';
 import { countsExactlyFor } from '../../hermes/cost/tokens';
 import { analyzeProfile, type ProfileAnalysis } from '../../hermes/engine/analyzeProfile';
 import { newSessionPrompt } from '../../hermes/engine/newSessionPrompt';
@@ -74,7 +74,9 @@ function storedSession(analysis: ProfileAnalysis, id: string): Measured {
 }
 
 function newSession(analysis: ProfileAnalysis, platform: string, cwd: string, now: number, hermesVersion: string | undefined): Measured {
-  const rendered = newSessionPrompt(analysis, { platform, cwd: platform === 'cli' ? cwd : undefined, now });
+  // A gateway session's folder is the gateway's, not the shell's: the template's.
+  const inFolder = isCliSurface(platform);
+  const rendered = newSessionPrompt(analysis, { platform, cwd: inFolder ? cwd : undefined, now });
   if (!rendered) {
     throw new HermesError('session-missing', `No session of profile ${analysis.profile.name} holds a stored prompt yet (${analysis.report.dbFile}): the lens takes Hermes' own text from one. Start a session, then ask again.`, analysis.report.dbFile);
   }
@@ -83,9 +85,9 @@ function newSession(analysis: ProfileAnalysis, platform: string, cwd: string, no
   return {
     anatomy: rendered.anatomy,
     platform,
-    cwd: platform === 'cli' ? cwd : from.cwd,
+    cwd: inFolder ? cwd : from.cwd,
     session: undefined,
-    newSession: { cwd: platform === 'cli' ? cwd : null, fromSession: from.id, samePlatform: rendered.template.samePlatform, sameFolder: rendered.template.sameFolder },
+    newSession: { cwd: inFolder ? cwd : null, fromSession: from.id, samePlatform: rendered.template.samePlatform, sameFolder: rendered.template.sameFolder },
     tools: { choice, names: defaultToolsFor(choice.table, platform, analysis.config.disabledToolsets), recorded: false, source: platform },
   };
 }
@@ -103,7 +105,9 @@ function render(profile: string, m: Measured, b: PromptBreakdown, report: Prompt
   const what = m.session
     ? `System prompt of session ${m.session.id} (${profile}, ${m.platform})`
     : `The prompt a new ${m.platform} session of profile ${profile} would get now${m.newSession!.cwd ? ` in ${m.newSession!.cwd}` : ''}, rendered from today's files and session ${m.newSession!.fromSession}'s stored prompt${m.newSession!.sameFolder ? '' : m.newSession!.samePlatform ? ' (another folder: its workspace lines are that session\'s)' : ` (a session of another platform: its platform lines are that session's)`}`;
-  const sizes = `Tool schemas: ${b.tools.count} tools, sizes of ${b.tool_sizes.build} as Hermes' own code measured them (${BASIS[b.tool_sizes.by]})${b.tool_sizes.recorded ? '' : "; the build's default tools for this platform (state.db names none)"}${b.tools.estimated.length ? `; estimated at the average: ${b.tools.estimated.join(', ')}` : ''}`;
+  const list = b.tool_sizes.recorded ? `${b.tools.count} tools` : `${b.tools.count} tools, the default list of a ${m.platform} session (state.db names none)`;
+  const estimated = b.tools.estimated.length ? `; counted at the average, not measured: ${b.tools.estimated.join(', ')}` : '';
+  const sizes = `Tool schemas: ${list}, sized as Hermes' own code measured them for ${b.tool_sizes.build} (${BASIS[b.tool_sizes.by]})${estimated}.`;
   const parts: string[] = [
     printable(what),
     '',
@@ -136,7 +140,7 @@ function render(profile: string, m: Measured, b: PromptBreakdown, report: Prompt
 }
 
 const BASIS: Readonly<Record<ToolTableChoice['by'], string>> = {
-  prompt: "the build whose text the prompt carries",
-  installed: 'the installed build; the prompt matches no build measured',
-  newest: 'the newest release measured; the prompt matches no build measured and no installed build was found',
+  prompt: 'the build whose text the prompt carries',
+  installed: 'the installed build: the prompt matches no build measured',
+  newest: 'the newest release measured: the prompt matches no build measured, nor the installed build',
 };

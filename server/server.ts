@@ -26,7 +26,7 @@ import { HermesModel } from './workspace/hermesModel';
 import { Log } from './lsp/log';
 import { RefreshService } from './workspace/refreshService';
 import { SavePreviews } from './lsp/savePreviews';
-import { CountWarmer } from './lsp/warmCounts';
+import { warmCounts } from './lsp/warmCounts';
 import { SessionListRevisions } from './workspace/sessionListRevisions';
 import { SettingsService } from './lsp/settings';
 import { StaleBaseline } from './workspace/staleBaseline';
@@ -74,7 +74,6 @@ export function startServer(connection: Connection): void {
   /** Answers that need the home read wait for its first analysis (bounded: lsp/firstAnalysis.ts). */
   const firstAnalysis = new FirstAnalysis();
   const savePreviews = new SavePreviews(model);
-  const countWarmer = new CountWarmer(model);
   const publisher = new Publisher({
     connection,
     documents,
@@ -166,8 +165,9 @@ export function startServer(connection: Connection): void {
   }
 
   documents.onDidChangeContent((e) => {
+    // Counted first: a client that saves as soon as the diagnostics are back finds the count made.
+    warmCounts(model, e.document);
     publisher.publishDiagnostics(e.document);
-    countWarmer.changed(e.document);
   });
   documents.onDidClose((e) => {
     savePreviews.forget(e.document.uri);

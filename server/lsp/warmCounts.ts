@@ -1,8 +1,9 @@
 // While SOUL.md or a memory file is edited, the tokens of the block its text would put into the
-// prompt are counted soon after each change, off the save's path: a save then finds the count made
+// prompt are counted at each change, before its diagnostics go out: a save then finds the count made
 // (judgement.ts regionTokens remembers it by text), where it otherwise waited for the token-count
 // helper's round trip in the middle of the re-evaluation (docs/BENCHMARKS.md). VS Code asks the save
 // preview while a source is dirty, which counts the same; other clients ask nothing before saving.
+// Only text no cache knows goes to the helper: a keystroke changes one paragraph.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { regionTokens } from '../hermes/engine/judgement';
 import { analyzeMemoryText } from '../hermes/sources/memory';
@@ -13,26 +14,6 @@ import { uriToPath } from './uri';
 
 /** The blank line that follows SOUL.md and the memory blocks in a prompt (the region a re-judgement counts). */
 const GAP_AFTER = '\n\n';
-
-export class CountWarmer {
-  /** Documents changed since the last turn of the event loop: each counted once, at its last text. */
-  private readonly due = new Map<string, TextDocument>();
-  private scheduled = false;
-
-  constructor(private readonly model: HermesModel) {}
-
-  changed(document: TextDocument): void {
-    this.due.set(document.uri, document);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      const documents = [...this.due.values()];
-      this.due.clear();
-      for (const document of documents) warmCounts(this.model, document);
-    });
-  }
-}
 
 /** Counts what `document`'s text puts into the prompt, when it is SOUL.md, MEMORY.md or USER.md. Never throws. */
 export function warmCounts(model: HermesModel, document: TextDocument): void {

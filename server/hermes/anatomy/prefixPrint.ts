@@ -55,11 +55,11 @@ export function prefixPrintOf(anatomy: PromptAnatomy): PrefixPrint {
       bytes += Buffer.byteLength(gap, 'utf8');
       parts.push(gap);
     }
-    const facts = blockFacts(block.text);
-    bytes += facts.bytes;
+    const digest = digestOf(block.text);
+    bytes += Buffer.byteLength(block.text, 'utf8');
     at = block.end;
-    stableBlocks.push({ kind: block.kind, end: bytes, digest: facts.digest });
-    parts.push(`\u0000${facts.digest}\u0000`);
+    stableBlocks.push({ kind: block.kind, end: bytes, digest });
+    parts.push(`\u0000${digest}\u0000`);
   }
   // Text of the stable tier after its last block (none in a prompt of Hermes' own: blocks are stripped and joined by blank lines).
   if (stableEnd > at) {
@@ -69,11 +69,6 @@ export function prefixPrintOf(anatomy: PromptAnatomy): PrefixPrint {
   }
   const tier = anatomy.tiers.find((t) => t.name === 'stable');
   return { stableBytes: bytes, stableTokens: tier ? tier.tokens : 0, stableDigest: digestOf(parts.join('')), stableBlocks, bytes: anatomy.bytes };
-}
-
-/** A block's UTF-8 size and digest (remembering them by text cost as much as working them out again, in measurements). */
-function blockFacts(text: string): { readonly bytes: number; readonly digest: string } {
-  return { bytes: Buffer.byteLength(text, 'utf8'), digest: digestOf(text) };
 }
 
 /** 96 bits of SHA-256, base64url: a family's key must not merge two texts, and no text is kept. */

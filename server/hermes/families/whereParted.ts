@@ -64,7 +64,8 @@ export function systemDifference(a: PromptAnatomy, b: PromptAnatomy): SystemDiff
   // A surrogate pair split by the difference counts from its start.
   if (at > 0 && isHighSurrogate(x.charCodeAt(at - 1))) at--;
   const tier = a.tiers.find((t) => t.start <= at && at < t.end)?.name ?? a.tiers[a.tiers.length - 1]?.name ?? 'stable';
-  const block = a.blocks.find((k) => k.start <= at && at < k.end);
+  // In the blank line between two blocks: the block before it, which the other prompt goes on with.
+  const block = a.blocks.find((k) => k.start <= at && at < k.end) ?? [...a.blocks].reverse().find((k) => k.end <= at);
   return { kind: 'system', offset: Buffer.byteLength(x.slice(0, at), 'utf8'), at, tier, block, stableEqual: stableTierText(a) === stableTierText(b) };
 }
 

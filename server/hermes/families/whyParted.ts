@@ -83,6 +83,9 @@ export function systemPlace(diff: SystemDifference, a: PrefixMember, b: PrefixMe
   }
   if (kind === 'identity' && block) {
     const line = soulLine(a, block, diff.at, ctx);
+    if (a.profileDir === b.profileDir && a.home === b.home) {
+      return { ...base, source: `SOUL.md:${line.line}`, reason: `Their prompts hold different texts of this profile's SOUL.md from line ${line.line}: one was built before SOUL.md was edited (refreshing it brings today's)` };
+    }
     const persona = line.line === 1 ? ': another persona, with an entry of its own (your choice)' : ': from there on each writes an entry of its own (your choice)';
     return { ...base, choice: true, source: `SOUL.md:${line.line}`, reason: `SOUL.md differs from ${who(b)}'s at line ${line.line}${line.asStored ? ' (as their prompts hold it)' : ''}${persona}` };
   }
@@ -96,7 +99,7 @@ export function systemPlace(diff: SystemDifference, a: PrefixMember, b: PrefixMe
     return { ...base, source: `Hermes: ${heading ?? 'guidance'}`, reason: `Hermes' own guidance differs${heading ? ` at "${heading}"` : ''}: ${why}` };
   }
   const said = BLOCK_WORDS[kind ?? 'other'];
-  if (said) return { ...base, choice: said.choice ?? false, source: said.source, reason: said.reason };
+  if (said) return { ...base, choice: said.choice ?? false, source: said.source, reason: said.reason.replace('{tier}', diff.tier) };
   return { ...base, source: `${diff.tier} tier`, reason: `The prompts differ in the ${diff.tier} tier` };
 }
 
@@ -105,7 +108,7 @@ const BLOCK_WORDS: Partial<Record<string, { source: string; reason: string; choi
   'git-snapshot': { source: 'workspace snapshot', reason: 'Their workspace snapshots differ (folder, branch or status)' },
   'project-context': { source: 'project context', reason: 'Their project context files differ (another folder)' },
   'caller-system': { source: 'agent.system_prompt', reason: 'Their config.yaml set another `agent.system_prompt` (your choice)', choice: true },
-  'skills-index': { source: 'skills index', reason: 'Their skills indexes differ (this build puts the index in the stable tier)' },
+  'skills-index': { source: 'skills index', reason: 'Their skills indexes differ ({tier} tier)' },
   memory: { source: 'MEMORY.md', reason: 'Their MEMORY.md differ (volatile tier)' },
   'user-profile': { source: 'USER.md', reason: 'Their USER.md differ (volatile tier)' },
   'plugin-context': { source: 'plugin sections', reason: 'Their plugin sections differ (volatile tier)' },

@@ -51,7 +51,46 @@ type VerdictRow = [
   /** The prefix print (prefixPrint.ts): what prefix families need of the prompt. */
   prefix: PrefixRow,
 ];
-type PrefixRow = [stableBytes: number, stableTokens: number, stableDigest: string, blocks: Array<[kind: string, end: number, digest: string]>, bytes: number];
+type BlockRow = [kind: string, end: number, digest: string];
+type PrefixRow = [stableBytes: number, stableTokens: number, stableDigest: string, blocks: BlockRow[] | PackedBlocks, bytes: number];
+
+/**
+ * A prefix print's blocks as the file holds them (their strings by index), read when first asked:
+ * a status reads the tier's digest alone, and unpacking the blocks of a thousand rows at every load
+ * was most of what format 3 added to a cold status.
+ */
+class PackedBlocks {
+  private resolved: BlockRow[] | undefined;
+
+  constructor(
+    private readonly packed: readonly unknown[],
+    private readonly strings: readonly string[],
+  ) {}
+
+  rows(): BlockRow[] {
+    if (!this.resolved) {
+      const rows: BlockRow[] = [];
+      for (const b of this.packed) {
+        const kind = Array.isArray(b) && typeof b[0] === 'number' ? this.strings[b[0]] : undefined;
+        const digest = Array.isArray(b) && typeof b[2] === 'number' ? this.strings[b[2]] : undefined;
+        // A malformed entry leaves the print without blocks (they only rank which pairs to explain).
+        if (kind === undefined || digest === undefined || !isCount((b as unknown[])[1])) return (this.resolved = []);
+        rows.push([kind, (b as unknown[])[1] as number, digest]);
+      }
+      this.resolved = rows;
+    }
+    return this.resolved;
+  }
+
+  /** As a row compared or written (keepVerdict, save): the blocks themselves. */
+  toJSON(): BlockRow[] {
+    return this.rows();
+  }
+}
+
+function blockRows(blocks: BlockRow[] | PackedBlocks): BlockRow[] {
+  return blocks instanceof PackedBlocks ? blocks.rows() : blocks;
+}
 type PartsRow = [openings: number, deltaTokens: number, blocks: Array<[tokens: number, gapAfter: string] | null>, memory: [digest: string, empty: 0 | 1], user: [digest: string, empty: 0 | 1], skills: string, project: string];
 type OpeningsRow = [isDefault: 0 | 1, end: number, hintlessEnd: number, beyond: [number, string] | null, openings: Array<[number, string, number, 0 | 1]>];
 type InlineRow = [sessionId: string, identity: string];
@@ -431,7 +470,7 @@ function packRow(row: VerdictRow, strings: Interned): unknown[] {
   packed[7] = row[7].map((r) => [r[0], strings.of(r[1]), r[2], r[3]]);
   packed[8] = strings.of(row[8]);
   const prefix = row[12];
-  packed[12] = [prefix[0], prefix[1], strings.of(prefix[2]), prefix[3].map((b) => [strings.of(b[0]), b[1], strings.of(b[2])]), prefix[4]];
+  packed[12] = [prefix[0], prefix[1], strings.of(prefix[2]), blockRows(prefix[3]).map((b) => [strings.of(b[0]), b[1], strings.of(b[2])]), prefix[4]];
   return packed;
 }
 
@@ -445,7 +484,7 @@ function unpackRow(packed: unknown, strings: readonly string[]): unknown {
   row[7] = (packed[7] as unknown[]).map((r) => (Array.isArray(r) && r.length === 4 ? [r[0], text(r[1]), r[2], r[3]] : undefined));
   row[8] = text(packed[8]);
   const prefix = packed[12] as unknown[];
-  row[12] = [prefix[0], prefix[1], text(prefix[2]), (prefix[3] as unknown[]).map((b) => (Array.isArray(b) && b.length === 3 ? [text(b[0]), b[1], text(b[2])] : undefined)), prefix[4]];
+  row[12] = [prefix[0], prefix[1], text(prefix[2]), new PackedBlocks(prefix[3] as unknown[], strings), prefix[4]];
   return row;
 }
 
@@ -526,7 +565,27 @@ function prefixRow(print: PrefixPrint): PrefixRow {
 }
 
 function prefixOf(row: PrefixRow): PrefixPrint {
-  return { stableBytes: row[0], stableTokens: row[1], stableDigest: row[2], stableBlocks: row[3].map(([kind, end, digest]) => ({ kind: kind as BlockKind, end, digest })), bytes: row[4] };
+  return new KeptPrint(row);
+}
+
+/** A prefix print read from the file, its blocks made when first asked (a status reads the tier's digest alone). */
+class KeptPrint implements PrefixPrint {
+  readonly stableBytes: number;
+  readonly stableTokens: number;
+  readonly stableDigest: string;
+  readonly bytes: number;
+  private blocks: PrefixPrint['stableBlocks'] | undefined;
+
+  constructor(private readonly row: PrefixRow) {
+    this.stableBytes = row[0];
+    this.stableTokens = row[1];
+    this.stableDigest = row[2];
+    this.bytes = row[4];
+  }
+
+  get stableBlocks(): PrefixPrint['stableBlocks'] {
+    return (this.blocks ??= blockRows(this.row[3]).map(([kind, end, digest]) => ({ kind: kind as BlockKind, end, digest })));
+  }
 }
 
 function isPrefixRow(value: unknown): value is PrefixRow {
@@ -537,7 +596,7 @@ function isPrefixRow(value: unknown): value is PrefixRow {
     isCount(stableTokens) &&
     typeof stableDigest === 'string' &&
     isCount(bytes) &&
-    Array.isArray(blocks) &&
-    blocks.every((b) => Array.isArray(b) && b.length === 3 && typeof b[0] === 'string' && isCount(b[1]) && typeof b[2] === 'string')
+    // Blocks read from the file are checked when first asked for (PackedBlocks).
+    (blocks instanceof PackedBlocks || (Array.isArray(blocks) && blocks.every((b) => Array.isArray(b) && b.length === 3 && typeof b[0] === 'string' && isCount(b[1]) && typeof b[2] === 'string')))
   );
 }

@@ -15,8 +15,8 @@ import type { SessionReport } from '../engine/types';
 /** Members made before, by the row and prompt facts they were made from. */
 const made = new WeakMap<SessionRecord, { facts: PromptFacts; ttl: number; member: PrefixMember }>();
 
-/** Tools arrays by the names list (shared by the sessions of one list: toolSchemas.ts, DecodedColumns), then platform and profile. */
-const toolsMade = new WeakMap<readonly string[], Map<string, MemberTools>>();
+/** Tools arrays by the names list (shared by the sessions of one list: toolSchemas.ts, DecodedColumns), then build, platform and profile. */
+const toolsMade = new WeakMap<readonly string[], Map<string, Map<string, Map<string, MemberTools>>>>();
 
 /** The live sessions holding a stored prompt, as members of `home`'s families. */
 export function membersOf(home: string, analysis: ProfileAnalysis, priceOverrides?: PriceOverrides): PrefixMember[] {
@@ -63,8 +63,17 @@ export function membersOf(home: string, analysis: ProfileAnalysis, priceOverride
 
 /** A session's tools array, made once per names list, platform and profile. */
 export function toolsOf(report: SessionReport, platform: string, profileDir: string): MemberTools {
+  // Maps in maps, not a key joined per session: a status asks this of 2,000 sessions.
   const use = report.toolTable;
-  let byPlace = toolsMade.get(use.names);
-  if (!byPlace) toolsMade.set(use.names, (byPlace = new Map()));
-  return memo(byPlace, `${use.build}\u0000${use.recorded ? 1 : 0}\u0000${report.toolTokens}\u0000${platform}\u0000${profileDir}`, () => memberTools(toolsBasisOf(report), platform, profileDir));
+  let byBuild = toolsMade.get(use.names);
+  if (!byBuild) toolsMade.set(use.names, (byBuild = new Map()));
+  const byPlatform = memo(byBuild, use.build, newMap<string, Map<string, MemberTools>>);
+  const byProfile = memo(byPlatform, platform, newMap<string, MemberTools>);
+  let tools = byProfile.get(profileDir);
+  if (!tools) byProfile.set(profileDir, (tools = memberTools(toolsBasisOf(report), platform, profileDir)));
+  return tools;
+}
+
+function newMap<K, V>(): Map<K, V> {
+  return new Map();
 }

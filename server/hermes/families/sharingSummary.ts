@@ -3,7 +3,8 @@
 // From the analyses alone (no prompt read): `hermes-lens prefixes` says where they part.
 import type { ProfileAnalysis } from '../engine/analyzeProfile';
 import { toolsOf } from './members';
-import type { PrefixFamily } from './types';
+import { memo } from '../memo';
+import type { MemberTools, PrefixFamily } from './types';
 
 export interface SharingSummary {
   /** Live sessions holding a stored prompt. */
@@ -21,9 +22,9 @@ export interface SharingSummary {
  * family holds, and on 2,000 sessions building them was most of this line's cost.
  */
 export function sharingSummary(home: string, analyses: readonly ProfileAnalysis[]): SharingSummary {
-  const tools = new Set<string>();
-  const stable = new Map<string, StableEntry>();
-  const system = new Set<string>();
+  // By tools array (one object per names list, platform and profile: toolsOf), then model and
+  // provider: no key joined per session.
+  const groups = new Map<MemberTools, Map<string, Map<string, ToolsGroup>>>();
   let sessions = 0;
   for (const analysis of analyses) {
     const place = `${home}\u0000${analysis.profile.dir}`;
@@ -32,25 +33,64 @@ export function sharingSummary(home: string, analyses: readonly ProfileAnalysis[
       const inputs = analysis.inputsOf(report.id);
       if (!inputs?.prompt || inputs.identity === undefined) continue;
       sessions++;
-      const toolsKey = `${report.model ?? ''}\u0000${report.provider ?? ''}\u0000${toolsOf(report, report.source ?? 'unknown', analysis.profile.dir).digest}`;
-      tools.add(toolsKey);
-      system.add(`${toolsKey}\u0000${inputs.identity}`);
-      const key = `${toolsKey}\u0000${inputs.prompt.prefix.stableDigest}`;
-      const entry = stable.get(key);
-      if (!entry) stable.set(key, { count: 1, place, across: false });
+      const tools = toolsOf(report, report.source ?? 'unknown', analysis.profile.dir);
+      let byModel = groups.get(tools);
+      if (!byModel) groups.set(tools, (byModel = new Map()));
+      let byProvider = byModel.get(report.model ?? '');
+      if (!byProvider) byModel.set(report.model ?? '', (byProvider = new Map()));
+      let group = byProvider.get(report.provider ?? '');
+      if (!group) byProvider.set(report.provider ?? '', (group = { stable: new Map(), system: new Set() }));
+      group.system.add(inputs.identity);
+      const entry = group.stable.get(inputs.prompt.prefix.stableDigest);
+      if (!entry) group.stable.set(inputs.prompt.prefix.stableDigest, { count: 1, place, across: false });
       else {
         entry.count++;
         if (entry.place !== place) entry.across = true;
       }
     }
   }
+  // Two tools arrays of one digest (the same list in two profiles without a home-naming tool) are one.
+  const byDigest = new Map<string, ToolsGroup[]>();
+  for (const [tools, byModel] of groups) {
+    for (const [model, byProvider] of byModel) {
+      for (const [provider, group] of byProvider) memo(byDigest, `${model}\u0000${provider}\u0000${tools.digest}`, newList).push(group);
+    }
+  }
+  let stable = 0;
+  let system = 0;
   let sharedAcrossProfiles = 0;
   let sharedBySessions = 0;
-  for (const entry of stable.values()) {
-    if (entry.count > 1) sharedBySessions++;
-    if (entry.across) sharedAcrossProfiles++;
+  for (const alike of byDigest.values()) {
+    const entries = new Map<string, StableEntry>();
+    const identities = new Set<string>();
+    for (const group of alike) {
+      for (const id of group.system) identities.add(id);
+      for (const [digest, entry] of group.stable) {
+        const was = entries.get(digest);
+        if (!was) entries.set(digest, { ...entry });
+        else {
+          was.count += entry.count;
+          if (was.place !== entry.place || entry.across) was.across = true;
+        }
+      }
+    }
+    stable += entries.size;
+    system += identities.size;
+    for (const entry of entries.values()) {
+      if (entry.count > 1) sharedBySessions++;
+      if (entry.across) sharedAcrossProfiles++;
+    }
   }
-  return { sessions, entries: { tools: tools.size, stable: stable.size, system: system.size }, sharedAcrossProfiles, sharedBySessions };
+  return { sessions, entries: { tools: byDigest.size, stable, system }, sharedAcrossProfiles, sharedBySessions };
+}
+
+interface ToolsGroup {
+  readonly stable: Map<string, StableEntry>;
+  readonly system: Set<string>;
+}
+
+function newList<T>(): T[] {
+  return [];
 }
 
 interface StableEntry {

@@ -52,14 +52,15 @@ export function soulSharing(own: ProfileAnalysis, fileText: string | undefined, 
   return { same, partings };
 }
 
-function firstDifferingLine(a: readonly string[], b: readonly string[]): number {
+/** The first line where two texts, as lists of lines, differ (the shorter's length when one goes on). */
+export function firstDifferingLine(a: readonly string[], b: readonly string[]): number {
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   return i;
 }
 
 /** Where the rendered block's first line sits in the file (Hermes strips the file's leading blank lines). */
-function blockStartLine(fileText: string, blockLines: readonly string[]): number | undefined {
+export function blockStartLine(fileText: string, blockLines: readonly string[]): number | undefined {
   const file = fileText.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
   const first = blockLines[0]?.trim();
   if (first === undefined) return undefined;

@@ -6,6 +6,7 @@ import path = require('node:path');
 import type { PromptAnatomy, PromptBlock } from '../anatomy/types';
 import { readText } from '../fs/readText';
 import type { SourceFs } from '../fs/sourceFs';
+import { englishList } from '../text/englishList';
 import { homeSentenceOf, namesHome } from './homeNamingTools';
 import type { PartingPlace, PrefixMember } from './types';
 import type { SystemDifference, ToolsDifference } from './whereParted';
@@ -174,9 +175,7 @@ function code(name: string): string {
 }
 
 function listed(items: readonly string[]): string {
-  if (items.length <= 1) return items[0] ?? '';
-  const shown = items.length > 4 ? [...items.slice(0, 3), `${items.length - 3} more`] : items;
-  return `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+  return englishList(items, 4);
 }
 
 function plural(n: number, word: string): string {

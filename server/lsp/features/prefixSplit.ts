@@ -9,6 +9,8 @@ import type { SourceProblem } from '../../hermes/sources/types';
 import { positionsOf } from '../../hermes/text/positions';
 import type { HermesModel } from '../../workspace/hermesModel';
 import type { SourceTarget } from '../../workspace/sourceKind';
+import { blockStartLine, firstDifferingLine } from '../../workspace/soulPartings';
+import { englishList } from '../../hermes/text/englishList';
 
 /** `rendered`: what `text` puts into the prompt (analyzeSoulText's block). */
 export function prefixSplitProblems(model: HermesModel, target: Exclude<SourceTarget, { kind: 'project-context' }>, text: string, rendered: string): SourceProblem[] {
@@ -41,7 +43,7 @@ export function prefixSplitProblems(model: HermesModel, target: Exclude<SourceTa
     file: target.file,
     code: 'prefix-split' as const,
     message:
-      `Profile ${name} shares ${e.entries === 1 ? 'a cached prefix' : `${e.entries} cached prefixes`} with ${listed([...e.others])} today (stable tier: ${e.sessions} sessions, ${e.mine} of them ${name}'s). ` +
+      `Profile ${name} shares ${e.entries === 1 ? 'a cached prefix' : `${e.entries} cached prefixes`} with ${englishList([...e.others])} today (stable tier: ${e.sessions} sessions, ${e.mine} of them ${name}'s). ` +
       `With this SOUL.md, which differs from ${e.theirs}'s from this line, ${name}'s new and refreshed sessions write ${e.entries === 1 ? 'an entry' : 'entries'} of their own.`,
     range: positionsOf(text).line(e.line),
   }));
@@ -50,21 +52,4 @@ export function prefixSplitProblems(model: HermesModel, target: Exclude<SourceTa
 /** Stable-tier families (where Hermes marks a breakpoint or the provider caches by itself) holding this profile and another. */
 function sharedFamilies(families: readonly PrefixFamily[], profile: string): PrefixFamily[] {
   return families.filter((f) => f.breakpoint === 'stable' && (f.marked === 'yes' || f.marked === 'implicit') && f.profiles.includes(profile) && f.profiles.length > 1);
-}
-
-function firstDifferingLine(a: readonly string[], b: readonly string[]): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return i;
-}
-
-function blockStartLine(text: string, blockLines: readonly string[]): number | undefined {
-  const first = blockLines[0]?.trim();
-  if (!first) return undefined;
-  const at = text.split(/\r\n|\n|\r/).findIndex((l) => l.trim() === first);
-  return at < 0 ? undefined : at;
-}
-
-function listed(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }

@@ -6,6 +6,7 @@ import type { PrefixFamily } from '../../hermes/families/types';
 import type { SoulSource } from '../../hermes/sources/types';
 import type { HermesModel, SourceRole } from '../../workspace/hermesModel';
 import { soulSharing, type SoulParting, type SoulSharing } from '../../workspace/soulPartings';
+import { englishList } from '../../hermes/text/englishList';
 
 /** The last answer per profile's SOUL.md as rendered, with what it was worked out from: the same sources, the same answer. */
 const kept = new WeakMap<SoulSource, { others: readonly SoulSource[]; families: readonly PrefixFamily[] | undefined; sharing: SoulSharing }>();
@@ -28,15 +29,12 @@ export function soulPartingLines(model: HermesModel, role: SourceRole, line: num
 }
 
 function partingLine(p: SoulParting): string {
-  const names = listed(p.profiles.map((n) => `*${n}*`));
+  const names = englishList(p.profiles.map((n) => `*${n}*`));
   const them = p.profiles.length === 1 ? 'that profile' : 'those profiles';
   const head = p.fromTheStart
     ? `**Prefix sharing:** profile${p.profiles.length === 1 ? '' : 's'} ${names} ${p.profiles.length === 1 ? 'has' : 'have'} another SOUL.md from the first line: another persona, whose sessions cache entries of their own (your choice).`
     : `**Prefix sharing:** this line parts this profile's prompts from ${names}'s: their SOUL.md are the same up to here, and from here on their stable tiers differ, so the provider caches them as separate entries.`;
-  const tools = p.toolsPartThem.length === 0 ? '' : ` Their tool schemas part ${p.toolsPartThem.length === p.profiles.length ? them : listed(p.toolsPartThem.map((n) => `*${n}*`))} already: \`skill_manage\` names each profile's home, and the tools go first.`;
+  const tools = p.toolsPartThem.length === 0 ? '' : ` Their tool schemas part ${p.toolsPartThem.length === p.profiles.length ? them : englishList(p.toolsPartThem.map((n) => `*${n}*`))} already: \`skill_manage\` names each profile's home, and the tools go first.`;
   return head + tools;
 }
 
-function listed(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}

@@ -1,6 +1,7 @@
 // The home's prefix families as the client holds them: fetched (hermes/prefixFamilies) when the
-// server says they may have changed, one request at a time, the last answer kept. The Sessions
-// view's "Prefix sharing" section shows them.
+// server says they may have changed, one request at a time and at most one a second (Hermes writes
+// come in bursts; each answer reads a few prompts), the last answer kept. The Sessions view's
+// "Prefix sharing" section and the anatomy view show them.
 import * as vscode from 'vscode';
 import { PrefixFamiliesChangedNotification, PrefixFamiliesRequest, type PrefixFamiliesDto } from '../shared/prefixFamilies';
 import { errorMessage, type Ctx } from './ctx';
@@ -12,12 +13,25 @@ export class PrefixSharing implements vscode.Disposable {
   readonly onDidChange = this.emitter.event;
   private inFlight: Promise<void> | undefined;
   private again = false;
+  private lastAsked = 0;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly ctx: Ctx) {
     ctx.onClient((client) => [
-      client.onNotification(PrefixFamiliesChangedNotification, () => void this.fetch()),
+      client.onNotification(PrefixFamiliesChangedNotification, () => this.changed()),
       { dispose: () => this.clear() },
     ]);
+  }
+
+  /** The server says they may have changed: asked now, or a second after the last time. */
+  private changed(): void {
+    if (this.timer) return;
+    const wait = this.lastAsked + MIN_INTERVAL_MS - Date.now();
+    if (wait <= 0) void this.fetch();
+    else this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.fetch();
+    }, wait);
   }
 
   get families(): PrefixFamiliesDto | undefined {
@@ -34,6 +48,7 @@ export class PrefixSharing implements vscode.Disposable {
       try {
         do {
           this.again = false;
+          this.lastAsked = Date.now();
           this.families_ = await this.ctx.request(PrefixFamiliesRequest, {});
           this.emitter.fire();
         } while (this.again);
@@ -47,11 +62,17 @@ export class PrefixSharing implements vscode.Disposable {
   }
 
   private clear(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
     this.families_ = undefined;
     this.emitter.fire();
   }
 
   dispose(): void {
+    clearTimeout(this.timer);
     this.emitter.dispose();
   }
 }
+
+/** Families asked at most this often. */
+const MIN_INTERVAL_MS = 1000;

@@ -93,9 +93,9 @@ export function familyLabel(f: PrefixFamilyDto, families: PrefixFamiliesDto): st
   return `${homes}${f.profiles.join(', ')} · ${f.platforms.join(', ')}`;
 }
 
-/** `2 sessions · ≈ 13,402 tokens · warm` */
+/** `claude-sonnet-4.6 · 2 sessions · ≈ 13,402 tokens · warm` (an entry is the model's: two entries of one profile and platform differ by it) */
 export function familyDescription(f: PrefixFamilyDto): string {
-  return [plural(f.sessions, 'session'), `${f.tokensExact ? '' : '≈ '}${formatInt(f.tokens)} tokens`, f.warm ? 'warm' : 'cold'].join(' · ');
+  return [f.model.split('/').pop()!, plural(f.sessions, 'session'), `${f.tokensExact ? '' : '≈ '}${formatInt(f.tokens)} tokens`, f.warm ? 'warm' : 'cold'].filter(Boolean).join(' · ');
 }
 
 export function familyTooltip(f: PrefixFamilyDto, families: PrefixFamiliesDto): string {

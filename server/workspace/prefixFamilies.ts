@@ -9,6 +9,11 @@ import type { ProfileReading } from '../hermes/families/readings';
 import type { FamiliesReport, PrefixFamily, PrefixMember } from '../hermes/families/types';
 import type { PriceOverrides } from '../hermes/cost/prices';
 import type { StateStore } from '../hermes/store/stateStore';
+import type { SessionRecord } from '../hermes/model';
+import type { PartingPlaces } from '../hermes/families/prefixFamilies';
+
+/** Pairs' places kept at most (a home of thousands of prompts explains a few dozen pairs). */
+const PLACES_KEPT = 2048;
 
 /** What the families read of the open home. */
 export interface FamiliesSource {
@@ -35,6 +40,11 @@ export class PrefixFamilies {
   /** The report objects last announced as a change (takeChange). */
   private announced: ReadonlyArray<readonly SessionReport[]> | undefined;
   private changes = 0;
+  /** Where pairs of prompts part, kept across regroupings (reading two prompts is a report's cost), while the profiles' SOUL.md read the same. */
+  private readonly places = new Map<string, PartingPlaces>();
+  private placesFor: readonly object[] = [];
+  /** Each session's request times, by the row they were read at (a Hermes write changes the row of the session it touches). */
+  private readonly times = new WeakMap<SessionRecord, readonly number[]>();
 
   constructor(private readonly source: FamiliesSource) {}
 
@@ -54,7 +64,7 @@ export class PrefixFamilies {
     if (!grouped.report) {
       const readings = this.readings(grouped.analyses);
       const home = this.source.home?.root ?? '';
-      grouped.report = { homes: home ? [home] : [], families: grouped.families, ...explainPartings(grouped.members, grouped.families, readings, { priceOverrides: this.source.priceOverrides }) };
+      grouped.report = { homes: home ? [home] : [], families: grouped.families, ...explainPartings(grouped.members, grouped.families, readings, { priceOverrides: this.source.priceOverrides, places: this.keptPlaces(grouped.analyses) }) };
     }
     return grouped.report;
   }
@@ -95,14 +105,43 @@ export class PrefixFamilies {
     return this.grouped;
   }
 
+  /** The places kept, dropped when a profile's SOUL.md reads otherwise (the words name its lines). */
+  private keptPlaces(analyses: readonly ProfileAnalysis[]): Map<string, PartingPlaces> {
+    const souls = analyses.map((a) => a.sourcesFor(undefined).soul);
+    if (souls.length !== this.placesFor.length || souls.some((s, i) => s !== this.placesFor[i]) || this.places.size > PLACES_KEPT) this.places.clear();
+    this.placesFor = souls;
+    return this.places;
+  }
+
   private readings(analyses: readonly ProfileAnalysis[]): ProfileReading[] {
     const home = this.source.home?.root ?? '';
     return analyses.map((analysis) => ({
       home,
       analysis,
       anatomyOf: (sessionId) => analysis.anatomyOf(sessionId),
-      requestTimes: (sessionIds, since) => (sessionIds.length === 0 ? new Map() : this.source.keptStore(analysis).requestTimes(sessionIds, since)),
+      requestTimes: (sessionIds, since) => this.requestTimes(analysis, sessionIds, since),
     }));
+  }
+
+  /** Request times read only for the sessions whose row changed since they were last read. */
+  private requestTimes(analysis: ProfileAnalysis, sessionIds: readonly string[], since: number): ReadonlyMap<string, readonly number[]> {
+    const out = new Map<string, readonly number[]>();
+    const missing: Array<{ id: string; record: SessionRecord | undefined }> = [];
+    for (const id of sessionIds) {
+      const record = analysis.inputsOf(id)?.record;
+      const kept = record && this.times.get(record);
+      if (kept) out.set(id, kept.filter((t) => t >= since));
+      else missing.push({ id, record });
+    }
+    if (missing.length > 0) {
+      const read = this.source.keptStore(analysis).requestTimes(missing.map((m) => m.id), since);
+      for (const { id, record } of missing) {
+        const times = read.get(id) ?? [];
+        if (record) this.times.set(record, times);
+        out.set(id, times);
+      }
+    }
+    return out;
   }
 }
 

@@ -9,7 +9,7 @@ import { groupFamilies } from './groupFamilies';
 import { membersOf } from './members';
 import type { ProfileReading } from './readings';
 import { splitCost } from './splitCost';
-import type { FamiliesReport, Parting, PrefixFamily, PrefixMember } from './types';
+import type { FamiliesReport, Parting, PartingPlace, PrefixFamily, PrefixMember } from './types';
 import { systemDifference, toolsDifference } from './whereParted';
 import { systemPlace, toolsPlace, type PartingContext } from './whyParted';
 
@@ -21,6 +21,17 @@ export interface FamiliesOptions {
   readonly priceOverrides?: PriceOverrides;
   /** What the words may know of toolsets (whyParted.ts). */
   readonly context?: Omit<PartingContext, 'fsOf'>;
+  /**
+   * Where a caller that explains the same pairs again and again (the language server, after each
+   * Hermes write) keeps where two members' prompts part: reading and comparing them is the cost.
+   */
+  readonly places?: Map<string, PartingPlaces>;
+}
+
+/** Where a pair's prefixes part: in the tools or the system prompt, and past the tools. */
+export interface PartingPlaces {
+  readonly first: PartingPlace | undefined;
+  readonly then: PartingPlace | undefined;
 }
 
 /** The families alone: cheap, from the analyses. */
@@ -49,20 +60,32 @@ export function explainPartings(members: readonly PrefixMember[], families: read
     fsOf: (m) => readingOf(m).analysis.fs,
   };
   const times = requestTimesOf(pairs, members, readingOf);
-  return { partings: pairs.map((pair) => partingOf(pair, readingOf, ctx, times)), activity: times.activity };
+  return { partings: pairs.map((pair) => partingOf(pair, readingOf, ctx, times, options.places)), activity: times.activity };
 }
 
-function partingOf(pair: PairChoice, readingOf: (m: PrefixMember) => ProfileReading, ctx: PartingContext, times: Times): Parting {
-  const { a, b, memberA, memberB } = pair;
+/** Where the pair's members part, read from their prompts (or kept in `places` since). */
+function placesOf(pair: PairChoice, readingOf: (m: PrefixMember) => ProfileReading, ctx: PartingContext, places: Map<string, PartingPlaces> | undefined): PartingPlaces {
+  const { memberA, memberB } = pair;
+  const key = `${memberA.profileDir}\u0000${memberA.identity}\u0000${memberA.tools.digest}\u0000${memberB.profileDir}\u0000${memberB.identity}\u0000${memberB.tools.digest}`;
+  const kept = places?.get(key);
+  if (kept) return kept;
   const tools = toolsDifference(memberA, memberB);
   const anatomyA = readingOf(memberA).anatomyOf(memberA.report.id);
   const anatomyB = readingOf(memberB).anatomyOf(memberB.report.id);
   const system = anatomyA && anatomyB ? systemDifference(anatomyA, anatomyB) : undefined;
+  const systemAt = system && anatomyA ? systemPlace(system, memberA, memberB, anatomyA, tools === undefined, memberA.tools.bytes, ctx) : undefined;
+  const found = { first: tools ? toolsPlace(tools, memberA, memberB, ctx) : systemAt, then: tools ? systemAt : undefined };
+  if (places && anatomyA && anatomyB) places.set(key, found);
+  return found;
+}
+
+function partingOf(pair: PairChoice, readingOf: (m: PrefixMember) => ProfileReading, ctx: PartingContext, times: Times, places: Map<string, PartingPlaces> | undefined): Parting {
+  const { a, b, memberA, memberB } = pair;
+  const tools = memberA.tools.digest !== memberB.tools.digest;
   const stableTierShared = memberA.print.stableDigest === memberB.print.stableDigest;
-  const toolsBytes = memberA.tools.bytes;
-  const systemAt = system && anatomyA ? systemPlace(system, memberA, memberB, anatomyA, tools === undefined, toolsBytes, ctx) : undefined;
-  let first = tools ? toolsPlace(tools, memberA, memberB, ctx) : systemAt;
-  const then = tools ? systemAt : undefined;
+  const found = placesOf(pair, readingOf, ctx, places);
+  let first = found.first;
+  const then = found.then;
   const sharedTokens = Math.max(a.tokens, b.tokens);
   if (!first) {
     // Neither prompt could be read: the families differ in the stable tier, but where is not known.

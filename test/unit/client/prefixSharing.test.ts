@@ -65,7 +65,7 @@ describe('client: the Prefix sharing section', function () {
   it("names an entry by its profiles and platforms, sizes it in tokens, and says whether Hermes marks it on the route", () => {
     const both = sectionChildren(prefixSection(shared.dto)!).find((c): c is FamilyNode => c.kind === 'family' && c.family.profiles.length === 2)!;
     assert.match(familyLabel(both.family, shared.dto), /^default, work · (cli|telegram)$/);
-    assert.match(familyDescription(both.family), /^\d sessions · ≈ [\d,]+ tokens · cold$/);
+    assert.match(familyDescription(both.family), /^claude-sonnet-4\.6 · \d sessions · ≈ [\d,]+ tokens · cold$/);
     const tooltip = familyTooltip(both.family, shared.dto);
     assert.match(tooltip, /Hermes marks this breakpoint on their route: the provider keeps an entry here\./);
     assert.deepEqual(familyChildren(both, undefined).map((m) => m.profile).sort(), both.family.members.map((m) => m.profile).sort());

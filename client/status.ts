@@ -29,7 +29,7 @@ export function severityOf(s: StatusParams['severity']): vscode.LanguageStatusSe
 }
 
 const NO_DRIVER_TEXT = 'state.db unavailable';
-const NO_DRIVER_HELP = `No SQLite binding loads in the server's runtime. Set \`${RUNTIME_SETTING}\` to a Node.js executable (Node ≥ 22.5 has node:sqlite built in).`;
+const NO_DRIVER_HELP = `No SQLite binding loads in the server's runtime (each one tried is named above, with its error). Set \`${RUNTIME_SETTING}\` to a Node.js executable (Node ≥ 22.5 has node:sqlite built in).`;
 
 export function registerStatus(ctx: Ctx, previews: SavePreviewTracker): vscode.Disposable[] {
   const language = vscode.languages.createLanguageStatusItem('hermesLens.status', STATUS_SELECTOR);

@@ -1,10 +1,11 @@
 // Bundles the entry points (the CLI in two parts), the tokenizer, the server's token-count helper and the
 // prompt anatomy webview's script with esbuild,
-// and puts better-sqlite3's native binary next to the server bundle, where the store loads it
-// through `nativeBinding` (VS Code's own runtime cannot resolve node_modules inside a packaged
-// extension).
+// and puts the SQLite bindings' native binaries next to the bundles, where the store
+// (server/hermes/store/connection.ts) loads them (VS Code's own runtime cannot resolve node_modules
+// inside a packaged extension): better-sqlite3's, built for this machine's Node, and
+// @photostructure/sqlite's prebuilt N-API binaries for every platform (docs/SQLITE-BINDINGS.md).
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, existsSync, chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, existsSync, chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -38,7 +39,8 @@ const common = {
   minify: production,
   logLevel: 'warning',
   // node:sqlite is optional (Node >= 22.5); it is required lazily and must stay a runtime require.
-  external: ['vscode', 'node:sqlite'],
+  // The store finds @photostructure/sqlite's package only where nothing was copied next to the bundle.
+  external: ['vscode', 'node:sqlite', '@photostructure/sqlite/package.json'],
   plugins: [librariesApart],
   define: { __GENAI_PRICES_VERSION__: JSON.stringify(pricesVersion) },
 };
@@ -93,10 +95,13 @@ for (const bundle of ['cli.js', 'cliMain.js', 'server.js']) {
   if (copied) throw new Error(`dist/${bundle} copies ${copied[1]} at load: import it as \`import x = require('${copied[1]}')\`.`);
 }
 
+mkdirSync(join(root, 'dist/native'), { recursive: true });
 const binary = join(dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node');
-if (existsSync(binary)) {
-  mkdirSync(join(root, 'dist/native'), { recursive: true });
-  copyFileSync(binary, join(root, 'dist/native/better_sqlite3.node'));
-} else {
-  console.warn(`better-sqlite3 native binary not found at ${binary}; run "npm rebuild better-sqlite3".`);
-}
+if (existsSync(binary)) copyFileSync(binary, join(root, 'dist/native/better_sqlite3.node'));
+else console.warn(`better-sqlite3 native binary not found at ${binary}; run "npm rebuild better-sqlite3".`);
+// The package's own layout (prebuilds/<platform>-<arch>/@photostructure+sqlite.<glibc|musl>.node) and its licence.
+const photostructure = dirname(require.resolve('@photostructure/sqlite/package.json'));
+const shippedPhotostructure = join(root, 'dist/native/photostructure-sqlite');
+rmSync(shippedPhotostructure, { recursive: true, force: true });
+cpSync(join(photostructure, 'prebuilds'), join(shippedPhotostructure, 'prebuilds'), { recursive: true });
+copyFileSync(join(photostructure, 'LICENSE'), join(shippedPhotostructure, 'LICENSE'));

@@ -16,6 +16,7 @@ import { parsePriceOverrides } from './hermes/cost/prices';
 import { countUncachedWith } from './hermes/cost/tokens';
 import { describeError, HermesError } from './hermes/errors';
 import { buildSummary } from './hermes/install/describeBuild';
+import { sqliteDriverStatus } from './hermes/store/connection';
 import { provideCodeActions } from './lsp/features/codeActions';
 import { provideCodeLenses } from './lsp/features/codeLens';
 import { DiagnosticsSent } from './lsp/diagnosticsSent';
@@ -147,6 +148,7 @@ export function startServer(connection: Connection): void {
       progress?.done();
       log.info(`Hermes home ${model.home?.root ?? '(none)'}: ${model.profiles().length} profile(s) read in ${Date.now() - started} ms.`);
       log.info(buildSummary(model.build));
+      logSqliteDriver(log);
       if (model.problem) log.warn(model.problem);
       // Where profiles are to be evaluated again once the list is out, the folders are watched
       // then too, before that evaluation: it reads every row and source again, so what changed
@@ -281,6 +283,13 @@ function priceOverridesOf(settings: HermesLensSettings, log: Log) {
   const parsed = parsePriceOverrides(settings.priceOverrides, 'the hermesLens.priceOverrides setting');
   if (parsed.problem) log.warn(parsed.problem);
   return parsed.overrides;
+}
+
+/** Which SQLite binding reads state.db in this runtime, or each binding's failure (in the Output channel). */
+function logSqliteDriver(log: Log): void {
+  const sqlite = sqliteDriverStatus();
+  if (sqlite.driver) log.info(`SQLite binding: ${sqlite.driver} (SQLite ${sqlite.sqliteVersion}) in Node.js ${process.version}, ${process.platform}-${process.arch}.`);
+  else log.warn(sqlite.problem ?? 'No SQLite binding loads.');
 }
 
 if (require.main === module) {

@@ -7,16 +7,15 @@ import { tokenCacheDir } from '../hermes/cost/tokenCountStore';
 import { requireWithCodeCache } from './codeCache';
 import type * as Main from './main';
 
-// A run of the CLI is short, and V8's optimizing compiler (TurboFan) pays off in long-running
-// processes: on a cold `status` it compiled some 36 functions, 10–40 ms each, on background threads
-// that took the machine's other core from the garbage collector and the output's reader, and its
-// memory cost page faults. Four times V8's default budget before a function is considered for
-// optimization leaves a `status` that reads what it kept unoptimized (paired runs on the large
-// profile, 2 cores: about 8% faster) while the loops of long runs (`--all` over 20,000 sessions, a
-// first run that counts every prompt's tokens) still get optimized, as fast as with the default.
-// Set before the bundle is compiled; the language server keeps V8's defaults.
-const V8_DEFAULT_INTERRUPT_BUDGET = 66 * 1024; // `node --v8-options` on Node 20 (V8 11.3)
-v8.setFlagsFromString(`--interrupt-budget=${4 * V8_DEFAULT_INTERRUPT_BUDGET}`);
+// A run of the CLI is short, and V8's optimizing compiler pays off in long-running processes. V8 11
+// (Node 20) considers a function for TurboFan after a budget of bytecode run; on a cold `status` it
+// compiled some 36 functions on background threads that took the other core from the collector and
+// the output's reader. Four times that budget (its default is 66 KB there) leaves such a `status`
+// unoptimized while long runs still get optimized. V8 12 and later (Node 22, 24) tier up by
+// invocation counts and have no such flag (setting it prints on stderr); raising their count changed
+// nothing measurable, so they keep their defaults. Paired runs: docs/BENCHMARKS.md. The language
+// server keeps V8's defaults.
+if (Number(process.versions.v8.split('.')[0]) <= 11) v8.setFlagsFromString(`--interrupt-budget=${4 * 66 * 1024}`);
 
 const COMMANDS = new Set(['status', 'refresh', 'prompt-size', 'diff', 'demo']);
 

@@ -10,6 +10,7 @@ import { adoptRefresh, startSession } from '../../server/demo/hermes';
 import { Commands, RefreshPreviewRequest, RefreshRequest, SessionListRequest, type RefreshResultDto, type SessionListResult, type StatusParams } from '../../shared/protocol';
 import type { TestLspClient } from '../support/lspClient';
 import { demoServerPerTest } from './support/demoServer';
+import { cliStatus } from '../e2e/support/hermesHome';
 
 const SESSION_LIST = 'hermes/sessionListChanged';
 const STATUS = 'hermes/status';
@@ -60,7 +61,7 @@ describe('language server over stdio (bundled dist/server.js)', function () {
     const expectedStale = Object.values(demo.sessions).filter((s) => s.state === 'stale').length;
     assert.equal(status.stale, expectedStale);
     assert.match(status.text, new RegExp(`^${expectedStale} stale · ≈ \\$\\d`));
-    assert.equal(status.driver, 'better-sqlite3');
+    assert.equal(status.driver, cliStatus(demo.root).sqlite.driver, 'the server reads state.db with the binding the CLI uses in the same Node.js');
     assert.deepEqual(list.profiles.map((p) => p.name).sort(), ['default', 'work']);
   });
 

@@ -21,6 +21,7 @@ import { OTHER_BUILD } from '../../../shared/protocol';
 import { outJson, type CommandIO } from '../io';
 import { MappedItems } from '../jsonPieces';
 import { sharingSentence, sharingSummary } from '../../hermes/families/sharingSummary';
+import { sqliteDriverStatus } from '../../hermes/store/connection';
 
 export const statusUsage = 'hermes-lens status [--home DIR] [-p NAME | --all-profiles] [--all] [--hermes-install DIR] [--json]';
 
@@ -55,11 +56,17 @@ export function statusCommand(argv: string[], io: CommandIO): number {
   const sharing = sharingSummary(home.root, analyses);
   if (args.json) {
     // Each session's JSON is made as it is written out, and is garbage right after.
-    outJson(io, { home: home.root, hermes: hermesJson(build, protocol), prefixSharing: sharing, profiles: reports.map((r) => ({ ...profileSummaryJson(r), sessions: new MappedItems(r.sessions, sessionJson) })) });
+    outJson(io, { home: home.root, hermes: hermesJson(build, protocol), sqlite: sqliteJson(), prefixSharing: sharing, profiles: reports.map((r) => ({ ...profileSummaryJson(r), sessions: new MappedItems(r.sessions, sessionJson) })) });
   } else {
     io.out([[printable(buildSummary(build)), printable(protocolSummary(protocol))].join('\n'), ...reports.map((r) => renderProfile(r, now)), sharingSentence(sharing)].join('\n\n'));
   }
   return 0;
+}
+
+/** The SQLite binding that read state.db (the bindings are tried in a fixed order), or why none loads. */
+function sqliteJson(): { driver: string | null; version: string | null; problem: string | null } {
+  const status = sqliteDriverStatus();
+  return { driver: status.driver ?? null, version: status.sqliteVersion ?? null, problem: status.problem ?? null };
 }
 
 function renderProfile(report: ProfileReport, now: number): string {

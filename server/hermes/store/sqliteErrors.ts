@@ -10,9 +10,12 @@ export function translateSqliteError(error: unknown, file: string, purpose: 'rea
   const code = String((error as { code?: string }).code ?? '');
   const message = (error as Error)?.message ?? String(error);
   const nothing = purpose === 'write' ? ' Nothing was written.' : ' The lens wrote nothing.';
-  if (code === 'SQLITE_READONLY_ROLLBACK' || code === 'SQLITE_READONLY_RECOVERY') {
+  // A reader is refused a write when SQLite must roll back a hot journal; @photostructure/sqlite may
+  // report that without the extended code (or, on a later statement, without any code).
+  const hotJournal = purpose === 'read' && /readonly database/i.test(message) && fileSize(`${file}-journal`) > 0;
+  if (code === 'SQLITE_READONLY_ROLLBACK' || code === 'SQLITE_READONLY_RECOVERY' || hotJournal) {
     // A writer (Hermes) stopped mid-transaction; only a read-write open may repair the file.
-    const sidecar = code === 'SQLITE_READONLY_ROLLBACK' ? `${file}-journal` : `${file}-wal`;
+    const sidecar = code === 'SQLITE_READONLY_RECOVERY' ? `${file}-wal` : `${file}-journal`;
     return new HermesError(
       'db-unfinished',
       `${file} holds an unfinished write of a process that stopped mid-transaction (${sidecar}), and the lens only reads, so it cannot roll it back. Start Hermes with this profile once (its next open repairs the file), then reload.`,
@@ -109,4 +112,12 @@ function accessError(file: string, mode: number): string | undefined {
 
 function accessible(file: string, mode: number): boolean {
   return accessError(file, mode) === undefined;
+}
+
+function fileSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
 }

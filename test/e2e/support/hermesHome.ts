@@ -107,6 +107,8 @@ export interface CliProfile {
 export interface CliStatus {
   home: string;
   hermes: { version: string | null; path: string | null; refresh: boolean | null; problem: string | null; summary: string };
+  /** The SQLite binding the CLI read state.db with (in the Node.js that runs the tests). */
+  sqlite: { driver: string | null; version: string | null; problem: string | null };
   profiles: CliProfile[];
 }
 

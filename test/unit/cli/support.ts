@@ -33,10 +33,10 @@ export function cliBinary(): string {
   return fs.existsSync(bundle) ? bundle : path.join(REPO, 'out', 'server', 'cli', 'main.js');
 }
 
-/** The executable in a child process (HERMES_HOME unset, so only --home counts). */
-export function runBinary(argv: string[]): Promise<Run> {
+/** The executable in a child process (HERMES_HOME unset, so only --home counts), with `extraEnv` added. */
+export function runBinary(argv: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env };
+    const env = { ...process.env, ...extraEnv };
     delete env.HERMES_HOME;
     const child = spawn(process.execPath, [cliBinary(), ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdout = '';

@@ -1,12 +1,14 @@
 // `npm run package` gives a .vsix that vsce accepts as it is: vsce's own command from the script,
 // run on the bundles `npm test` has just built (the development build: vsce does not look inside
 // them) into a temporary folder, prints no WARNING and no ERROR. Without a terminal vsce goes on
-// after a warning and exits 0, so its output is what tells. About 2 s.
+// after a warning and exits 0, so its output is what tells. The package holds, for each platform it
+// serves, the SQLite binding the store loads there. About 2 s.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { vsixFiles } from '../../support/zip';
+import { assertBinaryPerTarget, VSIX_TARGETS } from '../../support/vsixTargets';
 import { removeDir, tempDir } from '../demo/support';
 import { packageJson, rootDir } from './packageJson';
 
@@ -35,11 +37,12 @@ describe('client: packaging with vsce', function () {
   let dir: string;
   let output: string;
   let files: string[];
+  let vsix: string;
 
   before(function () {
     if (!fs.existsSync(path.join(root, 'dist', 'extension.js'))) throw new Error('dist/ is not built: run `npm run build` (npm test does)');
     dir = tempDir('hermes-vsce-');
-    const vsix = path.join(dir, 'hermes-prompt-lens.vsix');
+    vsix = path.join(dir, 'hermes-prompt-lens.vsix');
     const env = { ...process.env };
     delete env.GITHUB_ACTIONS; // vsce would print its warnings as workflow commands there
     const run = spawnSync(process.execPath, [vsceBin(), ...vsceArgs(packageJson().scripts.package, vsix)], {
@@ -65,6 +68,10 @@ describe('client: packaging with vsce', function () {
   it('ships the icon the manifest names and the CHANGELOG', () => {
     assert.ok(files.includes(packageJson().icon), files.join(', '));
     assert.ok(files.includes('changelog.md'), files.join(', '));
+  });
+
+  it(`ships a SQLite binary for each of its ${VSIX_TARGETS.length} targets that is a shared object of that OS, processor and C library`, () => {
+    assertBinaryPerTarget(vsix);
   });
 
   it('ships every page of the walkthrough', () => {

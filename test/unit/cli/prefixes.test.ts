@@ -70,6 +70,22 @@ describe('cli: hermes-lens prefixes', function () {
     }
   });
 
+  it('status ends with the same in one line, and its --json carries the counts', () => {
+    const text = cli(['status', '--home', fetched.home, '--all-profiles']);
+    assert.equal(text.code, 0, text.stderr);
+    assert.ok(text.stdout.endsWith('Prefix sharing: 9 live sessions write 8 stable-tier cache entries (6 tools arrays); none is shared by two profiles. `hermes-lens prefixes` says where they part.'), text.stdout.slice(-300));
+    const json = JSON.parse(cli(['status', '--home', fetched.home, '--all-profiles', '--json']).stdout);
+    assert.deepEqual(json.prefixSharing, { sessions: 9, entries: { tools: 6, stable: 8, system: 8 }, sharedAcrossProfiles: 0, sharedBySessions: 1 });
+    const shared = copyCorpusHome('families-derived-0.20.3-profile-line-volatile');
+    try {
+      pinTools(shared);
+      const pinned = JSON.parse(cli(['status', '--home', shared.home, '--all-profiles', '--json']).stdout);
+      assert.equal(pinned.prefixSharing.sharedAcrossProfiles, 3, 'default and work share an entry on the CLI in two folders and on telegram');
+    } finally {
+      shared.remove();
+    }
+  });
+
   it('usage: the same home twice, an unknown option', () => {
     assert.equal(cli(['prefixes', '--home', fetched.home, '--home', fetched.home]).code, 2);
     assert.equal(cli(['prefixes', '--nope']).code, 2);

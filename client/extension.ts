@@ -8,6 +8,7 @@ import { registerCommands } from './commands/index';
 import { restartOnRuntimeChange } from './config';
 import { Ctx, errorMessage } from './ctx';
 import { PromptDocuments } from './promptDocuments';
+import { PrefixSharing } from './prefixSharing';
 import { RefreshSchedule } from './refreshSchedule';
 import { registerSaveNotification } from './saveNotification';
 import { SavePreviewTracker } from './savePreviewStatus';
@@ -20,7 +21,8 @@ let ctx: Ctx | undefined;
 export function activate(context: vscode.ExtensionContext): HermesLensApi {
   const c = (ctx = new Ctx(context));
   const prompts = new PromptDocuments(c);
-  const anatomy = new AnatomyPanel(c, prompts);
+  const prefixes = new PrefixSharing(c);
+  const anatomy = new AnatomyPanel(c, prompts, prefixes);
   const previews = new SavePreviewTracker(c);
   const schedule = new RefreshSchedule(c);
   context.subscriptions.push(
@@ -28,7 +30,8 @@ export function activate(context: vscode.ExtensionContext): HermesLensApi {
     anatomy,
     previews,
     schedule,
-    ...registerSessionsView(c, schedule),
+    prefixes,
+    ...registerSessionsView(c, schedule, prefixes),
     ...registerStatus(c, previews),
     ...registerCommands({ ctx: c, prompts, anatomy }),
     registerTrust(c),

@@ -29,17 +29,30 @@ import {
   treeItemId,
   type SessionsTreeNode,
 } from './sessionsModel';
+import type { PrefixSharing } from './prefixSharing';
+import { prefixSection, type PrefixTreeNode } from './prefixSharingModel';
+import { prefixChildren, prefixTreeItem } from './prefixSharingTree';
 
-export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTreeNode> {
-  private readonly changed = new vscode.EventEmitter<SessionsTreeNode | SessionsTreeNode[] | undefined>();
+const PREFIX_KINDS: ReadonlySet<string> = new Set(['prefixSection', 'family', 'familyMember', 'partings', 'parting']);
+
+function isPrefixNode(node: TreeNode): node is PrefixTreeNode {
+  return PREFIX_KINDS.has(node.kind);
+}
+
+/** The profiles and their sessions, then the "Prefix sharing" section (prefixSharingModel.ts). */
+type TreeNode = SessionsTreeNode | PrefixTreeNode;
+
+export class SessionsTreeProvider implements vscode.TreeDataProvider<TreeNode> {
+  private readonly changed = new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   /** The shown nodes of sessions with a scheduled refresh: the countdown redraws these alone. */
-  private readonly scheduledNodes = new Map<string, SessionsTreeNode>();
+  private readonly scheduledNodes = new Map<string, TreeNode>();
   private ticker: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ctx: Ctx,
     private readonly schedule: RefreshSchedule,
+    private readonly prefixes?: PrefixSharing,
   ) {}
 
   refresh(): void {
@@ -54,14 +67,19 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionsTre
     }
   }
 
-  getChildren(node?: SessionsTreeNode): SessionsTreeNode[] {
-    if (!node) return rootNodes(this.ctx.sessions);
+  getChildren(node?: TreeNode): TreeNode[] {
+    if (!node) {
+      const section = prefixSection(this.prefixes?.families);
+      return [...rootNodes(this.ctx.sessions), ...(section ? [section] : [])];
+    }
+    if (isPrefixNode(node)) return prefixChildren(node, this.ctx.sessions);
     const children = node.kind === 'profile' ? profileChildren(node.profile) : node.kind === 'ended' ? endedChildren(node) : [];
     for (const c of children) if (c.kind === 'session' && this.schedule.dueAt(c.profile, c.session.id) !== undefined) this.scheduledNodes.set(treeItemId(c), c);
     return children;
   }
 
-  getTreeItem(node: SessionsTreeNode): vscode.TreeItem {
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    if (isPrefixNode(node)) return prefixTreeItem(node);
     switch (node.kind) {
       case 'profile':
         return profileItem(node.profile);
@@ -178,8 +196,8 @@ function escapeMd(text: string): string {
 }
 
 /** Creates the view, keeps it in sync with the session list, and badges it with the stale count. */
-export function registerSessionsView(ctx: Ctx, schedule: RefreshSchedule): vscode.Disposable[] {
-  const provider = new SessionsTreeProvider(ctx, schedule);
+export function registerSessionsView(ctx: Ctx, schedule: RefreshSchedule, prefixes?: PrefixSharing): vscode.Disposable[] {
+  const provider = new SessionsTreeProvider(ctx, schedule, prefixes);
   const view = vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   const update = () => {
     provider.refresh();
@@ -189,5 +207,5 @@ export function registerSessionsView(ctx: Ctx, schedule: RefreshSchedule): vscod
     view.badge = stale > 0 ? { value: stale, tooltip: plural(stale, 'stale session') } : undefined;
   };
   update();
-  return [provider, view, ctx.onDidChangeSessions(update), schedule.onDidChange(update)];
+  return [provider, view, ctx.onDidChangeSessions(update), schedule.onDidChange(update), ...(prefixes ? [prefixes.onDidChange(update)] : [])];
 }

@@ -27,6 +27,7 @@ import { HermesModel } from './workspace/hermesModel';
 import { Log } from './lsp/log';
 import { RefreshService } from './workspace/refreshService';
 import { SavePreviews } from './lsp/savePreviews';
+import { warmCounts } from './lsp/warmCounts';
 import { SessionListRevisions } from './workspace/sessionListRevisions';
 import { SettingsService } from './lsp/settings';
 import { StaleBaseline } from './workspace/staleBaseline';
@@ -51,6 +52,8 @@ import {
   type RefreshParams,
 } from '../shared/protocol';
 import type { HermesLensSettings } from '../shared/settings';
+import { PrefixFamiliesRequest } from '../shared/prefixFamilies';
+import { familiesJson } from './hermes/families/familiesJson';
 
 export function startServer(connection: Connection): void {
   // Text no cache knows is counted in a helper process: the tokenizer's tables never stay in the server.
@@ -163,7 +166,11 @@ export function startServer(connection: Connection): void {
     }
   }
 
-  documents.onDidChangeContent((e) => publisher.publishDiagnostics(e.document));
+  documents.onDidChangeContent((e) => {
+    // Counted first: a client that saves as soon as the diagnostics are back finds the count made.
+    warmCounts(model, e.document);
+    publisher.publishDiagnostics(e.document);
+  });
   documents.onDidClose((e) => {
     savePreviews.forget(e.document.uri);
     publisher.closed(e.document.uri);
@@ -210,6 +217,7 @@ export function startServer(connection: Connection): void {
   connection.onRequest(PromptAnatomyRequest, (params) => afterFirstAnalysis(() => asResponse(() => anatomyDto(model, params))));
   connection.onRequest(PromptDiffRequest, (params) => afterFirstAnalysis(() => asResponse(() => diffDto(model, params))));
   connection.onRequest(PromptMapRequest, (params) => afterFirstAnalysis(() => asResponse(() => mapDto(model, params))));
+  connection.onRequest(PrefixFamiliesRequest, () => afterFirstAnalysis(() => asResponse(() => familiesJson(model.prefixes.report()))));
 
   /** A request about the sessions, once the first analysis has finished; past the wait, an error that says it is still running. */
   function afterFirstAnalysis<T>(work: () => T | ResponseError<void>): T | ResponseError<void> | Promise<T | ResponseError<void>> {

@@ -14,6 +14,8 @@ import { findProfile, findSession, liveWithPrompt, sessionLabel } from '../sessi
 import { anatomyHtml, makeNonce } from './anatomyHtml';
 import { partOf } from './partOf';
 import { parseViewMessage, type HostMessage, type SessionChoice } from './messages';
+import type { PrefixSharing } from '../prefixSharing';
+import { sharedPrefixOf } from './sharedPrefix';
 
 export interface AnatomyRequest {
   readonly ref: SessionRef;
@@ -39,8 +41,10 @@ export class AnatomyPanel implements vscode.Disposable {
   constructor(
     private readonly ctx: Ctx,
     private readonly prompts: PromptDocuments,
+    private readonly prefixes?: PrefixSharing,
   ) {
     this.disposables.push(ctx.onDidChangeSessions(() => void this.followSessions()));
+    if (prefixes) this.disposables.push(prefixes.onDidChange(() => this.followFamilies()));
   }
 
   async show(request: AnatomyRequest): Promise<void> {
@@ -94,7 +98,8 @@ export class AnatomyPanel implements vscode.Disposable {
   private showMessage(shown: Shown, map: PromptMapDto): HostMessage {
     const profile = findProfile(this.ctx.sessions, shown.ref.profile);
     const choices: SessionChoice[] = (profile ? liveWithPrompt(profile) : []).map((s) => ({ id: s.id, label: sessionLabel(s), description: `${s.state} · ${formatAgo(s.lastActivityAt)}` }));
-    return { type: 'show', map, session: shown.session, chosen: shown.chosen, choices, select: shown.path ? partOf(map, shown.path) : null };
+    const shared = sharedPrefixOf(this.prefixes?.families, shown.ref.profile, shown.ref.sessionId);
+    return { type: 'show', map, session: shown.session, chosen: shown.chosen, choices, select: shown.path ? partOf(map, shown.path) : null, shared, sharingKnown: this.prefixes?.families !== undefined };
   }
 
   private post(message: HostMessage): void {
@@ -145,6 +150,12 @@ export class AnatomyPanel implements vscode.Disposable {
     } else if (part.path) {
       await openAt(part.path, part.line);
     }
+  }
+
+  /** The prefix families changed: the shared part is drawn again (the map stays as read). */
+  private followFamilies(): void {
+    const shown = this.shown;
+    if (shown?.map && this.panel) this.post(this.showMessage(shown, shown.map));
   }
 
   /** The shown session's row changed (a save, a refresh, a Hermes turn): read its map again. */

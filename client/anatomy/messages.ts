@@ -3,6 +3,7 @@
 // the map it was sent, never by a path; the extension looks the path up in its own copy. Pure (no
 // vscode, no DOM): both sides and the unit tests import it.
 import type { PromptMapDto, SessionDto } from '../../shared/protocol';
+import type { SharedPrefix } from './sharedPrefix';
 
 /** A session the view can switch to. */
 export interface SessionChoice {
@@ -23,6 +24,10 @@ export type HostMessage =
       readonly choices: readonly SessionChoice[];
       /** The part to select first (the file a hover asked for), by its index. */
       readonly select: number | null;
+      /** What of the session's cached prefix other sessions share (sharedPrefix.ts); null: none. */
+      readonly shared: SharedPrefix | null;
+      /** Whether the prefix families are known yet (until then nothing is said of sharing). */
+      readonly sharingKnown: boolean;
     }
   | { readonly type: 'error'; readonly message: string };
 

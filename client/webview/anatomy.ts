@@ -8,6 +8,7 @@ import type { PromptMapDto, PromptPartDto, SessionDto } from '../../shared/proto
 import { blockCaption, cacheTimeline, formatShare, kindName, partAriaLabel, reasonText, skillCostText, toolsCaption, toolsetsTitle } from '../anatomy/anatomyText';
 import { otherBuildLine } from '../../shared/otherBuild';
 import { parseHostMessage, type HostMessage, type ViewMessage } from '../anatomy/messages';
+import { longestShared, sharedPrefixText, type SharedPrefix } from '../anatomy/sharedPrefix';
 import { formatBytes, formatClock, formatInt } from '../format';
 import { STATE_ICONS } from '../sessionsModel';
 
@@ -69,11 +70,27 @@ function promptSection(m: Show): HTMLElement {
     { class: 'prompt', 'aria-labelledby': 'prompt-heading' },
     el('h2', { id: 'prompt-heading' }, `System prompt: ${about}${formatInt(map.tokens)} tokens · ${formatBytes(map.bytes)}`),
     ...(map.tools ? [el('p', { class: 'tools-line' }, toolsCaption(map.tools, map.tokensExact))] : []),
+    ...(m.sharingKnown ? [sharedBar(map, m.shared ?? null)] : []),
     tierBar(map),
     blockBar(map),
     el('div', { class: 'details', 'aria-live': 'polite' }, ...details(map, map.parts[selected])),
     ...unplaced(map),
   );
+}
+
+/** The part of the prompt other sessions share (to the end of the stable tier, or the whole prompt), marked above the tiers. */
+function sharedBar(map: PromptMapDto, shared: SharedPrefix | null): HTMLElement {
+  const text = el('p', { class: 'shared-text' }, sharedPrefixText(shared));
+  const longest = longestShared(shared);
+  if (!longest || longest.breakpoint === 'tools') return el('div', { class: 'shared' }, text);
+  const upTo = longest.breakpoint === 'system' ? map.tokens : (map.tiers.find((t) => t.name === 'stable')?.tokens ?? 0);
+  const bar = el('div', { class: 'sharedbar', 'aria-hidden': 'true' });
+  const part = el('div', { class: 'part shared-part' });
+  part.style.flexGrow = String(Math.max(upTo, 1));
+  const rest = el('div', { class: 'part own-part' });
+  rest.style.flexGrow = String(Math.max(map.tokens - upTo, 0));
+  bar.append(part, rest);
+  return el('div', { class: 'shared' }, bar, text);
 }
 
 function tierBar(map: PromptMapDto): HTMLElement {

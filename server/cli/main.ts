@@ -3,6 +3,7 @@ import { describeError, HermesError } from '../hermes/errors';
 import { UsageError } from './args';
 import { demoCommand, demoUsage } from './commands/demo';
 import { diffCommand, diffUsage } from './commands/diff';
+import { prefixesCommand, prefixesUsage } from './commands/prefixes';
 import { promptSizeCommand, promptSizeUsage } from './commands/promptSize';
 import { refreshCommand, refreshUsage } from './commands/refresh';
 import { statusCommand, statusUsage } from './commands/status';
@@ -17,11 +18,12 @@ const commands: Record<string, (argv: string[], io: CommandIO) => number | Promi
   status: statusCommand,
   refresh: refreshCommand,
   'prompt-size': promptSizeCommand,
+  prefixes: prefixesCommand,
   diff: diffCommand,
   demo: demoCommand,
 };
 
-const usage = ['Usage:', ...[statusUsage, refreshUsage, promptSizeUsage, diffUsage, demoUsage].map((u) => `  ${u}`)].join('\n');
+const usage = ['Usage:', ...[statusUsage, refreshUsage, promptSizeUsage, prefixesUsage, diffUsage, demoUsage].map((u) => `  ${u}`)].join('\n');
 
 /** Runs one command line; returns the exit code (0 ok, 1 error, 2 bad usage), or its promise for a command that waits. */
 export function runCli(argv: string[], io: CommandIO = processIO): number | Promise<number> {

@@ -14,6 +14,7 @@ export interface SourceProblem {
     | 'duplicate-skill'
     | 'shadowed'
     | 'per-profile-text'
+    | 'prefix-split'
     | 'memory-over-limit'
     | 'unreadable'
     | 'binary';

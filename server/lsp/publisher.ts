@@ -12,6 +12,7 @@ import type { ProfileSessions, StaleBaseline } from '../workspace/staleBaseline'
 import type { SourceWatcher } from '../workspace/watch';
 import type { WhenFreeService } from '../workspace/whenFreeService';
 import { SavedSourceNotification, SessionListChangedNotification, StatusNotification } from '../../shared/protocol';
+import { PrefixFamiliesChangedNotification } from '../../shared/prefixFamilies';
 import { diagnoseDocument, diagnosticsFollowSessions } from './features/diagnostics';
 import type { DiagnosticsSent } from './diagnosticsSent';
 import type { Log } from './log';
@@ -146,6 +147,8 @@ export class Publisher {
         for (const document of this.parts.documents.all()) {
           if (changed === 'everything' || diagnosticsFollowSessions(model, document)) this.publishDiagnostics(document);
         }
+        // Clients that show the families ask for them again (nothing is worked out here).
+        if (model.prefixes.takeChange()) void connection.sendNotification(PrefixFamiliesChangedNotification, { revision: model.prefixes.announcedChanges });
         then?.(sessions);
       }, undefined),
     );

@@ -22,6 +22,7 @@ import type { FileContribution, ProjectContext } from '../hermes/sources/types';
 import { contextAsReadBy } from '../hermes/sources/contextAsRead';
 import { classifySource, type SourceTarget } from './sourceKind';
 import { skillCarriers } from './skillCarriers';
+import { PrefixFamilies } from './prefixFamilies';
 import { AdoptionLedger, type AdoptionCounts, countsOf } from '../hermes/refresh/adoptionLedger';
 import { adoptionFiles, memoryAdoptionFiles, type AdoptionFiles } from '../hermes/refresh/adoptionFiles';
 import { refreshProtocolOf, type RefreshProtocol } from '../hermes/refresh/refreshProtocol';
@@ -84,11 +85,26 @@ export class HermesModel {
   /** Profiles whose reports came in part from what an earlier run kept on disk (completeAnalyses). */
   private fromKept = new Set<string>();
 
+  /** The home's prefix families: which sessions share a cached prefix (prefixFamilies.ts). */
+  readonly prefixes: PrefixFamilies;
+
   constructor(
     private readonly clock: () => number = () => Date.now() / 1000,
     /** What Hermes' sources are read through (the disk; features lay unsaved buffers over it). */
     readonly fs: SourceFs = diskFs,
-  ) {}
+  ) {
+    const model = this;
+    this.prefixes = new PrefixFamilies({
+      get home() {
+        return model.homeInfo;
+      },
+      profiles: () => this.profiles(),
+      keptStore: (analysis) => this.keptFor(analysis.profile.dir).connection.connection(analysis.report.dbFile),
+      get priceOverrides() {
+        return model.options.priceOverrides;
+      },
+    });
+  }
 
   get home(): HermesHome | undefined {
     return this.homeInfo;

@@ -22,7 +22,8 @@ import {
   waitForStatusBarItem,
   webviewContent,
 } from './support/browser';
-import { cliProfile, cliPromptSize, cliStatus, type CliSession } from './support/hermesHome';
+import { cliPrefixes, cliProfile, cliPromptSize, cliStatus, type CliSession } from './support/hermesHome';
+import { sharedPrefixOf, sharedPrefixText } from '../../client/anatomy/sharedPrefix';
 import { clearScreenshots, openLensWorkbench, pollUntil, reportFailures, SESSIONS_VIEW, STARTUP_TIMEOUT, STATUS_ITEM, type LensWorkbench } from './lensWorkbench';
 
 /** HH:MM in UTC: the browser runs in UTC (support/browser.ts), and the view shows local times. */
@@ -108,6 +109,9 @@ describe('e2e (code-server + Chromium): the prompt anatomy view', function () {
     const toolsTitle = (await tools.getAttribute('title')) ?? '';
     assert.match(toolsTitle, new RegExp(`^Tool schemas, sent before the system prompt by every request: ${size.tools.count} tools[^\n]*, (≈ )?${formatInt(size.tools.tokens)} tokens`));
     assert.match(toolsTitle, new RegExp(`\nToolsets by size:\n${size.toolsets_breakdown[0]!.toolset}: `));
+    // What of its cached prefix other sessions share, as `hermes-lens prefixes` groups them (the families come in after the map).
+    const shared = sharedPrefixText(sharedPrefixOf(cliPrefixes(home().root), 'default', id));
+    await pollUntil(`the shared part: ${shared}`, async () => (await view.locator('.shared-text').first().innerText().catch(() => '')) === shared, { timeoutMs: 20_000 });
     await parkMouse(page());
     await screenshot(page(), 'anatomy-01-stale-session');
   });

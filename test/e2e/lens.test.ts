@@ -37,6 +37,7 @@ import {
   waitForStatusBarItem,
 } from './support/browser';
 import {
+  cliPrefixes,
   cliProfile,
   cliStatus,
   expectedStatusText,
@@ -124,6 +125,31 @@ describe('e2e (code-server + Chromium): the packaged extension in a trusted work
     assert.equal(cli.hermes.summary, `Hermes 0.23.0 (${home().hermesInstall}) adopts refresh requests.`);
     const tooltip = await statusBarItemTooltip(page(), STATUS_ITEM, (t) => t.includes('Hermes 0.23.0'));
     assert.ok(tooltip.includes(cli.hermes.summary), tooltip);
+  });
+
+  it('1b. the Prefix sharing section lists the stable-tier cache entries and where they part, as the CLI finds them', async () => {
+    const cli = cliPrefixes(home().root);
+    const stable = cli.families.filter((f) => f.breakpoint === 'stable');
+    const sessions = new Set(stable.flatMap((f) => f.members.map((m) => `${m.profile}/${m.sessionId}`))).size;
+    const profiles = new Set(stable.flatMap((f) => f.members.map((m) => m.profile))).size;
+    const rows = await treeItems(page(), SESSIONS_VIEW, { minItems: 3 });
+    const section = rows.find((r) => r.level === 1 && r.label === 'Prefix sharing');
+    assert.ok(section, `a Prefix sharing row in ${JSON.stringify(rows.map((r) => r.label))}`);
+    assert.equal(section.description, `${stable.length} cache entries · ${sessions} sessions · ${profiles} profiles`);
+    await toggleTreeItem(page(), SESSIONS_VIEW, 'Prefix sharing');
+    const expanded = await pollUntil('the stable-tier entries under Prefix sharing', async () => {
+      const r = await treeItems(page(), SESSIONS_VIEW, { minItems: 3 });
+      const at = r.findIndex((x) => x.label === 'Prefix sharing');
+      const below = r.slice(at + 1).filter((x) => x.level === 2);
+      return below.length >= Math.min(stable.length, 50) ? below : undefined;
+    });
+    const families = expanded.filter((r) => !r.label.startsWith('Where they part'));
+    assert.deepEqual(families.map((r) => r.label).sort(), stable.slice(0, 50).map((f) => `${f.profiles.join(', ')} · ${f.platforms.join(', ')}`).sort());
+    const partings = expanded.find((r) => r.label.startsWith('Where they part'));
+    assert.equal(partings?.label, `Where they part (${cli.partings.length})`);
+    await parkMouse(page());
+    await screenshot(page(), 'lens-01b-prefix-sharing');
+    await toggleTreeItem(page(), SESSIONS_VIEW, 'Prefix sharing', false);
   });
 
   it('2. editing and saving SOUL.md changes the stale count and the code lens', async () => {

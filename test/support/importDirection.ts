@@ -6,7 +6,7 @@ import path = require('node:path');
 import ts = require('typescript');
 
 /** The domain's layers, lowest first: a layer imports its own folder and the ones before it. */
-export const HERMES_LAYERS = ['text', '.', 'literals', 'fs', 'profile', 'cost', 'anatomy', 'sources', 'store', 'install', 'refresh', 'engine'] as const;
+export const HERMES_LAYERS = ['text', '.', 'literals', 'fs', 'profile', 'cost', 'anatomy', 'sources', 'store', 'install', 'refresh', 'engine', 'families'] as const;
 
 /** What each part of the product may import besides itself. */
 export const ALLOWED: Readonly<Record<string, readonly string[]>> = {

@@ -20,6 +20,7 @@ import { adoptionLines, cacheText, costText, printable, relativeTime, table, tok
 import { OTHER_BUILD } from '../../../shared/protocol';
 import { outJson, type CommandIO } from '../io';
 import { MappedItems } from '../jsonPieces';
+import { sharingSentence, sharingSummary } from '../../hermes/families/sharingSummary';
 import { sqliteDriverStatus } from '../../hermes/store/connection';
 
 export const statusUsage = 'hermes-lens status [--home DIR] [-p NAME | --all-profiles] [--all] [--hermes-install DIR] [--json]';
@@ -39,21 +40,25 @@ export function statusCommand(argv: string[], io: CommandIO): number {
   // The watches of refresh requests the lens keeps (its editor windows and earlier runs), brought up to date and kept again.
   const files = adoptionFiles(io.env) ?? memoryAdoptionFiles();
   let protocol = refreshProtocolOf(build, files.learned(home.root));
-  const reports = profiles.map((p) => {
+  const analyses = profiles.map((p) => {
     const ledger = new AdoptionLedger(profilePaths(p).stateDb, files);
-    const report = analyzeProfile(p, { includeEnded: args.all, now, verdicts: verdictsOf(p), adoptsRefreshRequests: adopts, refreshKeys: protocol.keys, adoption: ledger, hermesVersion, env: io.env }).report;
+    const analysis = analyzeProfile(p, { includeEnded: args.all, now, verdicts: verdictsOf(p), adoptsRefreshRequests: adopts, refreshKeys: protocol.keys, adoption: ledger, hermesVersion, env: io.env });
+    const report = analysis.report;
     if (ledger.stampSeen && ledger.stampSeen.stampKey !== protocol.keys.stampKey) {
       files.learn(home.root, { ...ledger.stampSeen, profile: p.name, at: now });
       protocol = refreshProtocolOf(build, files.learned(home.root));
     }
     if (!report.unavailable) ledger.persist(new Set(report.sessions.filter((s) => s.state !== 'ended').map((s) => s.id)));
-    return report;
+    return analysis;
   });
+  const reports = analyses.map((a) => a.report);
+  // Which of these sessions share a cached prefix, in a line (hermes-lens prefixes says where they part).
+  const sharing = sharingSummary(home.root, analyses);
   if (args.json) {
     // Each session's JSON is made as it is written out, and is garbage right after.
-    outJson(io, { home: home.root, hermes: hermesJson(build, protocol), sqlite: sqliteJson(), profiles: reports.map((r) => ({ ...profileSummaryJson(r), sessions: new MappedItems(r.sessions, sessionJson) })) });
+    outJson(io, { home: home.root, hermes: hermesJson(build, protocol), sqlite: sqliteJson(), prefixSharing: sharing, profiles: reports.map((r) => ({ ...profileSummaryJson(r), sessions: new MappedItems(r.sessions, sessionJson) })) });
   } else {
-    io.out([[printable(buildSummary(build)), printable(protocolSummary(protocol))].join('\n'), ...reports.map((r) => renderProfile(r, now))].join('\n\n'));
+    io.out([[printable(buildSummary(build)), printable(protocolSummary(protocol))].join('\n'), ...reports.map((r) => renderProfile(r, now)), sharingSentence(sharing)].join('\n\n'));
   }
   return 0;
 }

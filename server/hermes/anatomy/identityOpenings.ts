@@ -112,12 +112,26 @@ export function readHint(openings: IdentityOpenings, hint: string): HintReading 
     const beyond = openings.beyond;
     return beyond && hint.length >= beyond[0] && prefixDigest(hint, beyond[0]) === beyond[1] ? undefined : HINTLESS(openings);
   }
-  const at = openings.openings.find((o) => o[0] === hint.length);
+  let at: (typeof openings.openings)[number] | undefined;
+  // A loop, not find(): this runs for every prompt of a profile after each edit of SOUL.md.
+  for (const o of openings.openings) {
+    if (o[0] === hint.length) {
+      at = o;
+      break;
+    }
+  }
   if (at && at[1] === prefixDigest(hint, hint.length)) return { identityEnd: at[2], hintIsIdentity: at[3] === 1 };
   return HINTLESS(openings);
 }
 
-const HINTLESS = (openings: IdentityOpenings): HintReading => ({ identityEnd: openings.hintlessEnd, hintIsIdentity: false });
+// One reading per openings: after an edit every prompt of a profile reads hintless, a thousand per save.
+const hintless = new WeakMap<IdentityOpenings, HintReading>();
+
+function HINTLESS(openings: IdentityOpenings): HintReading {
+  let reading = hintless.get(openings);
+  if (!reading) hintless.set(openings, (reading = { identityEnd: openings.hintlessEnd, hintIsIdentity: false }));
+  return reading;
+}
 
 // 96 bits: a SOUL.md taken for the one a prompt holds by chance is not a worry.
 const DIGEST_CHARS = 16;

@@ -1,7 +1,7 @@
 // The anatomy of a stored system prompt: tiers and blocks with their sizes, the identity, the
 // project sections, the skills index lines and the trailer values. Never throws: arbitrary text is
 // at worst one `other` block in the stable tier.
-import { countTokens } from '../cost/tokens';
+import { countTokens, countTokensMarked } from '../cost/tokens';
 import type { TierName } from '../model';
 import { RUNTIME_HEADING } from '../literals/containers';
 import { ownCopy } from '../text/ownCopy';
@@ -40,16 +40,21 @@ function wholeTextAsOther(text: string): Located {
 // Counted for no model in particular: whether a count is exact depends on the model of the session
 // asking (countsExactlyFor), and every session holding the text shares this anatomy.
 function anatomyOf(text: string, located: Located, known?: ParseOptions['tokens']): PromptAnatomy {
-  const whole = known ?? countTokens(text);
+  // Counting the whole text gives the tiers' counts too (they start at paragraph starts); a count known from before does not.
+  const marked = known ? undefined : countTokensMarked(text, [located.contextStart, located.volatileStart]);
+  const whole = known ?? marked!.whole;
+  const [before1, before2] = marked?.before ?? [];
+  const tierTokens = [before1, before1 !== undefined && before2 !== undefined ? before2 - before1 : undefined, before2 !== undefined ? whole.tokens - before2 : undefined];
   const bounds: Array<[TierName, number, number]> = [
     ['stable', 0, located.contextStart],
     ['context', located.contextStart, located.volatileStart],
     ['volatile', located.volatileStart, text.length],
   ];
   // Tiers are contiguous and cover the text: a separating blank line counts with the tier before it.
-  const tiers: TierSize[] = bounds.map(([name, start, end]) => {
+  const tiers: TierSize[] = bounds.map(([name, start, end], i) => {
     const slice = text.slice(start, end);
-    const tokens = tokensOf(slice);
+    const known = tierTokens[i];
+    const tokens = known === undefined || !whole.counted ? tokensOf(slice) : () => known;
     const bytes = bytesOf(slice);
     return { name, start, end, get bytes() { return bytes(); }, get tokens() { return tokens(); } };
   });

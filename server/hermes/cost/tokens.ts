@@ -286,3 +286,32 @@ export function countsExactlyFor(model: string | undefined): boolean {
   }
   return known;
 }
+
+/**
+ * countTokens, with the tokens of the text before each of `marks` (offsets into `text`) from the
+ * same paragraph counts: a parsed prompt's tiers are counted with the whole text instead of each
+ * again. A mark that is no paragraph start (isTokenBoundary) gets undefined: count that part apart.
+ */
+export function countTokensMarked(text: string, marks: readonly number[], model?: string): { readonly whole: TokenCount; readonly before: ReadonlyArray<number | undefined> } {
+  if (typeof text !== 'string' || text.length === 0 || text.length > MAX_TOKENIZED_CHARS) return { whole: countTokens(text, model), before: marks.map(() => undefined) };
+  try {
+    // One pass over the paragraphs, as countTokens makes it, summing up to each paragraph start.
+    const parts = paragraphsOf(text);
+    const counts = countParagraphs(parts);
+    const ends = new Map<number, number>();
+    let at = 0;
+    let tokens = 0;
+    let sliced = false;
+    for (let i = 0; i < parts.length; i++) {
+      ends.set(at, tokens);
+      at += parts[i]!.length;
+      tokens += counts[i]!.tokens;
+      sliced ||= counts[i]!.sliced;
+    }
+    ends.set(text.length, tokens);
+    const whole = { tokens, exact: !sliced && countsExactlyFor(model), counted: !sliced };
+    return { whole, before: marks.map((m) => (sliced ? undefined : ends.get(m))) };
+  } catch {
+    return { whole: countTokens(text, model), before: marks.map(() => undefined) };
+  }
+}

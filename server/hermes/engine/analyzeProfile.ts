@@ -32,7 +32,7 @@ import { NearPosition } from './nearPosition';
 import { memoryPartDigest, soulPartDigest, sourcesDigest } from './judgingDigest';
 import type { ApartPart } from './keptReads';
 import { transcriptFingerprint } from './persistedAnalyses';
-import { factsOf, type PromptVerdict } from './promptFacts';
+import { factsOf, type PromptFacts, type PromptVerdict } from './promptFacts';
 import { oneShot, type SessionSource, type SessionsRead } from './sessionSource';
 import { memoryVerdicts, type VerdictStore } from './verdictStore';
 import { sessionReport, stillGood, type ReportContext, type ReportInputs, type ReusableReport } from './sessionReport';
@@ -99,6 +99,15 @@ export interface ProfileAnalysis {
   sourcesFor(cwd: string | undefined, source?: string): RenderedSources;
   /** The anatomy of a session's stored prompt, if it has one. */
   anatomyOf(sessionId: string): PromptAnatomy | undefined;
+  /** What a listed session's report was made from: its row, its stored prompt's facts and identity (prefix families read these, not the prompt). */
+  inputsOf(sessionId: string): SessionInputs | undefined;
+}
+
+/** A listed session's row, the facts of its stored prompt (none: it holds none) and that prompt's identity (AnalysisCache.knownIdentity). */
+export interface SessionInputs {
+  readonly record: SessionRecord;
+  readonly prompt: PromptFacts | undefined;
+  readonly identity: string | undefined;
 }
 
 export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): ProfileAnalysis {
@@ -198,7 +207,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
     // session only that entry changes. A compaction tip depends on every session, so when ended
     // sessions are reported nothing is kept.
     const reports = everything ? new Map<string, ReusableReport>() : cache.reports;
-    const judging: JudgingContext = { cache, config, sourcesFor, apart, apartSources: apartSourcesOf(apart), blocksJudged: new WeakMap(), store: verdicts, verdicts: new Map() };
+    const judging = judgingContext({ cache, config, sourcesFor, apart, apartSources: apartSourcesOf(apart), blocksJudged: new WeakMap(), store: verdicts });
     const pass = new SessionPass(
       listed,
       everything ? undefined : cache.lastReports,
@@ -260,6 +269,7 @@ export function analyzeProfile(profile: Profile, options: AnalyzeOptions = {}): 
       changedSessions,
       sourcesFor,
       anatomyOf: (id) => cache.anatomyOfKey(reports.get(id)?.inputs.record.promptKey),
+      inputsOf: (id) => inputsOfReport(reports.get(id), cache),
     };
   } catch (error) {
     source.failed();
@@ -283,7 +293,13 @@ interface JudgingContext {
   /** Where verdicts are kept between runs (by judgingDigest per session cwd, when it keeps them so). */
   readonly store: VerdictStore;
   /** This evaluation's verdicts by prompt identity (AnalysisCache.knownIdentity), then cwd. */
-  readonly verdicts: Map<string, Map<string, PromptVerdict>>;
+  readonly verdicts: EvaluationVerdicts;
+  /** This evaluation's judging digest per sourcesKey: the same for every prompt of a cwd (VerdictStore.digest). */
+  readonly digests: Map<string, string>;
+  /** The digest of one part kept apart (partDigestOf), made once per evaluation. */
+  readonly partDigest: (part: ApartPart) => string;
+  /** What rejudgeKept asks, one object per evaluation pointed at the prompt being judged (rejudgeKept keeps none of it). */
+  readonly rejudge: RejudgeAsk;
 }
 
 /**
@@ -430,6 +446,26 @@ function newMap<V>(): Map<string, V> {
   return new Map();
 }
 
+/**
+ * One evaluation's verdicts by prompt identity, then cwd. Most prompts are held in one cwd only: a
+ * map per prompt and evaluation was a thousand maps made and dropped per save of SOUL.md.
+ */
+class EvaluationVerdicts {
+  private readonly byIdentity = new Map<string, { readonly cwd: string; readonly verdict: PromptVerdict; others?: Map<string, PromptVerdict> }>();
+
+  get(identity: string, cwd: string): PromptVerdict | undefined {
+    const entry = this.byIdentity.get(identity);
+    if (!entry) return undefined;
+    return entry.cwd === cwd ? entry.verdict : entry.others?.get(cwd);
+  }
+
+  set(identity: string, cwd: string, verdict: PromptVerdict): void {
+    const entry = this.byIdentity.get(identity);
+    if (!entry) this.byIdentity.set(identity, { cwd, verdict });
+    else if (entry.cwd !== cwd) (entry.others ??= new Map()).set(cwd, verdict);
+  }
+}
+
 /** A session without a stored prompt: nothing to judge. */
 const NOT_JUDGED: JudgedPrompt = { reasons: [], deltaTokens: 0, buildNote: undefined };
 const NO_PROMPT: { readonly prompt: undefined; readonly judged: JudgedPrompt } = { prompt: undefined, judged: NOT_JUDGED };
@@ -447,20 +483,19 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
   let identity = ctx.cache.knownIdentity(promptKey);
   let read: ReadPrompt | undefined;
   if (identity === undefined) ({ identity, read } = ctx.cache.readIdentity(promptKey, prompts));
-  const byCwd = memo(ctx.verdicts, identity, newMap<PromptVerdict>);
-  const known = byCwd.get(cwd);
+  const known = ctx.verdicts.get(identity, cwd);
   if (known) return known;
-  const digest = ctx.store.keepsByDigest ? ctx.store.digest(cwd, () => sourcesDigest(ctx.config, ctx.sourcesFor(record.cwd, record.source)), partDigestOf(ctx)) : undefined;
+  const digest = ctx.store.keepsByDigest ? judgingDigestOf(ctx, cwd, record) : undefined;
   const kept = digest !== undefined ? ctx.store.verdict(identity, cwd, digest) : undefined;
   if (kept) {
-    byCwd.set(cwd, kept);
+    ctx.verdicts.set(identity, cwd, kept);
     return kept;
   }
   // After edits of SOUL.md, the skills, a project's context or the memory files alone, from the verdict kept before them.
-  const rejudged = digest !== undefined ? rejudgeKept(ctx.store.anyVerdict(identity, cwd), digest, rejudgeInputs(ctx, record, () => ctx.cache.anatomy(identity, prompts, promptKey, read))) : undefined;
+  const rejudged = digest !== undefined ? rejudgeKept(ctx.store.anyVerdict(identity, cwd), digest, ctx.rejudge.about(record, identity, promptKey, read, prompts)) : undefined;
   if (rejudged) {
     ctx.store.keepVerdict(identity, cwd, digest!, rejudged.verdict, rejudged.parts);
-    byCwd.set(cwd, rejudged.verdict);
+    ctx.verdicts.set(identity, cwd, rejudged.verdict);
     return rejudged.verdict;
   }
   const anatomy = ctx.cache.anatomy(identity, prompts, promptKey, read);
@@ -468,14 +503,58 @@ function promptVerdict(ctx: JudgingContext, record: SessionRecord, promptKey: st
   // What reports keep of it: a judgement holds the anatomy (and so the prompt's text).
   const verdict = { prompt: factsOf(anatomy), judged: { reasons: judged.reasons, deltaTokens: judged.deltaTokens, buildNote: judged.buildNote } };
   if (digest !== undefined) ctx.store.keepVerdict(identity, cwd, digest, verdict, keptPartsOf(ctx.config, anatomy, judged));
-  byCwd.set(cwd, verdict);
+  ctx.verdicts.set(identity, cwd, verdict);
   return verdict;
 }
 
-/** What rejudgeKept asks of this evaluation for one session's prompt. */
-function rejudgeInputs(ctx: JudgingContext, record: SessionRecord, anatomy: () => PromptAnatomy): RejudgeInputs {
-  const sources = ctx.apartSources;
-  return { apart: () => sources, today: () => ctx.sourcesFor(record.cwd, record.source), cwd: record.cwd, judgedBlocks: ctx.blocksJudged, anatomy };
+type JudgingParts = Omit<JudgingContext, 'verdicts' | 'digests' | 'partDigest' | 'rejudge'>;
+
+/** A judging context, with what it makes once per evaluation. */
+function judgingContext(parts: JudgingParts): JudgingContext {
+  const ctx = { ...parts, verdicts: new EvaluationVerdicts(), digests: new Map<string, string>() } as JudgingContext & { partDigest: JudgingContext['partDigest']; rejudge: RejudgeAsk };
+  ctx.partDigest = partDigestOf(ctx);
+  ctx.rejudge = new RejudgeAsk(ctx);
+  return ctx;
+}
+
+/** The judging digest of a session's sources (by its sourcesKey), asked of the store once per cwd and evaluation. */
+function judgingDigestOf(ctx: JudgingContext, cwd: string, record: SessionRecord): string {
+  let digest = ctx.digests.get(cwd);
+  if (digest === undefined) ctx.digests.set(cwd, (digest = ctx.store.digest(cwd, () => sourcesDigest(ctx.config, ctx.sourcesFor(record.cwd, record.source)), ctx.partDigest)));
+  return digest;
+}
+
+/**
+ * What rejudgeKept asks of this evaluation for one session's prompt: one object per evaluation,
+ * pointed at the prompt being judged (rejudgeKept runs to its end before the next, and keeps none
+ * of it). Made per prompt, these and their closures were a thousand objects per save of SOUL.md.
+ */
+class RejudgeAsk implements RejudgeInputs {
+  cwd: string | undefined = undefined;
+  private record: SessionRecord | undefined;
+  private identity = '';
+  private promptKey = '';
+  private read: ReadPrompt | undefined;
+  private prompts: PromptReader | undefined;
+  readonly judgedBlocks: JudgedBlocks;
+
+  constructor(private readonly ctx: JudgingContext) {
+    this.judgedBlocks = ctx.blocksJudged;
+  }
+
+  about(record: SessionRecord, identity: string, promptKey: string, read: ReadPrompt | undefined, prompts: PromptReader): this {
+    this.record = record;
+    this.cwd = record.cwd;
+    this.identity = identity;
+    this.promptKey = promptKey;
+    this.read = read;
+    this.prompts = prompts;
+    return this;
+  }
+
+  readonly apart = (): RejudgedSources => this.ctx.apartSources;
+  readonly today = (): RenderedSources => this.ctx.sourcesFor(this.record!.cwd, this.record!.source);
+  readonly anatomy = (): PromptAnatomy => this.ctx.cache.anatomy(this.identity, this.prompts!, this.promptKey, this.read);
 }
 
 type ApartSources = { readonly soul: () => SoulSource; readonly memory: () => MemorySource; readonly user: () => MemorySource };
@@ -629,5 +708,12 @@ function unavailableAnalysis(
     changedSessions: 0,
     sourcesFor,
     anatomyOf: () => undefined,
+    inputsOf: () => undefined,
   };
+}
+
+function inputsOfReport(report: ReusableReport | undefined, cache: AnalysisCache): SessionInputs | undefined {
+  if (!report) return undefined;
+  const { record, prompt } = report.inputs;
+  return { record, prompt, identity: record.promptKey === undefined ? undefined : cache.knownIdentity(record.promptKey) };
 }

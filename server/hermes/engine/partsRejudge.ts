@@ -108,7 +108,8 @@ export function rejudgeParts(
   let deltaTokens = parts.deltaTokens;
   const blocks = parts.blocks.slice();
   // The changed parts' reasons, at their place in REJUDGED_PARTS (which is SOURCE_PARTS' order).
-  const reasonsOf: Array<readonly StaleReason[] | undefined> = [undefined, undefined, undefined, undefined, undefined];
+  const reasonsOf = REASONS_OF;
+  reasonsOf.fill(undefined);
   let buildNote = kept.judged.buildNote;
   for (const part of changed) {
     const at = REJUDGED_PARTS.indexOf(part);
@@ -129,8 +130,10 @@ export function rejudgeParts(
     deltaTokens += tokens - block.tokens;
     blocks[at] = { tokens, gapAfter: block.gapAfter };
   }
-  // The reasons in SOURCE_PARTS order, the changed parts' new, the others' as kept.
-  const reasons: StaleReason[] = [];
+  // The reasons in SOURCE_PARTS order, the changed parts' new, the others' as kept: gathered in
+  // one array for every prompt, copied only where they differ from the kept ones.
+  const reasons = REASONS;
+  reasons.length = 0;
   for (let at = 0; at < SOURCE_PARTS.length; at++) {
     const now = reasonsOf[at];
     if (now) for (const r of now) reasons.push(r);
@@ -138,7 +141,7 @@ export function rejudgeParts(
   }
   // The kept array where they read the same (an edit after the first): reports and the session
   // list take the same array for no change without comparing it (reportJson.ts).
-  const judgedReasons = sameReasons(reasons, kept.judged.reasons) ? kept.judged.reasons : reasons;
+  const judgedReasons = sameReasons(reasons, kept.judged.reasons) ? kept.judged.reasons : reasons.slice();
   // Written out, not spread: a save makes one per prompt.
   const { openings, memory, user, skills, project } = parts;
   return {
@@ -147,13 +150,22 @@ export function rejudgeParts(
   };
 }
 
+// One of each for every rejudgeParts (they run one at a time, and neither array leaves it).
+const REASONS_OF: Array<readonly StaleReason[] | undefined> = [undefined, undefined, undefined, undefined, undefined];
+const REASONS: StaleReason[] = [];
+
 /** SOUL.md's reasons, when a SOUL.md leaves the prompt's blocks where they were. */
 function soulReasons(openings: IdentityOpenings, soul: SoulSource): readonly StaleReason[] | undefined {
   const reading = readHint(openings, soul.block);
   // The new SOUL.md ends the identity elsewhere: every block may sit elsewhere.
   if (!reading || reading.identityEnd !== openings.end) return undefined;
-  return soulReasonsOf(openings.isDefault, soul, () => reading.hintIsIdentity);
+  readingIsIdentity = reading.hintIsIdentity;
+  return soulReasonsOf(openings.isDefault, soul, READING_IS_IDENTITY);
 }
+
+// What soulReasonsOf asks, without a closure per prompt: set just before each call.
+let readingIsIdentity = false;
+const READING_IS_IDENTITY = (): boolean => readingIsIdentity;
 
 function memoryReasons(kept: KeptEntries, source: MemorySource): readonly StaleReason[] {
   return memoryReasonsOf(kept.digest === entriesDigest(source.block), kept.empty, source);

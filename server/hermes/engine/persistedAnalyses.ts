@@ -17,7 +17,8 @@ import fs = require('node:fs');
 import path = require('node:path');
 import { writeCacheFile } from '../cacheFiles';
 import { lensCacheFolder, processCacheEnv } from '../cacheFolder';
-import type { ChangeKind, SessionRecord, SourceKind, StaleReason, TierName, TranscriptSize } from '../model';
+import type { BlockKind, ChangeKind, SessionRecord, SourceKind, StaleReason, TierName, TranscriptSize } from '../model';
+import type { PrefixPrint } from '../anatomy/prefixPrint';
 import type { PackedReads } from '../fs/recordingFs';
 import { APART_PARTS, type KeptReads } from './keptReads';
 import { JUDGING_VERSION } from './judgingDigest';
@@ -26,7 +27,8 @@ import type { IdentityOpenings } from '../anatomy/identityOpenings';
 import type { KeptBlock, KeptEntries, KeptParts } from './partsRejudge';
 
 // 2: repeated strings (cwds, digests, prose fingerprints, reasons' paths) stored once, in `strings`.
-const FORMAT = 2;
+// 3: each verdict row ends with the prompt's prefix print (anatomy/prefixPrint.ts).
+const FORMAT = 3;
 const FOLDER = 'analyses-v1';
 
 type TranscriptRow = [id: string, fingerprint: string, messages: number, chars: number, recordedTokens: number, uncountedChars: number];
@@ -46,7 +48,49 @@ type VerdictRow = [
   promptModel: string | null,
   /** What judging new SOUL.md or memory files without the text needs (partsRejudge.ts), the openings by their place in the file's list. */
   parts: PartsRow | null,
+  /** The prefix print (prefixPrint.ts): what prefix families need of the prompt. */
+  prefix: PrefixRow,
 ];
+type BlockRow = [kind: string, end: number, digest: string];
+type PrefixRow = [stableBytes: number, stableTokens: number, stableDigest: string, blocks: BlockRow[] | PackedBlocks, bytes: number];
+
+/**
+ * A prefix print's blocks as the file holds them (their strings by index), read when first asked:
+ * a status reads the tier's digest alone, and unpacking the blocks of a thousand rows at every load
+ * was most of what format 3 added to a cold status.
+ */
+class PackedBlocks {
+  private resolved: BlockRow[] | undefined;
+
+  constructor(
+    private readonly packed: readonly unknown[],
+    private readonly strings: readonly string[],
+  ) {}
+
+  rows(): BlockRow[] {
+    if (!this.resolved) {
+      const rows: BlockRow[] = [];
+      for (const b of this.packed) {
+        const kind = Array.isArray(b) && typeof b[0] === 'number' ? this.strings[b[0]] : undefined;
+        const digest = Array.isArray(b) && typeof b[2] === 'number' ? this.strings[b[2]] : undefined;
+        // A malformed entry leaves the print without blocks (they only rank which pairs to explain).
+        if (kind === undefined || digest === undefined || !isCount((b as unknown[])[1])) return (this.resolved = []);
+        rows.push([kind, (b as unknown[])[1] as number, digest]);
+      }
+      this.resolved = rows;
+    }
+    return this.resolved;
+  }
+
+  /** As a row compared or written (keepVerdict, save): the blocks themselves. */
+  toJSON(): BlockRow[] {
+    return this.rows();
+  }
+}
+
+function blockRows(blocks: BlockRow[] | PackedBlocks): BlockRow[] {
+  return blocks instanceof PackedBlocks ? blocks.rows() : blocks;
+}
 type PartsRow = [openings: number, deltaTokens: number, blocks: Array<[tokens: number, gapAfter: string] | null>, memory: [digest: string, empty: 0 | 1], user: [digest: string, empty: 0 | 1], skills: string, project: string];
 type OpeningsRow = [isDefault: 0 | 1, end: number, hintlessEnd: number, beyond: [number, string] | null, openings: Array<[number, string, number, 0 | 1]>];
 type InlineRow = [sessionId: string, identity: string];
@@ -207,6 +251,7 @@ export class PersistedAnalyses {
       prompt.model ?? null,
       // The file's field: kept parts live in the entry, and save writes them with their openings' place.
       null,
+      prefixRow(prompt.prefix),
     ];
     const was = this.verdicts.get(key);
     // Another digest is a change at once: after an edit every row is, and comparing them whole cost.
@@ -283,9 +328,11 @@ export class PersistedAnalyses {
         const text = JSON.stringify(opening);
         let at = openingsAt.get(text);
         if (at === undefined) openingsAt.set(text, (at = openings.push(opening) - 1));
-        row = [...row.slice(0, 11), partsRow(parts, at)] as VerdictRow;
+        row = row.slice() as VerdictRow;
+        row[11] = partsRow(parts, at);
       } else if (row[11] !== null) {
-        row = [...row.slice(0, 11), null] as VerdictRow;
+        row = row.slice() as VerdictRow;
+        row[11] = null;
       }
       verdicts.push(packRow(row, strings));
     }
@@ -365,7 +412,7 @@ function verdictKey(promptKey: string, cwd: string | undefined): string {
 
 function verdictOf(row: VerdictRow): PromptVerdict {
   return {
-    prompt: { tokens: row[3], tokensCounted: row[4] === 1, skillsTier: row[5] ?? undefined, prose: row[8], model: row[10] ?? undefined },
+    prompt: { tokens: row[3], tokensCounted: row[4] === 1, skillsTier: row[5] ?? undefined, prose: row[8], model: row[10] ?? undefined, prefix: prefixOf(row[12]) },
     judged: {
       deltaTokens: row[6],
       reasons: row[7].map(([source, path, change, detail]): StaleReason => ({ source, path, change, detail })),
@@ -422,18 +469,22 @@ function packRow(row: VerdictRow, strings: Interned): unknown[] {
   packed[2] = strings.of(row[2]);
   packed[7] = row[7].map((r) => [r[0], strings.of(r[1]), r[2], r[3]]);
   packed[8] = strings.of(row[8]);
+  const prefix = row[12];
+  packed[12] = [prefix[0], prefix[1], strings.of(prefix[2]), blockRows(prefix[3]).map((b) => [strings.of(b[0]), b[1], strings.of(b[2])]), prefix[4]];
   return packed;
 }
 
 /** A row of the file with its strings back in place; anything malformed is left for isVerdictRow to refuse. */
 function unpackRow(packed: unknown, strings: readonly string[]): unknown {
-  if (!Array.isArray(packed) || packed.length !== 12 || !Array.isArray(packed[7])) return undefined;
+  if (!Array.isArray(packed) || packed.length !== 13 || !Array.isArray(packed[7]) || !Array.isArray(packed[12]) || !Array.isArray(packed[12][3])) return undefined;
   const text = (n: unknown) => (typeof n === 'number' ? strings[n] : undefined);
   const row = packed.slice();
   row[1] = text(packed[1]);
   row[2] = text(packed[2]);
   row[7] = (packed[7] as unknown[]).map((r) => (Array.isArray(r) && r.length === 4 ? [r[0], text(r[1]), r[2], r[3]] : undefined));
   row[8] = text(packed[8]);
+  const prefix = packed[12] as unknown[];
+  row[12] = [prefix[0], prefix[1], text(prefix[2]), new PackedBlocks(prefix[3] as unknown[], strings), prefix[4]];
   return row;
 }
 
@@ -488,8 +539,8 @@ function isPartsField(value: unknown): value is PartsRow | null {
 }
 
 function isVerdictRow(row: unknown): row is VerdictRow {
-  if (!Array.isArray(row) || row.length !== 12) return false;
-  const [key, cwd, digest, tokens, counted, tier, delta, reasons, prose, buildNote, promptModel] = row as unknown[];
+  if (!Array.isArray(row) || row.length !== 13) return false;
+  const [key, cwd, digest, tokens, counted, tier, delta, reasons, prose, buildNote, promptModel, , prefix] = row as unknown[];
   return (
     typeof key === 'string' &&
     typeof cwd === 'string' &&
@@ -503,7 +554,49 @@ function isVerdictRow(row: unknown): row is VerdictRow {
     reasons.every((r) => Array.isArray(r) && r.length === 4 && SOURCES.has(r[0]) && typeof r[1] === 'string' && CHANGES.has(r[2]) && typeof r[3] === 'string') &&
     typeof prose === 'string' &&
     (buildNote === null || typeof buildNote === 'string') &&
-    (promptModel === null || typeof promptModel === 'string')
+    (promptModel === null || typeof promptModel === 'string') &&
+    isPrefixRow(prefix)
     // `parts` is checked when first asked for (partsOf).
+  );
+}
+
+function prefixRow(print: PrefixPrint): PrefixRow {
+  return [print.stableBytes, print.stableTokens, print.stableDigest, print.stableBlocks.map((b) => [b.kind, b.end, b.digest]), print.bytes];
+}
+
+function prefixOf(row: PrefixRow): PrefixPrint {
+  return new KeptPrint(row);
+}
+
+/** A prefix print read from the file, its blocks made when first asked (a status reads the tier's digest alone). */
+class KeptPrint implements PrefixPrint {
+  readonly stableBytes: number;
+  readonly stableTokens: number;
+  readonly stableDigest: string;
+  readonly bytes: number;
+  private blocks: PrefixPrint['stableBlocks'] | undefined;
+
+  constructor(private readonly row: PrefixRow) {
+    this.stableBytes = row[0];
+    this.stableTokens = row[1];
+    this.stableDigest = row[2];
+    this.bytes = row[4];
+  }
+
+  get stableBlocks(): PrefixPrint['stableBlocks'] {
+    return (this.blocks ??= blockRows(this.row[3]).map(([kind, end, digest]) => ({ kind: kind as BlockKind, end, digest })));
+  }
+}
+
+function isPrefixRow(value: unknown): value is PrefixRow {
+  if (!Array.isArray(value) || value.length !== 5) return false;
+  const [stableBytes, stableTokens, stableDigest, blocks, bytes] = value as unknown[];
+  return (
+    isCount(stableBytes) &&
+    isCount(stableTokens) &&
+    typeof stableDigest === 'string' &&
+    isCount(bytes) &&
+    // Blocks read from the file are checked when first asked for (PackedBlocks).
+    (blocks instanceof PackedBlocks || (Array.isArray(blocks) && blocks.every((b) => Array.isArray(b) && b.length === 3 && typeof b[0] === 'string' && isCount(b[1]) && typeof b[2] === 'string')))
   );
 }

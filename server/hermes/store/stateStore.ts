@@ -296,6 +296,25 @@ export class StateStore {
     return sizes;
   }
 
+  /**
+   * The times (epoch seconds, ascending) of these sessions' requests to the model since `since`:
+   * Hermes stores one assistant message per API call, answered or calling tools. Counts only, no text.
+   */
+  requestTimes(sessionIds: readonly string[], since: number): Map<string, number[]> {
+    const times = new Map<string, number[]>();
+    if (!hasTable(this.schema, 'messages') || sessionIds.length === 0) return times;
+    const sql = "SELECT session_id AS id, timestamp AS t FROM messages WHERE session_id IN (SELECT value FROM json_each(?)) AND role = 'assistant' AND timestamp >= ? ORDER BY timestamp";
+    for (const row of this.read(() => this.statement(sql).all(JSON.stringify(sessionIds), since))) {
+      const t = Number(row.t);
+      if (!Number.isFinite(t)) continue;
+      const id = String(row.id);
+      const list = times.get(id);
+      if (list) list.push(t);
+      else times.set(id, [t]);
+    }
+    return times;
+  }
+
   /** Every `state_meta` row (empty when the table is missing). */
   stateMeta(): Map<string, string> {
     return this.read(() => stateMetaOf(this.db, this.schema));

@@ -20,6 +20,7 @@ import type { HermesModel } from '../../workspace/hermesModel';
 import type { SourceTarget } from '../../workspace/sourceKind';
 import { relativeInside } from '../../hermes/pathFlavour';
 import { uriToPath } from '../uri';
+import { prefixSplitProblems } from './prefixSplit';
 
 /**
  * Past these sizes (UTF-16 units) a document is not analysed, so that a 50 MB buffer cannot stall
@@ -47,6 +48,7 @@ const SEVERITY: Record<SourceProblem['code'], DiagnosticSeverity> = {
   'duplicate-skill': DiagnosticSeverity.Warning,
   shadowed: DiagnosticSeverity.Warning,
   'per-profile-text': DiagnosticSeverity.Warning,
+  'prefix-split': DiagnosticSeverity.Information,
   'memory-over-limit': DiagnosticSeverity.Warning,
 };
 
@@ -77,8 +79,10 @@ function problemsOf(model: HermesModel, target: SourceTarget, text: string): rea
   if (target.kind === 'project-context') return contextProblems(model, target.file, text);
   const { analysis, file } = target;
   switch (target.kind) {
-    case 'soul':
-      return analyzeSoulText(file, text, analysis.profile.dir, analysis.config).problems;
+    case 'soul': {
+      const soul = analyzeSoulText(file, text, analysis.profile.dir, analysis.config);
+      return [...soul.problems, ...prefixSplitProblems(model, target, text, soul.block)];
+    }
     case 'memory':
     case 'user':
       return analyzeMemoryText(file, text, target.kind).problems;

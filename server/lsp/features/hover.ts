@@ -9,13 +9,14 @@ import { formatUsd } from '../../hermes/cost/refreshCost';
 import { parseFrontmatter } from '../../hermes/text/frontmatter';
 import type { HermesModel, SourceRole } from '../../workspace/hermesModel';
 import { summarizeRole } from '../../workspace/roleSummary';
+import { soulPartingLines } from './soulPartingsHover';
 import { uriToPath } from '../uri';
 import { ClientCommands, OTHER_BUILD, type SavePreviewDto } from '../../../shared/protocol';
 import { adoptionCountsText, CLEAR_INSTEAD, NOT_ADOPTED } from '../../hermes/refresh/adoptionWords';
 import { byRecentActivity } from '../../../shared/sessionOrder';
 
 const TIER_WHY: Record<string, string> = {
-  stable: 'shared by every profile and home; an edit here re-writes the whole cache',
+  stable: 'the prefix Hermes marks for new sessions to share, after the tool schemas; an edit here re-writes the whole cache',
   context: 'per project and profile, after the stable tier',
   volatile: 'the last tier: memory, skills index, date and model lines',
 };
@@ -33,6 +34,7 @@ export function provideHover(model: HermesModel, document: TextDocument | undefi
     ...headline(role, document, params.position.line),
     '',
     ...(preview ? [previewLine(preview), ''] : []),
+    ...soulPartingLines(model, role, params.position.line).flatMap((line) => [line, '']),
     ...figures(role).flatMap((line) => [line, '']),
     ...adoptionLines(role, commandLinks).flatMap((line) => [line, '']),
   ];

@@ -11,6 +11,7 @@ import { generateDemoHome, type DemoManifest } from '../../../server/demo/demoHo
 import { writeHermesInstall, type FakeInstall } from '../../../server/demo/hermesInstall';
 import { formatUsd } from '../../../server/hermes/cost/refreshCost';
 import { REPO_ROOT } from './codeServer';
+import type { PrefixFamiliesDto } from '../../../shared/prefixFamilies';
 
 /** The bundled CLI (`npm run build` / `npm run package` writes it). */
 export const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
@@ -117,6 +118,13 @@ export function cliStatus(root: string): CliStatus {
   const r = spawnSync(process.execPath, [CLI, 'status', '--json', '--home', root, '--all-profiles'], { encoding: 'utf8', timeout: 60_000 });
   if (r.status !== 0) throw new Error(`hermes-lens status failed (exit ${r.status}):\n${r.stderr}`);
   return JSON.parse(r.stdout) as CliStatus;
+}
+
+/** `node dist/cli.js prefixes --json`: the home's prefix families and where they part. */
+export function cliPrefixes(root: string): PrefixFamiliesDto {
+  const r = spawnSync(process.execPath, [CLI, 'prefixes', '--json', '--home', root], { encoding: 'utf8', timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`hermes-lens prefixes failed (exit ${r.status}):\n${r.stderr}`);
+  return JSON.parse(r.stdout) as PrefixFamiliesDto;
 }
 
 /** `node dist/cli.js prompt-size --json --session <id>`: the size of each tier of a session's stored prompt. */

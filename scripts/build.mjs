@@ -45,7 +45,7 @@ const common = {
   define: { __GENAI_PRICES_VERSION__: JSON.stringify(pricesVersion) },
 };
 
-await Promise.all([
+const [, , cliMain] = await Promise.all([
   esbuild.build({ ...common, entryPoints: [join(root, 'server/server.ts')], outfile: join(root, 'dist/server.js') }),
   // The CLI is a small executable that loads the bundle of the commands through V8's code cache
   // (server/cli/codeCache.ts); the bundle also runs on its own (`node dist/cliMain.js`).
@@ -55,7 +55,7 @@ await Promise.all([
     outfile: join(root, 'dist/cli.js'),
     banner: { js: '#!/usr/bin/env node' },
   }),
-  esbuild.build({ ...common, entryPoints: [join(root, 'server/cli/main.ts')], outfile: join(root, 'dist/cliMain.js') }),
+  esbuild.build({ ...common, entryPoints: [join(root, 'server/cli/main.ts')], outfile: join(root, 'dist/cliMain.js'), metafile: true }),
   esbuild.build({ ...common, entryPoints: [join(root, 'client/extension.ts')], outfile: join(root, 'dist/extension.js') }),
   // Its vocabulary is dist/o200kRanks.bin (below), not gpt-tokenizer's arrays.
   esbuild.build({ ...common, external: [...common.external, 'gpt-tokenizer/bpeRanks/*'], entryPoints: [join(root, 'server/hermes/cost/o200kEncoder.ts')], outfile: join(root, 'dist/o200kEncoder.js') }),
@@ -94,6 +94,11 @@ for (const bundle of ['cli.js', 'cliMain.js', 'server.js']) {
   const copied = /__toESM\(require\("(node:[^"]+)"\)\)/.exec(readFileSync(join(root, 'dist', bundle), 'utf8'));
   if (copied) throw new Error(`dist/${bundle} copies ${copied[1]} at load: import it as \`import x = require('${copied[1]}')\`.`);
 }
+
+// The CLI speaks no LSP: a value imported from shared/protocol.ts brings the LSP libraries (≈290 kB)
+// into the bundle every command loads (its constants also live in modules of their own).
+const lspInCli = Object.keys(cliMain.metafile.inputs).find((input) => /node_modules\/vscode-(jsonrpc|languageserver)/.test(input));
+if (lspInCli) throw new Error(`dist/cliMain.js holds ${lspInCli}: import what the CLI needs from a module without LSP imports, not from shared/protocol.ts.`);
 
 mkdirSync(join(root, 'dist/native'), { recursive: true });
 const binary = join(dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node');

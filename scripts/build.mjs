@@ -86,6 +86,10 @@ const packer = { exports: {} };
 new Function('module', 'exports', 'require', ranksPacker.outputFiles[0].text)(packer, packer.exports, require);
 writeFileSync(join(root, 'dist/o200kRanks.bin'), packer.exports.packedRanks());
 
+// The tool-schema tables are data read when a run first prices a tool (server/hermes/cost/toolSchemas.ts),
+// next to the bundles that read them.
+copyFileSync(join(root, 'server/hermes/cost/tool-schemas.json'), join(root, 'dist/tool-schemas.json'));
+
 // The code imports Node's modules as `import fs = require('node:fs')`, not `import * as fs from
 // 'node:fs'`: for a namespace import of a CommonJS module esbuild copies every export into a new
 // object (__toESM) at each importing file, about fifty copies of fs and path before a cold

@@ -220,6 +220,7 @@ function resultSection(title: string, r: BenchResults): string[] {
     '',
     `- cold status, CPU time (user + system) ${r.cold.coldCpuMs ?? '?'} ms vs the floor's ${r.cold.floorCpuMs ?? '?'} ms (${r.cold.cpuRatio ?? '?'}×); the very first run on a machine (empty caches: the tokenizer loads, nothing is kept) ${r.cold.coldFirstRunMs} ms; right after an edit of SOUL.md (every prompt read and judged again) ${r.cold.afterSoulEditMs ?? '?'} ms; \`node dist/cli.js --help\` (Node start + loading the CLI bundle, no work) ${r.cold.cliStartupMs} ms; status of the same profile files over a state.db with no sessions ${r.cold.noSessionsMs ?? '?'} ms; the CLI's peak RSS ${r.cold.coldPeakRssMb ?? '?'} MB; status JSON ${(r.cold.statusJsonBytes / 1e6).toFixed(2)} MB;`,
     ...nodeStartLines(r.cold),
+    ...servedByInstallLine(r.cold),
     `- the server's start on this home (initialize → first full session list) ${r.lsp.startupMs} ms; the session list it sends ${(r.lsp.sessionListBytes / 1e6).toFixed(2)} MB;`,
     ...changeSizeLine(r.lsp),
     ...firstDirtyHoverLine(r.lsp),
@@ -588,6 +589,15 @@ function nodeStartLines(c: ColdResult): string[] {
     );
   }
   return lines;
+}
+
+/** The home served by an installation without refresh-prompts (results from before it was measured have none). */
+function servedByInstallLine(c: ColdResult): string[] {
+  const i = c.servedByInstall;
+  if (!i) return [];
+  return [
+    `- the same status with the home served by a Hermes installation without refresh-prompts (\`--hermes-install\`, a generated \`hermes_cli\` of ${i.modules} modules, ${i.mb} MB, none of Hermes' code: bench/fakeInstall.ts) ${i.coldMs} ms against ${i.withoutMs} ms without it in the same runs (the reading of its sources kept from an earlier command, its files only stat()ed); the first command, which reads every module, ${i.firstCommandMs} ms;`,
+  ];
 }
 
 /** The first hover after each unsaved edit, which judges the edit (results from before the save preview have none). */

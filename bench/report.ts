@@ -317,9 +317,9 @@ function missed(r: BenchResults | undefined): string[] {
         `session, and ${(c.statusJsonBytes / 1e6).toFixed(1)} MB of JSON through the pipe at its reader's pace). On these virtual machines ` +
         'a page of memory touched for the first time costs about 10 µs, so what a cold process allocates shows in its time: the ' +
         'CLI reads with a 512 KiB page cache (better-sqlite3 builds SQLite with 16 MB, whose filling took 40–55 ms), writes its ' +
-        'JSON session by session, and keeps no Stats objects; its launcher raises V8\'s budget before a function is optimized ' +
-        "fourfold (TurboFan compiled some 36 functions of a cold status on background threads, which took the other core: about " +
-        '8% of the run). Tried and not taken (this and earlier stops): V8 flags for the young generation and the compilers ' +
+        'JSON session by session, and keeps no Stats objects. Under Node 20 (V8 11) TurboFan optimizes the functions a cold ' +
+        'status runs once per session, on another core (some 25 functions, ≈40 ms of CPU on this home): what they do is kept ' +
+        'small, and no V8 flag is set (bench/history.md). Tried and not taken (this and earlier stops): V8 flags for the young generation and the compilers ' +
         '(`--max-semi-space-size` 1–64, `--semi-space-growth-factor`, `--always-sparkplug`, `--single-threaded-gc`: within the ' +
         'noise; `--no-opt`: as fast here as the raised budget, but 8% slower on `status --all`); stat() in the thread pool ' +
         '(issuing the calls costs the main thread more than making them); a hash of our own instead of node:crypto (its 6 ms ' +

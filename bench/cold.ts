@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { createStateDb, type SchemaLayout } from '../server/demo/hermes/schema';
 import { CODE_CACHE_GENERATIONS } from '../server/cli/codeCache';
 import { checkSoulEdited, checkUntouched } from './homeVerdicts';
+import { ensureFakeInstall, type FakeInstallTree } from './fakeInstall';
 import type { LargeHome } from './largeHome';
 import { epochMs, median, round } from './stats';
 
@@ -93,6 +94,20 @@ export interface ColdResult {
    * comparison; the figures above keep the environment as it is.
    */
   readonly withoutExtraCaCerts?: { readonly nodeStartMs: number; readonly coldMs: number; readonly coldRatio: number };
+  /**
+   * The same status with the home served by a Hermes installation without refresh-prompts
+   * (`--hermes-install`, bench/fakeInstall.ts): its first command reads every module of its CLI
+   * looking for the subcommand; later ones take that reading from the cache folder after stat()ing
+   * the files. Older results lack it.
+   */
+  readonly servedByInstall?: {
+    readonly modules: number;
+    readonly mb: number;
+    readonly firstCommandMs: number;
+    readonly coldMs: number;
+    /** The same runs' plain cold status, paired with them. */
+    readonly withoutMs: number;
+  };
   readonly samples: { readonly cold: number[]; readonly floor: number[]; readonly nodeFloor: number[]; readonly cliStartup: number[]; readonly noSessions: number[]; readonly afterSoulEdit: number[]; readonly nodeStart: number[] };
 }
 
@@ -142,6 +157,8 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
   fs.writeFileSync(floorFile, floorSql(home.size.layout));
   const tokenCache = path.join(workDir, 'token-cache');
   const env = { ...process.env, HERMES_LENS_TOKEN_CACHE: tokenCache, HERMES_HOME: home.root };
+  // Made first, so its files are old enough to be kept (RACY_MS) by the time it is measured.
+  const install = ensureFakeInstall();
   const statusArgs = [CLI, 'status', '--json', '--home', home.root];
   const floorArgs = ['-readonly', home.dbFile];
   const nodeFloorArgs = [NODE_FLOOR_READER, home.dbFile, floorFile];
@@ -198,6 +215,7 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
   }
   fs.writeFileSync(soul, soulText);
   await runTimed(process.execPath, statusArgs, { env }); // the kept analyses match SOUL.md again
+  const servedByInstall = await measureServedByInstall(install, statusArgs, env, tokenCache, runs);
   const med = (list: ProcessRun[], pick: (r: ProcessRun) => number | undefined) => {
     const values = list.map(pick).filter((v): v is number => v !== undefined);
     return values.length === list.length ? median(values) : undefined;
@@ -224,6 +242,7 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
     nodeStartMs: round(median(nodeStart.map((r) => r.wallMs)), 1),
     nodeFloorMs: round(median(nodeFloor.map((r) => r.wallMs)), 1),
     ...(withoutCa ? { withoutExtraCaCerts: withoutCaFigures(nodeStartWithoutCa, coldWithoutCa, floorMs) } : {}),
+    servedByInstall,
     samples: {
       cold: cold.map((r) => round(r.wallMs, 1)),
       floor: floor.map((r) => round(r.wallMs, 1)),
@@ -233,6 +252,37 @@ export async function measureCold(home: LargeHome, runs: number, workDir: string
       afterSoulEdit: afterEdit.map((r) => round(r.wallMs, 1)),
       nodeStart: nodeStart.map((r) => round(r.wallMs, 1)),
     },
+  };
+}
+
+/**
+ * Status of the home with `--hermes-install` naming the generated installation, in a cache folder
+ * of its own (a copy of the settled one without the code cache, which is settled again for this
+ * command line, and without any protocol reading): its first command, then `runs` paired with the
+ * plain status.
+ */
+async function measureServedByInstall(install: FakeInstallTree, statusArgs: readonly string[], env: NodeJS.ProcessEnv, tokenCache: string, runs: number): Promise<NonNullable<ColdResult['servedByInstall']>> {
+  const cache = `${tokenCache}-install`;
+  fs.rmSync(cache, { recursive: true, force: true });
+  fs.cpSync(tokenCache, cache, { recursive: true, filter: (source) => !/[\\/](code-cache|protocol-readings-v1)$/.test(source) });
+  const installEnv = { ...env, HERMES_LENS_TOKEN_CACHE: cache };
+  const args = [...statusArgs, '--hermes-install', install.dir];
+  for (let i = 0; i < CODE_CACHE_GENERATIONS; i++) await runTimed(process.execPath, args, { env: installEnv });
+  fs.rmSync(path.join(cache, 'protocol-readings-v1'), { recursive: true, force: true });
+  const first = await runTimed(process.execPath, args, { env: installEnv });
+  const served: ProcessRun[] = [];
+  const plain: ProcessRun[] = [];
+  for (let i = 0; i < runs; i++) {
+    served.push(await runTimed(process.execPath, args, { env: installEnv }));
+    plain.push(await runTimed(process.execPath, statusArgs, { env }));
+  }
+  fs.rmSync(cache, { recursive: true, force: true });
+  return {
+    modules: install.modules,
+    mb: round(install.bytes / 1e6, 1),
+    firstCommandMs: round(first.wallMs, 1),
+    coldMs: round(median(served.map((r) => r.wallMs)), 1),
+    withoutMs: round(median(plain.map((r) => r.wallMs)), 1),
   };
 }
 

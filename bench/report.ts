@@ -220,6 +220,7 @@ function resultSection(title: string, r: BenchResults): string[] {
     '',
     `- cold status, CPU time (user + system) ${r.cold.coldCpuMs ?? '?'} ms vs the floor's ${r.cold.floorCpuMs ?? '?'} ms (${r.cold.cpuRatio ?? '?'}×); the very first run on a machine (empty caches: the tokenizer loads, nothing is kept) ${r.cold.coldFirstRunMs} ms; right after an edit of SOUL.md (every prompt read and judged again) ${r.cold.afterSoulEditMs ?? '?'} ms; \`node dist/cli.js --help\` (Node start + loading the CLI bundle, no work) ${r.cold.cliStartupMs} ms; status of the same profile files over a state.db with no sessions ${r.cold.noSessionsMs ?? '?'} ms; the CLI's peak RSS ${r.cold.coldPeakRssMb ?? '?'} MB; status JSON ${(r.cold.statusJsonBytes / 1e6).toFixed(2)} MB;`,
     ...nodeStartLines(r.cold),
+    ...servedByInstallLine(r.cold),
     `- the server's start on this home (initialize → first full session list) ${r.lsp.startupMs} ms; the session list it sends ${(r.lsp.sessionListBytes / 1e6).toFixed(2)} MB;`,
     ...changeSizeLine(r.lsp),
     ...firstDirtyHoverLine(r.lsp),
@@ -316,9 +317,9 @@ function missed(r: BenchResults | undefined): string[] {
         `session, and ${(c.statusJsonBytes / 1e6).toFixed(1)} MB of JSON through the pipe at its reader's pace). On these virtual machines ` +
         'a page of memory touched for the first time costs about 10 µs, so what a cold process allocates shows in its time: the ' +
         'CLI reads with a 512 KiB page cache (better-sqlite3 builds SQLite with 16 MB, whose filling took 40–55 ms), writes its ' +
-        'JSON session by session, and keeps no Stats objects; its launcher raises V8\'s budget before a function is optimized ' +
-        "fourfold (TurboFan compiled some 36 functions of a cold status on background threads, which took the other core: about " +
-        '8% of the run). Tried and not taken (this and earlier stops): V8 flags for the young generation and the compilers ' +
+        'JSON session by session, and keeps no Stats objects. Under Node 20 (V8 11) TurboFan optimizes the functions a cold ' +
+        'status runs once per session, on another core (some 25 functions, ≈40 ms of CPU on this home): what they do is kept ' +
+        'small, and no V8 flag is set (bench/history.md). Tried and not taken (this and earlier stops): V8 flags for the young generation and the compilers ' +
         '(`--max-semi-space-size` 1–64, `--semi-space-growth-factor`, `--always-sparkplug`, `--single-threaded-gc`: within the ' +
         'noise; `--no-opt`: as fast here as the raised budget, but 8% slower on `status --all`); stat() in the thread pool ' +
         '(issuing the calls costs the main thread more than making them); a hash of our own instead of node:crypto (its 6 ms ' +
@@ -588,6 +589,15 @@ function nodeStartLines(c: ColdResult): string[] {
     );
   }
   return lines;
+}
+
+/** The home served by an installation without refresh-prompts (results from before it was measured have none). */
+function servedByInstallLine(c: ColdResult): string[] {
+  const i = c.servedByInstall;
+  if (!i) return [];
+  return [
+    `- the same status with the home served by a Hermes installation without refresh-prompts (\`--hermes-install\`, a generated \`hermes_cli\` of ${i.modules} modules, ${i.mb} MB, none of Hermes' code: bench/fakeInstall.ts) ${i.coldMs} ms against ${i.withoutMs} ms without it in the same runs (the reading of its sources kept from an earlier command, its files only stat()ed); the first command, which reads every module, ${i.firstCommandMs} ms;`,
+  ];
 }
 
 /** The first hover after each unsaved edit, which judges the edit (results from before the save preview have none). */

@@ -45,7 +45,7 @@ const common = {
   define: { __GENAI_PRICES_VERSION__: JSON.stringify(pricesVersion) },
 };
 
-await Promise.all([
+const [, , cliMain] = await Promise.all([
   esbuild.build({ ...common, entryPoints: [join(root, 'server/server.ts')], outfile: join(root, 'dist/server.js') }),
   // The CLI is a small executable that loads the bundle of the commands through V8's code cache
   // (server/cli/codeCache.ts); the bundle also runs on its own (`node dist/cliMain.js`).
@@ -55,7 +55,7 @@ await Promise.all([
     outfile: join(root, 'dist/cli.js'),
     banner: { js: '#!/usr/bin/env node' },
   }),
-  esbuild.build({ ...common, entryPoints: [join(root, 'server/cli/main.ts')], outfile: join(root, 'dist/cliMain.js') }),
+  esbuild.build({ ...common, entryPoints: [join(root, 'server/cli/main.ts')], outfile: join(root, 'dist/cliMain.js'), metafile: true }),
   esbuild.build({ ...common, entryPoints: [join(root, 'client/extension.ts')], outfile: join(root, 'dist/extension.js') }),
   // Its vocabulary is dist/o200kRanks.bin (below), not gpt-tokenizer's arrays.
   esbuild.build({ ...common, external: [...common.external, 'gpt-tokenizer/bpeRanks/*'], entryPoints: [join(root, 'server/hermes/cost/o200kEncoder.ts')], outfile: join(root, 'dist/o200kEncoder.js') }),
@@ -86,6 +86,10 @@ const packer = { exports: {} };
 new Function('module', 'exports', 'require', ranksPacker.outputFiles[0].text)(packer, packer.exports, require);
 writeFileSync(join(root, 'dist/o200kRanks.bin'), packer.exports.packedRanks());
 
+// The tool-schema tables are data read when a run first prices a tool (server/hermes/cost/toolSchemas.ts),
+// next to the bundles that read them.
+copyFileSync(join(root, 'server/hermes/cost/tool-schemas.json'), join(root, 'dist/tool-schemas.json'));
+
 // The code imports Node's modules as `import fs = require('node:fs')`, not `import * as fs from
 // 'node:fs'`: for a namespace import of a CommonJS module esbuild copies every export into a new
 // object (__toESM) at each importing file, about fifty copies of fs and path before a cold
@@ -94,6 +98,11 @@ for (const bundle of ['cli.js', 'cliMain.js', 'server.js']) {
   const copied = /__toESM\(require\("(node:[^"]+)"\)\)/.exec(readFileSync(join(root, 'dist', bundle), 'utf8'));
   if (copied) throw new Error(`dist/${bundle} copies ${copied[1]} at load: import it as \`import x = require('${copied[1]}')\`.`);
 }
+
+// The CLI speaks no LSP: a value imported from shared/protocol.ts brings the LSP libraries (≈290 kB)
+// into the bundle every command loads (its constants also live in modules of their own).
+const lspInCli = Object.keys(cliMain.metafile.inputs).find((input) => /node_modules\/vscode-(jsonrpc|languageserver)/.test(input));
+if (lspInCli) throw new Error(`dist/cliMain.js holds ${lspInCli}: import what the CLI needs from a module without LSP imports, not from shared/protocol.ts.`);
 
 mkdirSync(join(root, 'dist/native'), { recursive: true });
 const binary = join(dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node');

@@ -2,20 +2,14 @@
 // built from main.ts) through V8's code cache, so a cold run does not compile it again, and run it.
 // It must stay small: whatever it imports is compiled on every run.
 import path = require('node:path');
-import v8 = require('node:v8');
 import { lensCacheFolder } from '../hermes/cacheFolder';
 import { requireWithCodeCache } from './codeCache';
 import type * as Main from './main';
 
-// A run of the CLI is short, and V8's optimizing compiler pays off in long-running processes. V8 11
-// (Node 20) considers a function for TurboFan after a budget of bytecode run; on a cold `status` it
-// compiled some 36 functions on background threads that took the other core from the collector and
-// the output's reader. Four times that budget (its default is 66 KB there) leaves such a `status`
-// unoptimized while long runs still get optimized. V8 12 and later (Node 22, 24) tier up by
-// invocation counts and have no such flag (setting it prints on stderr); raising their count changed
-// nothing measurable, so they keep their defaults. Paired runs: docs/BENCHMARKS.md. The language
-// server keeps V8's defaults.
-if (Number(process.versions.v8.split('.')[0]) <= 11) v8.setFlagsFromString(`--interrupt-budget=${4 * 66 * 1024}`);
+// No V8 flag is set: each runtime's own tiering decides (a flag one Node.js has and another lacks
+// prints on stderr there, and tunes one release alone). V8 11 (Node 20) optimizes every function a
+// cold status runs once per session, on another core; what those functions do is kept small
+// instead, so there is little to compile (bench/history.md).
 
 const COMMANDS = new Set(['status', 'refresh', 'prompt-size', 'diff', 'demo']);
 

@@ -10,10 +10,10 @@ import { projectVsix } from './support/codeServer';
 describe('the packaged VSIX', () => {
   it('holds the bundles, the SQLite bindings, the grammar, the icons, the walkthrough, the README, the CHANGELOG and nothing else', () => {
     const files = vsixFiles(projectVsix());
-    for (const needed of ['package.json', 'readme.md', 'dist/extension.js', 'dist/server.js', 'dist/cli.js', 'dist/cliMain.js', 'dist/o200kEncoder.js', 'dist/o200kRanks.bin', 'dist/genaiPrices.js', 'dist/yamlBundle.js', 'dist/tokenCountRelay.js', 'dist/tokenCountHelper.js', 'dist/webview/anatomy.js', 'dist/webview/anatomy.css', 'dist/native/photostructure-sqlite/LICENSE', 'syntaxes/hermes-prompt.tmLanguage.json', 'media/hermes.svg', 'media/icon.png', 'changelog.md', 'media/walkthrough/open-home.md']) {
+    for (const needed of ['package.json', 'readme.md', 'dist/extension.js', 'dist/server.js', 'dist/cli.js', 'dist/cliMain.js', 'dist/o200kEncoder.js', 'dist/o200kRanks.bin', 'dist/tool-schemas.json', 'dist/genaiPrices.js', 'dist/yamlBundle.js', 'dist/tokenCountRelay.js', 'dist/tokenCountHelper.js', 'dist/webview/anatomy.js', 'dist/webview/anatomy.css', 'dist/native/photostructure-sqlite/LICENSE', 'syntaxes/hermes-prompt.tmLanguage.json', 'media/hermes.svg', 'media/icon.png', 'changelog.md', 'media/walkthrough/open-home.md']) {
       assert.ok(files.some((f) => f.toLowerCase() === needed.toLowerCase()), `missing ${needed} in ${files.join(', ')}`);
     }
-    const allowed = /^(package\.json|readme\.md|license(\.txt)?|changelog\.md|dist\/(extension|server|cli|cliMain|o200kEncoder|genaiPrices|yamlBundle|tokenCountRelay|tokenCountHelper)\.js|dist\/o200kRanks\.bin|dist\/webview\/anatomy\.(js|css)|dist\/native\/photostructure-sqlite\/(LICENSE|prebuilds\/(linux|darwin|win32)-(x64|arm64)\/@photostructure\+sqlite\.(glibc|musl)\.node)|syntaxes\/[^/]+\.json|media\/(hermes\.svg|icon\.png|walkthrough\/[^/]+\.(md|png)))$/i;
+    const allowed = /^(package\.json|readme\.md|license(\.txt)?|changelog\.md|dist\/(extension|server|cli|cliMain|o200kEncoder|genaiPrices|yamlBundle|tokenCountRelay|tokenCountHelper)\.js|dist\/o200kRanks\.bin|dist\/tool-schemas\.json|dist\/webview\/anatomy\.(js|css)|dist\/native\/photostructure-sqlite\/(LICENSE|prebuilds\/(linux|darwin|win32)-(x64|arm64)\/@photostructure\+sqlite\.(glibc|musl)\.node)|syntaxes\/[^/]+\.json|media\/(hermes\.svg|icon\.png|walkthrough\/[^/]+\.(md|png)))$/i;
     assert.deepEqual(files.filter((f) => !allowed.test(f)), [], 'files that should not ship');
   });
 

@@ -17,7 +17,7 @@ import { hermesJson, protocolSummary, refreshProtocolOf } from '../../hermes/ref
 import { buildOptions, commonOptions, parse } from '../args';
 import { hermesBuildOf } from '../hermesBuild';
 import { adoptionLines, cacheText, costText, printable, relativeTime, table, tokensText, truncate } from '../format';
-import { OTHER_BUILD } from '../../../shared/protocol';
+import { OTHER_BUILD } from '../../../shared/otherBuild';
 import { outJson, type CommandIO } from '../io';
 import { MappedItems } from '../jsonPieces';
 import { sharingSentence, sharingSummary } from '../../hermes/families/sharingSummary';

@@ -60,11 +60,10 @@ export function refreshCostInto(cost: Writable<RefreshCost>, input: RefreshCostI
   const prefix = nonNegative(input.prefixTokens);
   const added = nonNegative(input.systemPromptDeltaTokens);
   const ttl = nonNegative(input.ttlSeconds);
-  const last = finite(input.lastActivityAt);
   const warm = isCacheWarm(input.lastActivityAt, input.ttlSeconds, input.now);
   const cached = ttl !== NO_CACHE;
   cost.warm = warm;
-  cost.cacheExpiresAt = last !== undefined && cached ? last + ttl : undefined;
+  cost.cacheExpiresAt = cacheExpiresAt(input.lastActivityAt, input.ttlSeconds);
   cost.apiEquivalent = isApiEquivalent(input.billingMode);
   const prices = requestPrices(input, prefix, added);
   if (!prices) {
@@ -83,6 +82,13 @@ export function refreshCostInto(cost: Writable<RefreshCost>, input: RefreshCostI
 /** Hermes' `billing_mode` says the money figures are API-equivalents, not a bill. */
 export function isApiEquivalent(billingMode: string | undefined): boolean {
   return (billingMode ?? '').trim().toLowerCase() === SUBSCRIPTION_INCLUDED;
+}
+
+/** When the provider's prompt cache of the last request expires (epoch seconds): undefined without its time, or without caching. */
+export function cacheExpiresAt(lastActivityAt: number | undefined, ttlSeconds: number): number | undefined {
+  const last = finite(lastActivityAt);
+  const ttl = nonNegative(ttlSeconds);
+  return last !== undefined && ttl !== NO_CACHE ? last + ttl : undefined;
 }
 
 /** Whether the provider's prompt cache is still alive at `now` (epoch seconds). */

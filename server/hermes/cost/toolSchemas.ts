@@ -3,7 +3,8 @@
 // scripts/hermes-corpus/measure.py: bytes and o200k tokens of each tool's JSON, never its text).
 // state.db keeps at most the names of a session's tools, so the size of a session's tool block is
 // the sum of its tools' measured sizes in the table of the build that wrote it.
-import toolSchemaData from './tool-schemas.json';
+import fs = require('node:fs');
+import path = require('node:path');
 import { memo } from '../memo';
 
 export interface ToolSchemaSize {
@@ -38,24 +39,33 @@ interface ToolSchemaFile {
   readonly builds: readonly ToolTable[];
 }
 
-// Typed against the interfaces so tsc checks the data file; its origin is in its $comment.
-const DATA = toolSchemaData as unknown as ToolSchemaFile;
+// The file's shape as tsc reads it; naming it here also keeps the file in tsc's program, which
+// emits it next to this module in out/ (the build copies it next to the bundles in dist/).
+type ToolSchemaJson = typeof import('./tool-schemas.json');
+let data: ToolSchemaFile | undefined;
 
-/** The tables, oldest build first (the file's order). */
-export const TOOL_TABLES: readonly ToolTable[] = DATA.builds;
+/**
+ * The tables, oldest build first (the file's order), read when a run first prices a tool: data
+ * parsed in a millisecond, not a literal of the bundle that every command compiled (or read
+ * from the code cache) and built. Its origin is in its $comment.
+ */
+export function toolTables(): readonly ToolTable[] {
+  data ??= JSON.parse(fs.readFileSync(path.join(__dirname, 'tool-schemas.json'), 'utf8')) as ToolSchemaJson as unknown as ToolSchemaFile;
+  return data.builds;
+}
 
 export function toolTableNamed(name: string): ToolTable | undefined {
-  return TOOL_TABLES.find((t) => t.name === name);
+  return toolTables().find((t) => t.name === name);
 }
 
 /** The newest Hermes release measured: the table for a build we cannot tell. */
 export function newestReleaseTable(): ToolTable {
-  return [...TOOL_TABLES].reverse().find((t) => t.kind === 'release')!;
+  return [...toolTables()].reverse().find((t) => t.kind === 'release')!;
 }
 
 /** The release of exactly that version, if one was measured (a fork or derived build is never taken for a release). */
 export function releaseTableOfVersion(version: string | undefined): ToolTable | undefined {
-  return version === undefined ? undefined : [...TOOL_TABLES].reverse().find((t) => t.kind === 'release' && t.version === version);
+  return version === undefined ? undefined : [...toolTables()].reverse().find((t) => t.kind === 'release' && t.version === version);
 }
 
 /**

@@ -12,7 +12,8 @@ import { PersistedAnalyses } from './persistedAnalyses';
 import type { PromptVerdict } from './promptFacts';
 import type { KeptParts } from './partsRejudge';
 import type { ApartPart } from './keptReads';
-import { RACY_MS, SourceDigests } from './sourceDigests';
+import { SourceDigests } from './sourceDigests';
+import { RACY_MS } from '../fs/recordingFs';
 import { memoryVerdicts, type KeptCount, type VerdictStore } from './verdictStore';
 
 /**

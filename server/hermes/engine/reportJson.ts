@@ -6,6 +6,10 @@ import { VERDICT_FIELDS } from './sessionReport';
 import { adoptionJson } from '../refresh/adoptionWords';
 import type { ProfileReport, SessionReport } from './types';
 
+/** The two field functions most fields share (plain, orNull): the compiled code writes them out instead of calling them. */
+const PLAIN = (value: unknown) => value;
+const OR_NULL = (value: unknown) => value ?? null;
+
 /**
  * The one definition of a session's JSON: each field is the report field of the same name as the
  * function given here writes it, and depends on nothing else. So a field whose report value is the
@@ -13,32 +17,32 @@ import type { ProfileReport, SessionReport } from './types';
  * the report fields themselves (changedSessionFields), without making JSON to compare.
  */
 const SESSION_JSON = {
-  profile: (v) => v,
-  id: (v) => v,
-  title: (v) => v ?? null,
-  source: (v) => v ?? null,
-  model: (v) => v ?? null,
-  provider: (v) => v ?? null,
-  state: (v) => v,
+  profile: plain(),
+  id: plain(),
+  title: orNull(),
+  source: orNull(),
+  model: orNull(),
+  provider: orNull(),
+  state: plain(),
   reasons: (v) => v.map(reasonJson),
-  otherBuild: (v) => v ?? null,
-  tipSessionId: (v) => v ?? null,
-  lastActivityAt: (v) => v ?? null,
-  requestedEpoch: (v) => v,
-  stampedEpoch: (v) => v,
-  unadoptableRequest: (v) => v,
+  otherBuild: orNull(),
+  tipSessionId: orNull(),
+  lastActivityAt: orNull(),
+  requestedEpoch: plain(),
+  stampedEpoch: plain(),
+  unadoptableRequest: plain(),
   adoption: adoptionJson,
-  systemPromptTokens: (v) => v,
-  toolTokens: (v) => v,
-  prefixTokens: (v) => v,
-  tokensExact: (v) => v,
-  deltaTokens: (v) => v,
-  ttlSeconds: (v) => v,
-  cacheWarm: (v) => v,
-  cacheExpiresAt: (v) => v ?? null,
+  systemPromptTokens: plain(),
+  toolTokens: plain(),
+  prefixTokens: plain(),
+  tokensExact: plain(),
+  deltaTokens: plain(),
+  ttlSeconds: plain(),
+  cacheWarm: plain(),
+  cacheExpiresAt: orNull(),
   refreshCostUsd: usdJson,
   refreshCostColdUsd: usdJson,
-  apiEquivalent: (v) => v,
+  apiEquivalent: plain(),
 } satisfies { readonly [K in keyof SessionReport]?: (value: SessionReport[K]) => unknown };
 
 export type SessionJsonField = keyof typeof SESSION_JSON;
@@ -64,12 +68,13 @@ if (SESSION_JSON_FIELDS.length > 31) throw new Error('a SessionFieldSet holds 31
 
 /**
  * A session's JSON, every field. Compiled from SESSION_JSON into one object literal,
- * `{ "profile": json["profile"](s["profile"]), … }`: as fast as a hand-written literal, where a
- * loop setting the fields one by one makes a list of thousands of sessions several times slower.
+ * `{ "profile": s["profile"], "title": s["title"] ?? null, "reasons": json["reasons"](s["reasons"]), … }`:
+ * as fast as a hand-written literal, where a loop setting the fields one by one makes a list of
+ * thousands of sessions several times slower.
  */
 export const sessionJson = compiled<(s: SessionReport) => SessionJson>(`
   return function sessionJson(s) {
-    return { ${SESSION_JSON_FIELDS.map((f) => `${q(f)}: json[${q(f)}](s[${q(f)}])`).join(', ')} };
+    return { ${SESSION_JSON_FIELDS.map((f) => `${q(f)}: ${fieldJsonCode(f, `s[${q(f)}]`)}`).join(', ')} };
   };`);
 
 /**
@@ -109,7 +114,7 @@ function fieldsComparer(name: string, fields: readonly SessionJsonField[]): (sen
 export const sessionFieldJson = compiled<(s: SessionReport, f: number) => unknown>(`
   return function sessionFieldJson(s, f) {
     switch (f) {
-      ${SESSION_JSON_FIELDS.map((f, bit) => `case ${bit}: return json[${q(f)}](s[${q(f)}]);`).join('\n      ')}
+      ${SESSION_JSON_FIELDS.map((f, bit) => `case ${bit}: return ${fieldJsonCode(f, `s[${q(f)}]`)};`).join('\n      ')}
     }
   };`);
 
@@ -129,6 +134,15 @@ export const copySessionFields = compiled<(into: SessionReport, from: SessionRep
     ${SESSION_JSON_FIELDS.map((f, bit) => `if (fields & ${1 << bit}) into[${q(f)}] = from[${q(f)}];`).join('\n    ')}
   };`);
 
+/**
+ * The JSON of the field `f` whose report value is the expression `value`, as code: the value itself or
+ * `?? null` where the field's function is one of those two (no call for each), else the call.
+ */
+function fieldJsonCode(f: SessionJsonField, value: string): string {
+  const make = SESSION_JSON[f] as unknown;
+  return make === PLAIN ? value : make === OR_NULL ? `(${value} ?? null)` : `json[${q(f)}](${value})`;
+}
+
 /** Code of a function telling whether two report values of field `f` have the same JSON. */
 function sameJsonCode(f: SessionJsonField): string {
   return f in SAME_JSON ? `sameJson[${q(f)}]` : `(x, y) => sameJsonValue(json[${q(f)}](x), json[${q(f)}](y))`;
@@ -138,6 +152,16 @@ function sameJsonCode(f: SessionJsonField): string {
 function compiled<F>(code: string): F {
   // Field names come from SESSION_JSON's keys and go in as string literals: no outside text.
   return new Function('json', 'sameJson', 'sameJsonValue', code)(SESSION_JSON, SAME_JSON, sameJsonValue) as F;
+}
+
+/** The JSON of a field that is its report value as it is. */
+function plain<T>(): (value: T) => T {
+  return PLAIN as (value: T) => T;
+}
+
+/** The JSON of a field that is its report value, null where that is undefined. */
+function orNull<T>(): (value: T | undefined) => T | null {
+  return OR_NULL as (value: T | undefined) => T | null;
 }
 
 /** A field name as a string literal of the compiled code. */

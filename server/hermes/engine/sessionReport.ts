@@ -15,7 +15,7 @@
 // sent list does, sessionListRevisions.ts), and `revision` says whether an update changed anything.
 import type { ProfileConfig } from '../profile/config';
 import { lookupPrices, type ModelPrices, type PriceOverrides } from '../cost/prices';
-import { isApiEquivalent, isCacheWarm, refreshCostInto, type RefreshCost, type RefreshCostInput } from '../cost/refreshCost';
+import { cacheExpiresAt, isApiEquivalent, isCacheWarm, refreshCostInto, type RefreshCost, type RefreshCostInput } from '../cost/refreshCost';
 import type { Writable } from '../writable';
 import { countsExactlyFor, estimateTokensFromChars } from '../cost/tokens';
 import { defaultToolsFor, isCliSurface, toolBlockSize, type ToolBlockSize } from '../cost/toolSchemas';
@@ -28,7 +28,6 @@ import type { AdoptionWatch } from '../refresh/adoption';
 import { proseDifference } from '../anatomy/hermesProse';
 import type { JudgedPrompt } from './judgement';
 import type { PromptFacts } from './promptFacts';
-import { memo } from '../memo';
 import type { SessionReport } from './types';
 
 export interface ReportInputs {
@@ -195,14 +194,13 @@ function newReport(ctx: ReportContext, inputs: ReportInputs): { report: Writable
   const model = prompt?.model ?? record.model;
   const tip = record.endedAt !== undefined && record.endReason === 'compression' && ctx.everything ? compactionTip(record, ctx.everything) : undefined;
   const transcriptTokens = inputs.transcript.recordedTokens + estimateTokensFromChars(inputs.transcript.uncountedChars);
-  const choice = memo(ctx.toolTables, prompt?.prose ?? '', () => toolTableFor(prompt?.prose, inputs.installedVersion));
+  const choice = toolTableOf(ctx, prompt?.prose, inputs.installedVersion);
   const recorded = record.toolNames.length > 0;
   const toolNames = recorded ? record.toolNames : defaultToolsFor(choice.table, record.source, config.disabledToolsets);
-  const bySurface = memo(memo(ctx.tools, choice.table, () => new Map()), isCliSurface(record.source), () => new Map());
-  const toolBlock = memo(bySurface, toolNames, () => toolBlockSize(choice.table, toolNames, record.source));
+  const toolBlock = toolBlockOf(ctx, choice.table, toolNames, record.source);
   const toolTokens = toolBlock.tokens;
   const systemPromptTokens = prompt?.tokens ?? 0;
-  const prices = memo(ctx.prices, `${model ?? ''}\u0000${provider ?? ''}`, () => lookupPrices(model, provider, ctx.priceOverrides) ?? null) ?? undefined;
+  const prices = pricesOf(ctx, model, provider);
   const stamped = stampedEpoch(record.modelConfig, ctx.world.keys);
   const prefixTokens = systemPromptTokens + toolTokens + transcriptTokens;
   const ttlSeconds = cacheTtlSeconds(config.cacheTtl, record.source, prices);
@@ -247,6 +245,37 @@ function newReport(ctx: ReportContext, inputs: ReportInputs): { report: Writable
   return { report, prices };
 }
 
+// The lookups a report shares with other sessions', without a closure per session (each would
+// also put the report's locals into a context object of their own).
+
+/** The tool-schema table of a prompt's prose: sessions share their prompts' (toolTableFor). */
+function toolTableOf(ctx: ReportContext, prose: string | undefined, installedVersion: string | undefined): ToolTableChoice {
+  const key = prose ?? '';
+  let choice = ctx.toolTables.get(key);
+  if (!choice) ctx.toolTables.set(key, (choice = toolTableFor(prose, installedVersion)));
+  return choice;
+}
+
+/** The size of a tool list's block on a session's surface, by table (ReportContext.tools). */
+function toolBlockOf(ctx: ReportContext, table: ToolTableChoice['table'], toolNames: readonly string[], source: string | undefined): ToolBlockSize {
+  let bySurface = ctx.tools.get(table);
+  if (!bySurface) ctx.tools.set(table, (bySurface = new Map()));
+  const cli = isCliSurface(source);
+  let byNames = bySurface.get(cli);
+  if (!byNames) bySurface.set(cli, (byNames = new Map()));
+  let block = byNames.get(toolNames);
+  if (!block) byNames.set(toolNames, (block = toolBlockSize(table, toolNames, source)));
+  return block;
+}
+
+/** The prices of a model at a provider, null remembered for unknown ones. */
+function pricesOf(ctx: ReportContext, model: string | undefined, provider: string | undefined): ModelPrices | undefined {
+  const key = `${model ?? ''}\u0000${provider ?? ''}`;
+  let prices = ctx.prices.get(key);
+  if (prices === undefined) ctx.prices.set(key, (prices = lookupPrices(model, provider, ctx.priceOverrides) ?? null));
+  return prices ?? undefined;
+}
+
 /**
  * The verdict worked out now, written into `report` field by field where it differs: whether any
  * did. Its basis fields are its own (they never change: a new basis makes a new report).
@@ -289,23 +318,24 @@ function verdictNow(stampedEpoch: number, prefixTokens: number, ttlSeconds: numb
   const settled = inputs.adoption !== undefined && inputs.adoption.state !== 'pending' ? inputs.adoption.epoch : 0;
   const requested = inputs.requestedEpoch > Math.max(stampedEpoch, settled);
   const state = stateOf(inputs.record, inputs.prompt, requested && inputs.adoptsRequests, inputs.judged);
-  const cost = refreshCostOf(prefixTokens, ttlSeconds, prices, inputs, now);
   verdict.state = state;
   verdict.unadoptableRequest = requested && !inputs.adoptsRequests && (state === 'stale' || state === 'fresh');
+  if (state === 'fresh') {
+    // A current session's refresh rebuilds the bytes it sends: it costs nothing, so nothing is priced
+    // (most sessions of a status are fresh).
+    verdict.cacheWarm = isCacheWarm(inputs.record.lastActivityAt, ttlSeconds, now);
+    verdict.cacheExpiresAt = cacheExpiresAt(inputs.record.lastActivityAt, ttlSeconds);
+    verdict.refreshCostUsd = 0;
+    verdict.refreshCostColdUsd = 0;
+    return verdict;
+  }
+  const cost = refreshCostOf(prefixTokens, ttlSeconds, prices, inputs, now);
   verdict.cacheWarm = cost.warm;
   verdict.cacheExpiresAt = cost.cacheExpiresAt;
-  verdict.refreshCostUsd = reportedCost(state, prices, cost.extraUsd);
-  verdict.refreshCostColdUsd = reportedCost(state, prices, cost.coldUsd);
+  // Unknown without prices.
+  verdict.refreshCostUsd = prices === undefined ? undefined : cost.extraUsd;
+  verdict.refreshCostColdUsd = prices === undefined ? undefined : cost.coldUsd;
   return verdict;
-}
-
-/**
- * A refresh cost as a report gives it: nothing for a session that is current (it rebuilds
- * byte-identical bytes), unknown without prices, else the figure.
- */
-function reportedCost(state: SessionState, prices: ModelPrices | undefined, figure: number | undefined): number | undefined {
-  if (state === 'fresh') return 0;
-  return prices === undefined ? undefined : figure;
 }
 
 // One input and one result for every session costed (evaluations run one at a time, synchronously).

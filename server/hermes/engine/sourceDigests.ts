@@ -14,16 +14,13 @@
 // in the seconds before (a change within the clock's grain could look like no change), and with
 // the environment the skills index depends on.
 import { diskFs } from '../fs/diskFs';
-import { RecordingFs, readsStillHold } from '../fs/recordingFs';
+import { RACY_MS, RecordingFs, readsStillHold } from '../fs/recordingFs';
 import { APART_PARTS, type ApartPart, type KeptReads } from './keptReads';
 import type { SourceFs } from '../fs/sourceFs';
 import { skillsEnvironmentKey } from '../sources/skills';
 import { memo } from '../memo';
 import type { PersistedAnalyses } from './persistedAnalyses';
 import { withParts, type DigestPart } from './judgingDigest';
-
-/** A change this recent may share its file times with the next one: what was read of it is not kept. */
-export const RACY_MS = 3000;
 
 export class SourceDigests {
   private readonly recordings: Readonly<Record<ApartPart | 'rest', RecordingFs>>;

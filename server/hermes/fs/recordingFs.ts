@@ -16,6 +16,9 @@ import type { DirEntry, FileRead, FileStat, OpenedError, SourceFs } from './sour
 
 type ReadKind = 'file' | 'list' | 'kind' | 'real';
 
+/** A change this recent may share its file times with the next one: a recording that saw one is not kept between runs. */
+export const RACY_MS = 3000;
+
 /** What was seen, in the order of the reads: stat fields as numbers, other answers as text. */
 class Seen {
   /** Grown by doubling; `length` of them are used. A typed array: a number costs no allocation. */
@@ -100,7 +103,14 @@ export class RecordingFs implements SourceFs {
   readonly reads: Array<readonly [path: string, how: ReadKind]> = [];
   readonly seen = new Seen();
 
-  constructor(private readonly inner: SourceFs = diskFs) {}
+  /**
+   * `statTimes`: stat() is noted with the path's times, as a read is, not its kind alone: for a
+   * reader whose answer depends on what it stat()ed (a file passed over for its size).
+   */
+  constructor(
+    private readonly inner: SourceFs = diskFs,
+    private readonly statTimes = false,
+  ) {}
 
   /** A file about to be read is noted as its open file's stat saw it; one that could not be opened, as what is at the path now. */
   read(file: string): FileRead {
@@ -117,9 +127,9 @@ export class RecordingFs implements SourceFs {
     return read;
   }
 
-  /** Noted as its kind (not its times). */
+  /** Noted as its kind (not its times), unless the recording notes stats with their times. */
   stat(file: string): FileStat | undefined {
-    this.note(file, 'kind');
+    this.note(file, this.statTimes ? 'file' : 'kind');
     return this.inner.stat(file);
   }
 

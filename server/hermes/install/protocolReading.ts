@@ -4,12 +4,14 @@
 // subcommand (`hermes sessions --help` lists it), so the `hermes_cli` tree is searched for the
 // subcommand's registration, however the CLI library spells it. The keys are taken where the code
 // next to it names them as string literals (pythonKeys.ts); where it names none, or several, the
-// lens keeps its own reading (refresh/epochs.ts) and says why.
-import fs = require('node:fs');
+// lens keeps its own reading (refresh/epochs.ts) and says why. A reading is kept, and used again
+// while stat() says its files are the same (keptProtocolReadings.ts).
 import path = require('node:path');
+import type { SourceFs } from '../fs/sourceFs';
 import { scanPython, type PySource } from '../text/pySource';
+import { KeptProtocolReadings } from './keptProtocolReadings';
 import { keysNamedIn, type KeyFinding } from './pythonKeys';
-import { fingerprintOf, readSource, sourceFiles, type SourceListing, type SourceRead, type UnreadableSource } from './pythonFiles';
+import { readSource, sourceFiles, type SourceRead, type UnreadableSource } from './pythonFiles';
 
 /** What shows that the build has refresh-prompts. */
 export type ProtocolClue =
@@ -65,21 +67,16 @@ const NAMED_BY_FUNCTION = new RegExp(String.raw`@[\w.]+\.command\(\s*\)\s*(?:@[^
 /** Code before a help text. */
 const HELP = /\b(?:help|description|epilog|usage|short_help)\s*=\s*$/;
 
-/** The last reading of each installation, with what its files were then (a re-detection reads nothing when none changed). */
-const kept = new Map<string, { readonly fingerprint: string; readonly reading: ProtocolReading }>();
+/** The readings of this process, and of earlier commands in the lens's cache folder. */
+const KEPT = new KeptProtocolReadings();
 
 /** The protocol as the installation at `root` (a checkout, or the site-packages holding Hermes' wheel) shows it. */
-export function readRefreshProtocol(root: string): ProtocolReading {
-  const listing = sourceFiles(path.join(root, CLI_PACKAGE));
-  const guessed = path.join(root, GUESSED_PROTOCOL_MODULE);
-  const last = kept.get(root);
-  if (last && last.fingerprint === fingerprintOf(listing, [guessed, ...last.reading.keyFiles])) return last.reading;
-  const reading = readFrom(root, listing);
-  kept.set(root, { fingerprint: fingerprintOf(listing, [guessed, ...reading.keyFiles]), reading });
-  return reading;
+export function readRefreshProtocol(root: string, kept: KeptProtocolReadings = KEPT): ProtocolReading {
+  return kept.reading(root, (fs) => readFrom(root, fs));
 }
 
-function readFrom(root: string, listed: SourceListing): ProtocolReading {
+function readFrom(root: string, fs: SourceFs): ProtocolReading {
+  const listed = sourceFiles(path.join(root, CLI_PACKAGE), fs);
   const notes: string[] = [...listed.notes];
   const unreadable: UnreadableSource[] = [...listed.unreadable];
   const skipped = (read: SourceRead) => {
@@ -90,7 +87,7 @@ function readFrom(root: string, listed: SourceListing): ProtocolReading {
   const scanned = new Map<string, PySource>();
   let help: string | undefined;
   for (const file of listed.files) {
-    const read = readSource(file, [SUBCOMMAND, FUNCTION_NAME]);
+    const read = readSource(file, [SUBCOMMAND, FUNCTION_NAME], fs);
     if (read.kind !== 'text') {
       skipped(read);
       continue;
@@ -98,12 +95,12 @@ function readFrom(root: string, listed: SourceListing): ProtocolReading {
     const source = scanPython(read.text);
     scanned.set(file, source);
     const shown = cliTextIn(source);
-    if (shown === 'cli-text') return withKeys(root, 'cli-text', file, notes, unreadable, scanned);
+    if (shown === 'cli-text') return withKeys(root, 'cli-text', file, notes, unreadable, scanned, fs);
     if (shown === 'help-text') help ??= file;
   }
-  if (help) return withKeys(root, 'help-text', help, notes, unreadable, scanned);
+  if (help) return withKeys(root, 'help-text', help, notes, unreadable, scanned, fs);
   const module = path.join(root, GUESSED_PROTOCOL_MODULE);
-  if (isFile(module)) return withKeys(root, 'module', module, notes, unreadable, scanned);
+  if (isFile(module, fs)) return withKeys(root, 'module', module, notes, unreadable, scanned, fs);
   return { clue: 'none', file: undefined, ...NO_KEYS, keyFiles: [], notes, unreadable };
 }
 
@@ -128,17 +125,18 @@ function withKeys(
   notes: string[],
   unreadable: UnreadableSource[],
   scanned: Map<string, PySource>,
+  fs: SourceFs,
 ): ProtocolReading {
   const scan = (keyFile: string, needles: readonly string[]): PySource | SourceRead => {
     const known = scanned.get(keyFile);
     if (known) return known;
-    const read = readSource(keyFile, needles);
+    const read = readSource(keyFile, needles, fs);
     if (read.kind !== 'text') return read;
     const source = scanPython(read.text);
     scanned.set(keyFile, source);
     return source;
   };
-  const files = keyFilesNear(root, file, (from) => scan(from, REFRESH_NEEDLES));
+  const files = keyFilesNear(root, file, (from) => scan(from, REFRESH_NEEDLES), fs);
   const found: KeyFinding[] = [];
   for (const keyFile of files) {
     const read = scan(keyFile, [...REFRESH_NEEDLES, 'epoch', 'Epoch', 'EPOCH']);
@@ -156,7 +154,7 @@ function withKeys(
  * installation it imports about refreshing (a module path or an imported name saying "refresh"),
  * theirs in turn, and the guessed protocol module when it is there.
  */
-function keyFilesNear(root: string, file: string, scan: (file: string) => PySource | SourceRead): string[] {
+function keyFilesNear(root: string, file: string, scan: (file: string) => PySource | SourceRead, fs: SourceFs): string[] {
   const files = [file];
   let frontier = [file];
   for (let depth = 0; depth < IMPORT_DEPTH && frontier.length > 0; depth++) {
@@ -164,7 +162,7 @@ function keyFilesNear(root: string, file: string, scan: (file: string) => PySour
     for (const from of frontier) {
       const source = scan(from);
       if (!('strings' in source)) continue;
-      for (const imported of refreshImports(source.code, root, from)) {
+      for (const imported of refreshImports(source.code, root, from, fs)) {
         if (files.length >= MAX_KEY_FILES || files.includes(imported)) continue;
         files.push(imported);
         next.push(imported);
@@ -173,30 +171,30 @@ function keyFilesNear(root: string, file: string, scan: (file: string) => PySour
     frontier = next;
   }
   const guessed = path.join(root, GUESSED_PROTOCOL_MODULE);
-  if (!files.includes(guessed) && isFile(guessed)) files.push(guessed);
+  if (!files.includes(guessed) && isFile(guessed, fs)) files.push(guessed);
   return files;
 }
 
 /** The installation's files that `code` (of the source at `from`) imports where the import is about refreshing. */
-function refreshImports(code: string, root: string, from: string): string[] {
+function refreshImports(code: string, root: string, from: string, fs: SourceFs): string[] {
   const found: string[] = [];
   // `from a.b import c, d` (also relative: `from .x import y`) and `import a.b`.
   for (const m of code.matchAll(/^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w \t,\n]*)\)?/gm)) {
     const [, dots, name, names] = m as unknown as [string, string, string, string];
     if (!/refresh/i.test(name) && !/refresh/i.test(names)) continue;
     const base = dots ? ascend(path.dirname(from), dots.length - 1) : root;
-    const module = moduleFile(base, name);
+    const module = moduleFile(base, name, fs);
     if (module) found.push(module);
     // `from pkg import refresh_module`: the name may be a module of the package.
     for (const each of names.split(',').map((n) => n.trim().split(/\s+/)[0]!)) {
       if (!/refresh/i.test(each)) continue;
-      const sub = moduleFile(base, name ? `${name}.${each}` : each);
+      const sub = moduleFile(base, name ? `${name}.${each}` : each, fs);
       if (sub) found.push(sub);
     }
   }
   for (const m of code.matchAll(/^[ \t]*import[ \t]+([\w.]+)/gm)) {
     if (!/refresh/i.test(m[1]!)) continue;
-    const module = moduleFile(root, m[1]!);
+    const module = moduleFile(root, m[1]!, fs);
     if (module) found.push(module);
   }
   return found;
@@ -208,13 +206,13 @@ function ascend(dir: string, levels: number): string {
 }
 
 /** `a.b` as a file under `base`: `a/b.py` or `a/b/__init__.py`. */
-function moduleFile(base: string, dotted: string): string | undefined {
+function moduleFile(base: string, dotted: string, fs: SourceFs): string | undefined {
   if (!dotted) return undefined;
   const parts = dotted.split('.');
   const asFile = path.join(base, ...parts) + '.py';
-  if (isFile(asFile)) return asFile;
+  if (isFile(asFile, fs)) return asFile;
   const asPackage = path.join(base, ...parts, '__init__.py');
-  return isFile(asPackage) ? asPackage : undefined;
+  return isFile(asPackage, fs) ? asPackage : undefined;
 }
 
 type KeyNames = Pick<ProtocolReading, 'requestKey' | 'sessionKeyPrefix' | 'stampKey' | 'requestKeyFile' | 'stampKeyFile'>;
@@ -260,9 +258,9 @@ function first(names: Map<string, string>): string | undefined {
   return names.keys().next().value;
 }
 
-function isFile(file: string): boolean {
+function isFile(file: string, fs: SourceFs): boolean {
   try {
-    return fs.statSync(file).isFile();
+    return fs.stat(file)?.isFile() ?? false;
   } catch {
     return false;
   }

@@ -1,8 +1,10 @@
 // Listing and reading an installation's Python sources within bounds: a file too large to be a
 // Hermes module, or one holding NUL bytes, is passed over with a sentence saying so; one that
 // cannot be read is reported with its error. Only regular files are opened (a FIFO would block).
-import fs = require('node:fs');
+// Through a SourceFs, so a recording of it can tell later, by stat() alone, that nothing changed.
 import path = require('node:path');
+import { diskFs } from '../fs/diskFs';
+import type { DirEntry, SourceFs } from '../fs/sourceFs';
 
 /** Hermes' largest modules are under 1 MB; a Python file far larger is not one of its sources. */
 export const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
@@ -32,15 +34,17 @@ function unreadableOf(file: string, error: unknown): UnreadableSource {
  * A source's text, when it is one and holds one of `needles` (tested on its bytes: most files hold
  * none, and are never decoded).
  */
-export function readSource(file: string, needles: readonly string[]): SourceRead {
+export function readSource(file: string, needles: readonly string[], fs: SourceFs = diskFs): SourceRead {
   let bytes: Buffer;
   try {
-    const stat = fs.statSync(file);
+    const stat = fs.stat(file);
+    if (!stat) return { kind: 'unreadable', file, code: 'ENOENT' };
     if (!stat.isFile()) return { kind: 'skipped', file, why: `${file} is not a regular file; it was not read.` };
     if (stat.size > MAX_SOURCE_BYTES) {
       return { kind: 'skipped', file, why: `${file} is ${stat.size} bytes, more than any Python source of Hermes holds; it was not read.` };
     }
-    bytes = fs.readFileSync(file);
+    const read = fs.read(file);
+    bytes = read.bytes ?? Buffer.from(read.text);
   } catch (error) {
     return { kind: 'unreadable', ...unreadableOf(file, error) };
   }
@@ -57,14 +61,14 @@ export interface SourceListing {
 }
 
 /** The Python files under `dir` (none when it is missing), tests and caches left out; links to folders are not followed. */
-export function sourceFiles(dir: string): SourceListing {
+export function sourceFiles(dir: string, fs: SourceFs = diskFs): SourceListing {
   const files: string[] = [];
   const notes: string[] = [];
   const unreadable: UnreadableSource[] = [];
   const walk = (folder: string, depth: number) => {
-    let entries: fs.Dirent[];
+    let entries: DirEntry[];
     try {
-      entries = fs.readdirSync(folder, { withFileTypes: true });
+      entries = fs.list(folder);
     } catch (error) {
       if (folder !== dir || (error as NodeJS.ErrnoException).code !== 'ENOENT') unreadable.push(unreadableOf(folder, error));
       return;
@@ -85,24 +89,6 @@ export function sourceFiles(dir: string): SourceListing {
   files.sort((a, b) => likelihood(b) - likelihood(a));
   if (files.length >= MAX_FILES) notes.push(`${dir} holds more than ${MAX_FILES} Python files; only the first ${MAX_FILES} were read.`);
   return { files, notes, unreadable };
-}
-
-/**
- * What a listing's files were when read (size, mtime, inode): two equal fingerprints mean nothing
- * read from them can have changed, so a reading may be kept.
- */
-export function fingerprintOf(listing: SourceListing, others: readonly string[]): string {
-  const parts: string[] = [];
-  for (const file of [...listing.files, ...others]) {
-    try {
-      const s = fs.statSync(file);
-      parts.push(`${file}\u0000${s.size}\u0000${s.mtimeMs}\u0000${s.ino}`);
-    } catch (error) {
-      parts.push(`${file}\u0000${(error as NodeJS.ErrnoException).code ?? 'error'}`);
-    }
-  }
-  for (const u of listing.unreadable) parts.push(`${u.file}\u0000${u.code}`);
-  return parts.join('\n');
 }
 
 function likelihood(file: string): number {

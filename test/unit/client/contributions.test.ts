@@ -148,7 +148,7 @@ describe('client: package.json contributions', () => {
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#'));
     assert.equal(lines[0], '**');
-    for (const keep of ['!dist/extension.js', '!dist/webview/**', '!dist/server.js', '!dist/cli.js', '!dist/cliMain.js', '!dist/o200kEncoder.js', '!dist/o200kRanks.bin', '!dist/genaiPrices.js', '!dist/yamlBundle.js', '!dist/tokenCountRelay.js', '!dist/tokenCountHelper.js', '!dist/native/photostructure-sqlite/**', '!syntaxes/**', `!${pkg.icon}`, '!README.md', '!CHANGELOG.md', '!package.json', '!LICENSE']) {
+    for (const keep of ['!dist/extension.js', '!dist/webview/**', '!dist/server.js', '!dist/cli.js', '!dist/cliMain.js', '!dist/o200kEncoder.js', '!dist/o200kRanks.bin', '!dist/tool-schemas.json', '!dist/genaiPrices.js', '!dist/yamlBundle.js', '!dist/tokenCountRelay.js', '!dist/tokenCountHelper.js', '!dist/native/photostructure-sqlite/**', '!syntaxes/**', `!${pkg.icon}`, '!README.md', '!CHANGELOG.md', '!package.json', '!LICENSE']) {
       assert.ok(lines.includes(keep), keep);
     }
     assert.ok(lines.every((l) => l === '**' || l.startsWith('!')), 'only re-inclusions after **');

@@ -9,10 +9,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeHermesInstall, writePipInstall, WITH_REFRESH, WITHOUT_REFRESH } from '../../../server/demo/hermesInstall';
-import type { FakeProtocol } from '../../../server/demo/hermesCliSources';
+import { writeCliSources, type FakeProtocol } from '../../../server/demo/hermesCliSources';
 import { detectHermesBuild } from '../../../server/hermes/install/detectBuild';
 import type { HermesBuild } from '../../../server/hermes/install/hermesBuild';
 import { cliTextIn, readRefreshProtocol } from '../../../server/hermes/install/protocolReading';
+import { KeptProtocolReadings } from '../../../server/hermes/install/keptProtocolReadings';
+import { diskFs } from '../../../server/hermes/fs/diskFs';
+import type { SourceFs } from '../../../server/hermes/fs/sourceFs';
 import { MAX_SOURCE_BYTES } from '../../../server/hermes/install/pythonFiles';
 import { scanPython } from '../../../server/hermes/text/pySource';
 import { DEFAULT_REFRESH_KEYS } from '../../../server/hermes/refresh/epochs';
@@ -147,5 +150,80 @@ describe('install: the refresh protocol, read from the installation’s sources'
     const module = path.join(install, 'hermes_cli', 'refresh_prompts.py');
     fs.writeFileSync(module, fs.readFileSync(module, 'utf8').replace('first_refresh_key', 'second_refresh_key') + '\n');
     assert.equal(readRefreshProtocol(install).requestKey, 'second_refresh_key');
+  });
+
+  describe('kept in the cache folder between commands', () => {
+    // Each command is a process of its own: a new KeptProtocolReadings over the same folder, whose
+    // disk reads are counted. The sources were written a moment ago, so the commands' clock is a
+    // minute on (what was read is kept only once its files are older than the clock's grain).
+    let cacheDir: string;
+    let counts: { read: number; list: number; stat: number };
+    const counting: SourceFs = {
+      read: (f) => (counts.read++, diskFs.read(f)),
+      stat: (f) => (counts.stat++, diskFs.stat(f)),
+      list: (d) => (counts.list++, diskFs.list(d)),
+      listNames: (d) => (counts.list++, diskFs.listNames(d)),
+      realPath: (f) => diskFs.realPath(f),
+    };
+    const command = (nowMs = () => Date.now() + 60_000) => {
+      counts = { read: 0, list: 0, stat: 0 };
+      return new KeptProtocolReadings({ cacheDir: () => cacheDir, fs: counting, nowMs });
+    };
+    const cli = (install: string) => path.join(install, 'hermes_cli');
+    const keptFolder = () => path.join(cacheDir, 'protocol-readings-v1');
+
+    beforeEach(() => (cacheDir = path.join(dir, 'cache')));
+
+    it('a later command stats the files and reads none: the same reading, and the file holds no line of the sources', () => {
+      const install = checkout(undefined, '0.22.5');
+      fs.mkdirSync(path.join(cli(install), 'commands'));
+      fs.writeFileSync(path.join(cli(install), 'commands', 'sessions.py'), '"""Session commands."""\ndef list_sessions():\n    return []\n');
+      const first = readRefreshProtocol(install, command());
+      assert.equal(first.clue, 'none');
+      assert.ok(counts.read > 0 && counts.list > 0);
+      const second = readRefreshProtocol(install, command());
+      assert.deepEqual(second, first);
+      assert.deepEqual([counts.read, counts.list], [0, 0], 'nothing read or listed, only stat()');
+      assert.ok(counts.stat > 0);
+      const [file] = fs.readdirSync(keptFolder());
+      const kept = fs.readFileSync(path.join(keptFolder(), file!), 'utf8');
+      for (const text of ['def ', 'Session commands', 'argparse', 'stand-in']) assert.ok(!kept.includes(text), `no source text kept: ${text}`);
+      assert.equal(fs.statSync(path.join(keptFolder(), file!)).mode & 0o777, 0o600);
+    });
+
+    it('an edit of a source, a file added in a subfolder and a file removed are each seen by the next command', () => {
+      const install = checkout(undefined, '0.22.5');
+      assert.equal(readRefreshProtocol(install, command()).clue, 'none');
+      // An edit: main.py registers the subcommand now, and names a key.
+      const main = path.join(cli(install), 'main.py');
+      const without = fs.readFileSync(main, 'utf8');
+      writeCliSources(install, { cli: 'argparse', keysIn: 'cli', requestKey: 'edited_refresh_epoch' });
+      const edited = readRefreshProtocol(install, command());
+      assert.deepEqual([edited.clue, edited.requestKey], ['cli-text', 'edited_refresh_epoch']);
+      fs.writeFileSync(main, without);
+      assert.equal(readRefreshProtocol(install, command()).clue, 'none', 'edited back');
+      // A file added in a subfolder, registering the subcommand.
+      const added = path.join(cli(install), 'commands', 'refresh.py');
+      fs.mkdirSync(path.dirname(added));
+      assert.equal(readRefreshProtocol(install, command()).clue, 'none');
+      fs.writeFileSync(added, 'def register(sub):\n    sub.add_parser("refresh-prompts")\n');
+      const found = readRefreshProtocol(install, command());
+      assert.deepEqual([found.clue, found.file], ['cli-text', added]);
+      // Removed again.
+      fs.rmSync(added);
+      assert.equal(readRefreshProtocol(install, command()).clue, 'none');
+    });
+
+    it('a reading whose files changed within its last seconds is not kept for the next command; a damaged file is ignored', () => {
+      const install = checkout(undefined, '0.22.5');
+      readRefreshProtocol(install, command(Date.now));
+      assert.equal(fs.existsSync(keptFolder()), false);
+      readRefreshProtocol(install, command());
+      assert.ok(counts.read > 0, 'read again');
+      const [file] = fs.readdirSync(keptFolder());
+      fs.writeFileSync(path.join(keptFolder(), file!), '{"format":1,"root":');
+      assert.equal(readRefreshProtocol(install, command()).clue, 'none');
+      assert.ok(counts.read > 0, 'read again');
+    });
   });
 });

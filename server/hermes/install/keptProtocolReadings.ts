@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import fs = require('node:fs');
 import path = require('node:path');
 import { writeCacheFile } from '../cacheFiles';
-import { tokenCacheDir } from '../cost/tokenCountStore';
+import { lensCacheFolder, processCacheEnv } from '../cacheFolder';
 import { diskFs } from '../fs/diskFs';
 import { RACY_MS, readsStillHold, RecordingFs, type PackedReads } from '../fs/recordingFs';
 import type { SourceFs } from '../fs/sourceFs';
@@ -40,7 +40,7 @@ export class KeptProtocolReadings {
   private readonly nowMs: () => number;
 
   constructor(options: KeptProtocolReadingsOptions = {}) {
-    this.cacheDir = options.cacheDir ?? (() => tokenCacheDir(process.env));
+    this.cacheDir = options.cacheDir ?? (() => lensCacheFolder(processCacheEnv()));
     this.fs = options.fs ?? diskFs;
     this.nowMs = options.nowMs ?? Date.now;
   }

@@ -374,6 +374,8 @@ export interface PromptToolsDto {
   count: number;
   /** Whose measured sizes (the Hermes build, `v0.20.3-schema26`) and why: the prompt's text shows it, the installed build's version, or the newest release measured. */
   build: string;
+  /** How to call that build to a user: `Hermes 0.20.3`, or a fork's or derived build said as such. */
+  buildTitle: string;
   by: 'prompt' | 'installed' | 'newest';
   /** Whether state.db named the tools; else the build's default list for the session's surface. */
   recorded: boolean;

@@ -61,7 +61,7 @@ const TOOL_SIZES_BY: Readonly<Record<PromptToolsDto['by'], string>> = {
 export function toolsCaption(t: PromptToolsDto, tokensExact: boolean): string {
   const which = t.recorded ? `${t.count} tools` : `${t.count} tools, the default list of its surface (state.db names none)`;
   const estimated = t.estimated > 0 ? `; ${t.estimated} not measured, counted at the average` : '';
-  return `Tool schemas, sent before the system prompt by every request: ${which}, ${tokensExact ? '' : '≈ '}${formatInt(t.tokens)} tokens · ${formatBytes(t.bytes)} (sizes of Hermes ${t.build} as its own code measured them, ${TOOL_SIZES_BY[t.by]}${estimated})`;
+  return `Tool schemas, sent before the system prompt by every request: ${which}, ${tokensExact ? '' : '≈ '}${formatInt(t.tokens)} tokens · ${formatBytes(t.bytes)} (sizes of ${t.buildTitle} as Hermes' own code measured them, ${TOOL_SIZES_BY[t.by]}${estimated})`;
 }
 
 /** The tool block's hover: its toolsets, largest first. */

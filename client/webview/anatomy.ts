@@ -186,7 +186,7 @@ function figures(map: PromptMapDto): HTMLElement {
   const head = el('tr', {}, ...['Block', 'From', 'Tier', 'Tokens', 'Bytes', 'Share', 'Stale because of'].map((h) => el('th', { scope: 'col' }, h)));
   // The tool schemas come first in every request: a row of their own, outside the prompt's shares.
   const tools = map.tools
-    ? [el('tr', { class: 'tools' }, el('td', {}, el('span', { class: 'swatch toolswatch' }), 'Tool schemas'), el('td', {}, `${map.tools.count} tools (Hermes ${map.tools.build})`), el('td', {}, 'before the prompt'), el('td', { class: 'num' }, formatInt(map.tools.tokens)), el('td', { class: 'num' }, formatBytes(map.tools.bytes)), el('td', { class: 'num' }, '—'), el('td', {}, ''))]
+    ? [el('tr', { class: 'tools' }, el('td', {}, el('span', { class: 'swatch toolswatch' }), 'Tool schemas'), el('td', {}, `${map.tools.count} tools (${map.tools.buildTitle})`), el('td', {}, 'before the prompt'), el('td', { class: 'num' }, formatInt(map.tools.tokens)), el('td', { class: 'num' }, formatBytes(map.tools.bytes)), el('td', { class: 'num' }, '—'), el('td', {}, ''))]
     : [];
   const rows = map.parts.map((p) =>
     el(

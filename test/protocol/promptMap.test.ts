@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import type { Hover, MarkupContent } from 'vscode-languageserver-protocol/node';
 import { ClientCommands, PromptAnatomyRequest, PromptMapRequest, type SessionListResult } from '../../shared/protocol';
 import { byRecentActivity } from '../../shared/sessionOrder';
+import { copyCorpusHome } from '../support/hermesCorpus';
+import { TestLspClient } from '../support/lspClient';
 import { demoServerPerTest } from './support/demoServer';
 
 const SESSION_LIST = 'hermes/sessionListChanged';
@@ -80,5 +82,20 @@ describe('language server over stdio: the prompt anatomy view', function () {
     const value = ((await client.hover(uri, 0, 1)) as Hover).contents as MarkupContent;
     assert.match(value.value, /stable tier/);
     assert.doesNotMatch(value.value, /command:/);
+  });
+
+  it('names the build whose tool sizes the tool row uses: a derived build as ours, never as a Hermes release', async () => {
+    const corpus = copyCorpusHome('derived-0.20.3-profile-line-volatile');
+    const client = new TestLspClient({ home: corpus.home });
+    try {
+      await client.initialize({ isTrusted: true });
+      await client.waitFor<SessionListResult>(SESSION_LIST);
+      const map = await client.connection.sendRequest(PromptMapRequest, { profile: 'default', sessionId: corpus.liveSessions()[0]!.id });
+      assert.equal(map.tools!.build, 'derived-0.20.3-profile-line-volatile');
+      assert.match(map.tools!.buildTitle, /^a derived build \(derived-0\.20\.3-profile-line-volatile: Hermes 0\.20\.3 with a later change .*not a Hermes release\)$/);
+    } finally {
+      client.kill();
+      corpus.remove();
+    }
   });
 });

@@ -7,7 +7,7 @@ import { promptSizeReport, type PromptSizeReport } from '../../hermes/anatomy/pr
 import { proseFingerprint } from '../../hermes/anatomy/hermesProse';
 import { toolTableFor, type ToolTableChoice } from '../../hermes/anatomy/buildOfPrompt';
 import type { PromptAnatomy } from '../../hermes/anatomy/types';
-import { defaultToolsFor, isCliSurface, toolTableNamed } from '../../hermes/cost/toolSchemas';
+import { defaultToolsFor, isCliSurface, toolTableNamed, toolTableTitle } from '../../hermes/cost/toolSchemas';
 import { countsExactlyFor } from '../../hermes/cost/tokens';
 import { analyzeProfile, type ProfileAnalysis } from '../../hermes/engine/analyzeProfile';
 import { newSessionPrompt } from '../../hermes/engine/newSessionPrompt';
@@ -107,7 +107,7 @@ function render(profile: string, m: Measured, b: PromptBreakdown, report: Prompt
     : `The prompt a new ${m.platform} session of profile ${profile} would get now${m.newSession!.cwd ? ` in ${m.newSession!.cwd}` : ''}, rendered from today's files and session ${m.newSession!.fromSession}'s stored prompt${m.newSession!.sameFolder ? '' : m.newSession!.samePlatform ? ' (another folder: its workspace lines are that session\'s)' : ` (a session of another platform: its platform lines are that session's)`}`;
   const list = b.tool_sizes.recorded ? `${b.tools.count} tools` : `${b.tools.count} tools, the default list of a ${m.platform} session (state.db names none)`;
   const estimated = b.tools.estimated.length ? `; counted at the average, not measured: ${b.tools.estimated.join(', ')}` : '';
-  const sizes = `Tool schemas: ${list}, sized as Hermes' own code measured them for ${b.tool_sizes.build} (${BASIS[b.tool_sizes.by]})${estimated}.`;
+  const sizes = `Tool schemas: ${list}, sized as Hermes' own code measured them for ${toolTableTitle(toolTableNamed(b.tool_sizes.build)!)} (${BASIS[b.tool_sizes.by]})${estimated}.`;
   const parts: string[] = [
     printable(what),
     '',

@@ -58,6 +58,13 @@ export function toolTableNamed(name: string): ToolTable | undefined {
   return toolTables().find((t) => t.name === name);
 }
 
+/** What a table's build is called to a user: a release by its version; a fork's or a derived build never as a Hermes release. */
+export function toolTableTitle(table: ToolTable): string {
+  if (table.kind === 'release') return `Hermes ${table.version}`;
+  if (table.kind === 'fork') return `a fork's build of ${table.version} (${table.name}, not a Hermes release)`;
+  return `a derived build (${table.name}: Hermes ${table.version} with a later change applied by the lens's authors, not a Hermes release)`;
+}
+
 /** The newest Hermes release measured: the table for a build we cannot tell. */
 export function newestReleaseTable(): ToolTable {
   return [...toolTables()].reverse().find((t) => t.kind === 'release')!;

@@ -8,7 +8,7 @@ import { SKILLS_CLOSE } from '../literals/containers';
 import type { PromptAnatomy } from '../anatomy/types';
 import type { ToolTableChoice } from '../anatomy/buildOfPrompt';
 import { countTokens } from '../cost/tokens';
-import { toolBlockSize, toolsetsBySize } from '../cost/toolSchemas';
+import { toolBlockSize, toolsetsBySize, type BuildKind } from '../cost/toolSchemas';
 import type { SourceFs } from '../fs/sourceFs';
 import type { SkillsIndex } from '../sources/types';
 import { codePointLength } from '../text/pyText';
@@ -53,7 +53,7 @@ export interface PromptBreakdown {
   readonly skills_breakdown: readonly SkillCost[];
   readonly toolsets_breakdown: readonly ToolsetCost[];
   /** Whose tool sizes (and why: cost/toolSchemas.ts) and whether state.db named the tools. */
-  readonly tool_sizes: { readonly build: string; readonly by: ToolTableChoice['by']; readonly recorded: boolean };
+  readonly tool_sizes: { readonly build: string; readonly kind: BuildKind; readonly by: ToolTableChoice['by']; readonly recorded: boolean };
   /** Tool schemas plus system prompt: what every request sends before the conversation, in tokens. */
   readonly prefix_tokens: number;
 }
@@ -88,7 +88,7 @@ export function promptBreakdown(input: BreakdownInput): PromptBreakdown {
     sections: tierTexts(anatomy).map(([name, tier]) => ({ label: SECTION_LABELS[name], ...measure(tier) })),
     skills_breakdown: skillsBreakdown(index, input.skills, input.fs),
     toolsets_breakdown: toolsetsBySize(input.tools.choice.table, input.tools.names, input.tools.source).map((t) => ({ toolset: t.toolset, tool_count: t.toolCount, json_bytes: t.bytes, tokens: t.tokens })),
-    tool_sizes: { build: input.tools.choice.table.name, by: input.tools.choice.by, recorded: input.tools.recorded },
+    tool_sizes: { build: input.tools.choice.table.name, kind: input.tools.choice.table.kind, by: input.tools.choice.by, recorded: input.tools.recorded },
     prefix_tokens: tools.tokens + system.tokens,
   };
 }

@@ -1,5 +1,5 @@
 // The custom requests behind the read-only prompt document, the diff editor and the prompt anatomy view.
-import { toolBlockSize, toolsetsBySize, toolTableNamed } from '../../hermes/cost/toolSchemas';
+import { toolBlockSize, toolsetsBySize, toolTableNamed, toolTableTitle } from '../../hermes/cost/toolSchemas';
 import { skillCosts } from '../../hermes/engine/promptBreakdown';
 import { diffPrompt } from '../../hermes/engine/promptDiff';
 import { promptMap } from '../../hermes/engine/promptMap';
@@ -89,6 +89,7 @@ function toolsDto(session: SessionReport): PromptToolsDto {
     bytes: size.bytes,
     count: size.count,
     build,
+    buildTitle: toolTableTitle(table),
     by,
     recorded,
     estimated,

@@ -98,10 +98,10 @@ describe('client: the prompt anatomy view', () => {
   });
 
   it('says what the tool block is, whose sizes those are, and lists its toolsets on hover; a skill\'s two costs', () => {
-    const tools = { tokens: 11_826, bytes: 50_449, count: 29, build: 'v0.20.3-schema26', by: 'prompt' as const, recorded: false, estimated: 0, toolsets: [{ toolset: 'session_search', tools: 1, tokens: 1_637, bytes: 6_995 }, { toolset: 'file', tools: 4, tokens: 1_594, bytes: 6_704 }] };
+    const tools = { tokens: 11_826, bytes: 50_449, count: 29, build: 'v0.20.3-schema26', buildTitle: 'Hermes 0.20.3', by: 'prompt' as const, recorded: false, estimated: 0, toolsets: [{ toolset: 'session_search', tools: 1, tokens: 1_637, bytes: 6_995 }, { toolset: 'file', tools: 4, tokens: 1_594, bytes: 6_704 }] };
     assert.equal(
       toolsCaption(tools, false),
-      'Tool schemas, sent before the system prompt by every request: 29 tools, the default list of its surface (state.db names none), ≈ 11,826 tokens · 49.3 KB (sizes of Hermes v0.20.3-schema26 as its own code measured them, the build that wrote this prompt)',
+      'Tool schemas, sent before the system prompt by every request: 29 tools, the default list of its surface (state.db names none), ≈ 11,826 tokens · 49.3 KB (sizes of Hermes 0.20.3 as Hermes\' own code measured them, the build that wrote this prompt)',
     );
     assert.match(toolsCaption({ ...tools, recorded: true, estimated: 2, by: 'newest' }, true), /^Tool schemas, sent before the system prompt by every request: 29 tools, 11,826 tokens .*the newest release measured .*; 2 not measured, counted at the average\)$/);
     assert.equal(toolsetsTitle(tools), 'Toolsets by size:\nsession_search: 1 tool, 1,637 tokens, 6.8 KB\nfile: 4 tools, 1,594 tokens, 6.5 KB');

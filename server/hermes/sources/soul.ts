@@ -97,9 +97,10 @@ function perProfileText(file: string, text: string, profileDir: string): SourceP
       file,
       code: 'per-profile-text' as const,
       message:
-        `SOUL.md contains ${hit.what} ("${text.slice(hit.start, hit.end)}"). SOUL.md opens the stable tier, which should be ` +
-        'byte-identical across profiles and homes; per-profile text there breaks the shared prompt-cache prefix. ' +
-        'Put it in the context tier instead (AGENTS.md or agent.system_prompt).',
+        `SOUL.md contains ${hit.what} ("${text.slice(hit.start, hit.end)}"), so it renders otherwise in another profile or home. ` +
+        'It opens the stable tier, which profiles share as one cached prefix only where their tool schemas and whole stable tiers are byte-identical: ' +
+        "in the Hermes builds the lens has read, skill_manage's schema names each profile's home, so profiles that load it share no prefix either way (Prefix sharing shows this home's). " +
+        'Where they could share, the context tier holds per-profile text without parting them (AGENTS.md or agent.system_prompt).',
       range: where.range(hit.start, hit.end),
     }));
 }

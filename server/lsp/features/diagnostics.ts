@@ -47,7 +47,7 @@ const SEVERITY: Record<SourceProblem['code'], DiagnosticSeverity> = {
   'frontmatter-missing': DiagnosticSeverity.Warning,
   'duplicate-skill': DiagnosticSeverity.Warning,
   shadowed: DiagnosticSeverity.Warning,
-  'per-profile-text': DiagnosticSeverity.Warning,
+  'per-profile-text': DiagnosticSeverity.Information,
   'prefix-split': DiagnosticSeverity.Information,
   'memory-over-limit': DiagnosticSeverity.Warning,
 };

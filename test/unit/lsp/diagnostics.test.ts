@@ -218,14 +218,16 @@ describe('lsp: diagnostics on the open text', () => {
     assert.deepEqual(diagnose(path.join(work.dir, 'skills', 'devops', 'deploy', 'SKILL.md'), fs.readFileSync(path.join(work.dir, 'skills', 'devops', 'deploy', 'SKILL.md'), 'utf8')), []);
   });
 
-  it('warns about per-profile text in SOUL.md, which breaks the shared stable prefix', () => {
+  it('tells of per-profile text in SOUL.md, and that skill_manage already parts the profiles of the builds read', () => {
     const soul = path.join(work.dir, 'SOUL.md');
     const { text, ranges } = marked(`You are Kit.\nKeep notes in ⟦${work.dir}⟧/notes.\nYou run as the ⟦work profile⟧.\n`);
     const found = diagnose(soul, text).filter((d) => d.code === 'per-profile-text');
     assert.deepEqual(found.map((d) => d.range), ranges);
-    assert.ok(found.every((d) => d.severity === DiagnosticSeverity.Warning));
+    // Information, not a warning: it costs a shared prefix only where the profiles' tools match.
+    assert.ok(found.every((d) => d.severity === DiagnosticSeverity.Information));
     assert.match(message(found[0]!), /stable tier/);
-    assert.match(message(found[0]!), /Put it in the context tier instead/);
+    assert.match(message(found[0]!), /skill_manage's schema names each profile's home/);
+    assert.match(message(found[0]!), /context tier holds per-profile text/);
   });
 
   it('marks the memory entries past the limit, with the numbers and Hermes\' header', () => {

@@ -31,12 +31,16 @@ interface FileShape {
   readonly entries: ReadonlyArray<readonly [key: string, tokens: number, sliced: 0 | 1]>;
 }
 
+// The stores with counts not yet written, flushed by one exit handler of the process: a process
+// that runs many commands (the tests, each with its own cache folder) makes a store per folder.
+const UNFLUSHED = new Set<TokenCountStore>();
+let exitHooked = false;
+
 export class TokenCountStore {
   private entries = new Map<string, StoredCount>();
   private loaded = false;
   private dirty = false;
   private timer: NodeJS.Timeout | undefined;
-  private exitHook = false;
 
   constructor(
     private readonly file: string,
@@ -76,6 +80,7 @@ export class TokenCountStore {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    UNFLUSHED.delete(this);
     if (!this.dirty) return;
     this.dirty = false;
     try {
@@ -114,10 +119,13 @@ export class TokenCountStore {
   }
 
   private scheduleFlush(): void {
-    if (!this.exitHook) {
-      this.exitHook = true;
-      process.once('exit', () => this.flush());
+    if (!exitHooked) {
+      exitHooked = true;
+      process.once('exit', () => {
+        for (const store of [...UNFLUSHED]) store.flush();
+      });
     }
+    UNFLUSHED.add(this);
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.flush(), FLUSH_DELAY_MS);
     this.timer.unref?.();

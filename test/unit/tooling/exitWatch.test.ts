@@ -73,4 +73,20 @@ describe('test tooling: the exit watch after the last test', function () {
     assert.match(run.stdout, /1 passed, 0 failed/);
     assert.doesNotMatch(run.stderr, /held open/);
   });
+
+  it('fails a run whose tests all pass but whose process printed a warning on stderr, naming it', async () => {
+    const spec = path.join(dir, 'warns.spec.js');
+    fs.writeFileSync(
+      spec,
+      `const { EventEmitter } = require('node:events');
+       it('passes but adds one listener too many', () => {
+         const e = new EventEmitter();
+         for (let i = 0; i < 11; i++) e.on('exit', () => {});
+       });`,
+    );
+    const run = await runMocha(spec, 300);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /a process warning, printed on stderr: MaxListenersExceededWarning/);
+    assert.match(run.stdout, /1 passed, 1 failed \(1 of them process warnings?\)/);
+  });
 });

@@ -60,6 +60,28 @@ describe('language server over stdio: watching a refresh request land', function
     assert.match(status.detail, /^Refresh requests: 1 adopted\b/m);
   });
 
+  it("the code lens on SOUL.md counts down as its sessions adopt: one adopted is no longer pending there", async () => {
+    const { client, demo } = fixture;
+    await client.initialize({ isTrusted: true });
+    await client.waitFor<SessionListResult>(LIST);
+    const soul = path.join(demo.root, 'SOUL.md');
+    const uri = await client.open(soul, fs.readFileSync(soul, 'utf8'));
+    const title = async () => (await client.codeLens(uri))?.map((l) => l.command?.title).join(' | ') ?? '';
+    const since = client.mark();
+    await fixture.client.connection.sendRequest(RefreshRequest, { profile: 'default', onlyStale: true });
+    const pending = await client.waitFor<SessionListResult>(LIST, (l) => !l.profiles.find((p) => p.name === 'default')!.sessions.some((s) => s.state === 'stale'), { since });
+    const waiting = pending.profiles.find((p) => p.name === 'default')!.sessions.filter((s) => s.state === 'pending');
+    const before = /^(\d+) of (\d+) sessions pending refresh/.exec(await title());
+    assert.ok(before, await title());
+
+    const adopting = client.mark();
+    const id = waiting.find((s) => s.reasons.length === 0 && s.adoption?.state === 'pending')?.id ?? waiting[0]!.id;
+    turn(id, { keys: DEFAULT_REFRESH_KEYS });
+    await client.waitFor<SessionListResult>(LIST, (l) => sessionIn(l, id)?.adoption?.state === 'adopted', { since: adopting });
+    await client.waitFor('workspace/codeLens/refresh', () => true, { since: adopting });
+    assert.match(await title(), new RegExp(`^${Number(before[1]) - 1} of ${before[2]} sessions pending refresh`));
+  });
+
   it('another stamp key: adopted with a stamp the lens did not read, the key learned and used for the next request', async () => {
     const { client, demo } = fixture;
     const other = { keys: { ...DEFAULT_REFRESH_KEYS, stampKey: 'prompt_epoch_seen' } };

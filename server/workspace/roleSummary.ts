@@ -2,6 +2,7 @@
 // sessions it feeds, how many are stale because of it, and what refreshing those costs now.
 import type { ProfileReport, SessionReport } from '../hermes/engine/types';
 import { countsOf, type AdoptionCounts } from '../hermes/refresh/adoptionLedger';
+import type { ProfileAnalysis } from '../hermes/engine/analyzeProfile';
 import type { SourceRole } from './hermesModel';
 
 export interface ProfileStale {
@@ -32,7 +33,22 @@ export interface RoleSummary {
   readonly byProfile: readonly ProfileStale[];
 }
 
+// Hovers, the code lens and the code actions ask for one file's figures again and again between
+// two evaluations: a one-profile role's summary is kept with the list of sessions it was made of
+// (a profile's own files share the list of its live sessions, made anew by each evaluation).
+const kept = new WeakMap<readonly SessionReport[], { readonly file: string; readonly analysis: ProfileAnalysis; readonly summary: RoleSummary }>();
+
 export function summarizeRole(role: SourceRole): RoleSummary {
+  const only = role.uses.length === 1 ? role.uses[0]! : undefined;
+  if (!only) return summarize(role);
+  const last = kept.get(only.sessions);
+  if (last && last.file === role.file && last.analysis === only.analysis) return last.summary;
+  const summary = summarize(role);
+  kept.set(only.sessions, { file: role.file, analysis: only.analysis, summary });
+  return summary;
+}
+
+function summarize(role: SourceRole): RoleSummary {
   const byProfile: ProfileStale[] = [];
   let sessions = 0;
   for (const use of role.uses) {

@@ -139,4 +139,18 @@ describe('lsp: hover, code lens and code actions on in-memory documents', () => 
     assert.deepEqual(lenses(readme), []);
     assert.deepEqual(actions(readme), []);
   });
+
+  // Last: it puts SOUL.md back as the sessions hold it. The figures are kept between evaluations
+  // (roleSummary.ts): the next evaluation's must show, never the last one's.
+  it('shows the new figures after the next evaluation, in the hover and the lens alike', () => {
+    const soul = path.join(def.dir, 'SOUL.md');
+    assert.match(hoverText(soul, 0), /\*\*3 stale\*\* because of this file/);
+    assert.equal(hoverText(soul, 0), hoverText(soul, 0));
+    def.writeSoul('You are Kit, a terse assistant.\n');
+    model.sourcesChanged([soul]);
+    const after = hoverText(soul, 0);
+    assert.doesNotMatch(after, /stale/);
+    assert.match(after, /Every session that carries it already holds this version\./);
+    assert.deepEqual(lenses(soul).map((l) => l.command?.title), ['All 3 sessions current']);
+  });
 });

@@ -316,6 +316,8 @@ export class PersistedAnalyses {
     }
     const openings: OpeningsRow[] = [];
     const openingsAt = new Map<string, number>();
+    // Prompts of one identity's openings share the object: its row is made and compared once.
+    const openingsOf = new Map<IdentityOpenings, number>();
     const strings = new Interned();
     const verdicts: unknown[] = [];
     for (const [key, v] of this.verdicts) {
@@ -324,10 +326,14 @@ export class PersistedAnalyses {
       const parts = this.partsOf(v);
       if (parts) {
         // Alike openings of prompts that differ further on are one entry.
-        const opening = openingsRow(parts.openings);
-        const text = JSON.stringify(opening);
-        let at = openingsAt.get(text);
-        if (at === undefined) openingsAt.set(text, (at = openings.push(opening) - 1));
+        let at = openingsOf.get(parts.openings);
+        if (at === undefined) {
+          const opening = openingsRow(parts.openings);
+          const text = JSON.stringify(opening);
+          at = openingsAt.get(text);
+          if (at === undefined) openingsAt.set(text, (at = openings.push(opening) - 1));
+          openingsOf.set(parts.openings, at);
+        }
         row = row.slice() as VerdictRow;
         row[11] = partsRow(parts, at);
       } else if (row[11] !== null) {
